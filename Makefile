@@ -1,0 +1,48 @@
+# Two commands on a fresh Debian machine with Python 3.11+:
+#   make demo   — set up, then validate and render a course and race it under each edition
+#   make test   — set up, then lint and run the whole test suite
+PY      ?= python3
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+OUT     ?= out
+COURSE  ?= ravensburger-1989/a-white
+
+.PHONY: setup graphviz demo test lint bench docs clean
+
+$(BIN)/avecaesar: pyproject.toml
+	@$(PY) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
+	@$(PY) -m venv $(VENV) 2>/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq python3-venv && $(PY) -m venv $(VENV); \
+	  else echo "python3 -m venv failed: install the Debian package python3-venv (sudo apt-get install python3-venv)"; exit 1; fi; }
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	@touch $@
+
+graphviz:
+	@command -v dot >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing Graphviz (apt-get install graphviz)"; \
+	    apt-get update -qq && apt-get install -y -qq graphviz >/dev/null; \
+	  else echo "Graphviz's 'dot' is missing: run 'sudo apt-get install graphviz' (needed to render courses)"; exit 1; fi; }
+
+setup: $(BIN)/avecaesar graphviz
+
+demo: setup
+	@mkdir -p $(OUT)
+	$(BIN)/avecaesar course list
+	$(BIN)/avecaesar course validate $(COURSE)
+	$(BIN)/avecaesar course render $(COURSE) --highlight shortest -o $(OUT)/course.svg
+	$(BIN)/avecaesar course render $(COURSE) --highlight shortest --format png -o $(OUT)/course.png
+	@bash tools/demo-races.sh $(BIN)/avecaesar $(OUT)
+
+lint: setup
+	$(BIN)/ruff check .
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q
+
+bench: setup
+	$(BIN)/python bench/bench_course.py
+
+clean:
+	rm -rf $(VENV) $(OUT) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,100 @@
+"""Benchmark the course toolkit; prints its figures.
+
+Times, on this machine:
+- the library call that loads, checks and computes a course (read + compile both directions
+  + checks + figures) on a generated ~200-space course and on the largest bundled course;
+- the CLI `avecaesar course validate` on a generated ~1,000-space course, start-up included
+  (wall time of a fresh process);
+- `course render` (DOT → SVG with pinned positions) on the largest bundled course and on the
+  1,000-space course.
+
+Targets (issue 2): library call on 200 spaces < 100 ms; CLI on 1,000 spaces < 1 s wall;
+rendering < 0.5 s.
+
+Run: .venv/bin/python bench/bench_course.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from avecaesar.editor.render import course_dot, render
+from avecaesar.engine.course import bundled_courses, load_course, load_courses
+
+
+def oval(spaces_per_lane: int, lanes: int = 3) -> str:
+    """A generated oval with about ``spaces_per_lane * lanes`` spaces, alley and chicane."""
+    curve = max(4, spaces_per_lane // 10)
+    straight = max(4, (spaces_per_lane - 2 * curve) // 2 - 4)
+    lens = [curve + 2 * k for k in range(lanes)]
+    return f"""name: Generated {spaces_per_lane}
+lanes: {lanes}
+track:
+  - straight: {{name: home, length: 2}}
+  - straight: {{name: pit, length: 3}}
+  - straight: {{name: run, length: {straight - 5}}}
+  - curve: {{name: north, turn: 180, lengths: {lens}}}
+  - straight: {{name: back, length: {straight // 2}, walls: [[0, 1]]}}
+  - chicane: {{name: neck, lane: 1}}
+  - straight: {{name: back-end, length: {straight - straight // 2 - 1}}}
+  - curve: {{name: south, turn: 180, lengths: {lens}}}
+  - straight: {{name: grid, length: 2}}
+finish: {{before: home}}
+start: [grid.0.1, grid.1.1, grid.2.1, grid.0.0, grid.1.0, grid.2.0]
+alley: {{from: pit, to: pit, spaces: 4}}
+"""
+
+
+def timed(fn, repeat: int = 7) -> float:
+    samples = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def library_call(path: Path) -> int:
+    n = 0
+    for c in load_courses(path):
+        c.figures()
+        n = c.graph.number_of_nodes()
+    return n
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        small = Path(tmp) / "g200.yaml"
+        small.write_text(oval(67))
+        big = Path(tmp) / "g1000.yaml"
+        big.write_text(oval(334))
+        n_small = library_call(small)
+        n_big = library_call(big)
+        print(f"generated course: {n_small} spaces — library load+check+figures: "
+              f"{timed(lambda: library_call(small)) * 1000:.1f} ms (median of 7; target < 100 ms)")
+        courses = bundled_courses()
+        if courses:
+            largest = max(courses.values(), key=lambda p: library_call(p))
+            n = library_call(largest)
+            print(f"largest bundled course {largest.name}: {n} spaces — library call: "
+                  f"{timed(lambda: library_call(largest)) * 1000:.1f} ms")
+            c = load_course(str(largest))
+            dot = course_dot(c.graph)
+            print(f"render {largest.name} to SVG: {timed(lambda: render(dot, 'svg'), 5):.3f} s "
+                  "(target < 0.5 s)")
+        cli = [sys.executable, "-m", "avecaesar.editor", "course", "validate", str(big)]
+        wall = timed(lambda: subprocess.run(cli, capture_output=True, check=False), 5)
+        print(f"generated course: {n_big} spaces — CLI `course validate` wall time incl. "
+              f"start-up: {wall:.3f} s (median of 5; target < 1 s)")
+        big_dot = course_dot(load_course(str(big)).graph)
+        print(f"render {n_big}-space course to SVG: {timed(lambda: render(big_dot, 'svg'), 3):.3f}"
+              " s (target < 0.5 s)")
+
+
+if __name__ == "__main__":
+    main()

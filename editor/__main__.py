@@ -1,0 +1,5 @@
+"""``python -m avecaesar.editor`` runs the CLI."""
+
+from avecaesar.editor.cli import main
+
+main()

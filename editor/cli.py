@@ -1,0 +1,21 @@
+"""The ``avecaesar`` command: one typer app per command group, joined here."""
+
+from __future__ import annotations
+
+import typer
+from avecaesar.editor import course_cli, race_cli, ruleset_cli
+
+app = typer.Typer(
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Ave Caesar: validate and render courses, compare rulesets, race.",
+)
+app.add_typer(course_cli.app, name="course")
+app.add_typer(ruleset_cli.app, name="ruleset")
+race_cli.register(app)  # race, replay
+
+
+
+def main() -> None:
+    """Console entry point."""
+    app()

@@ -1,0 +1,51 @@
+"""What every command shares: turning the project's errors into messages and exit codes.
+
+Exit codes: 0 valid / done, 1 problems found or a user error, 2 usage (typer's own).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+from avecaesar.errors import AveCaesarError, InputError
+
+__all__ = ["echo_json", "fail", "handles_errors"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print ``message`` to stderr and return the Exit to raise."""
+    typer.echo(message, err=True)
+    return typer.Exit(code)
+
+
+def handles_errors(func: F) -> F:
+    """Wrap a command: a user's mistake becomes its message on stderr and exit code 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except InputError as err:
+            for p in err.problems:
+                typer.echo(str(p), err=True)
+            raise typer.Exit(1) from None
+        except AveCaesarError as err:
+            raise fail(f"error: {err}") from None
+        except BrokenPipeError:  # `avecaesar … | head`
+            sys.stderr.close()
+            raise typer.Exit(0) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def echo_json(value: object) -> None:
+    """Print one JSON document on stdout."""
+    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))

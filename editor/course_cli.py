@@ -1,0 +1,279 @@
+"""``avecaesar course …``: validate, render, list, dump and start courses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import networkx as nx
+import typer
+from avecaesar.editor.common import echo_json, fail, handles_errors
+from avecaesar.engine.course import (
+    Course,
+    CourseFigures,
+    bundled_courses,
+    load_course,
+    load_courses,
+    resolve,
+)
+from avecaesar.engine.figures import DEFAULT_FIGURES, RaceFigures
+
+from avecaesar.errors import AveCaesarError, InputError, Problem
+
+app = typer.Typer(no_args_is_help=True, help="Validate, render and list courses.")
+
+COURSE_HELP = "A course file (.yaml) or a bundled course id (see `avecaesar course list`)."
+
+
+def _rules(deck_points: int | None, ruleset: str | None, variants: list[str] | None,
+           settings: list[str] | None) -> RaceFigures:
+    """The rule values for the figures: a ruleset's, else the shared defaults."""
+    figures = DEFAULT_FIGURES
+    if ruleset:
+        from avecaesar.engine.ruleset import load_ruleset, race_figures
+
+        overrides = dict(_split_setting(s) for s in settings or [])
+        figures = race_figures(load_ruleset(ruleset, variants or [], overrides))
+    elif variants:
+        raise AveCaesarError("--variant needs --ruleset (the variant applies to a ruleset)")
+    if deck_points is not None:
+        figures = RaceFigures(**{**figures.__dict__, "deck_points": deck_points,
+                                 "source": f"--deck-points {deck_points}"})
+    return figures
+
+
+def _split_setting(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise AveCaesarError(f"--set {text!r}: write key=value, e.g. --set hand.size=4")
+    key, value = text.split("=", 1)
+    return key.strip(), value.strip()
+
+
+def _courses(ref: str) -> list[Course]:
+    path, cid, direction = resolve(ref)
+    courses = load_courses(path, cid)
+    if direction:
+        courses = [c for c in courses if c.direction == direction]
+    return courses
+
+
+def _report(course: Course, figs: CourseFigures | None, rules: RaceFigures) -> list[str]:
+    lines = [f"{course.model.file}: {course.name} [{course.id}], {course.direction}"]
+    if figs is None:
+        return lines
+    alley = "no alley" if figs.alley_extra is None else f"alley stop +{figs.alley_extra}"
+    bonus = f" + bonus {figs.bonus_points}" if figs.bonus_points else ""
+    outside = figs.outside_race if figs.outside_race is not None else "—"
+    lines.append(f"  lap {figs.lap} (inside line) · {alley} · outside lanes race "
+                 f"{outside} · deck {figs.deck_points}{bonus} points "
+                 f"({rules.source})")
+    lines.append("  place  shortest race  reserve")
+    for i, (r, res) in enumerate(zip(figs.shortest_race, figs.reserve, strict=True), 1):
+        lines.append(f"  {i:>5}  {r if r is not None else '—':>13}  "
+                     f"{res if res is not None else '—':>7}")
+    lines.append("  finishable on the deck" if figs.finishable else
+                 "  NOT finishable: the shortest legal race needs more points than the deck "
+                 "gives")
+    return lines
+
+
+@app.command()
+@handles_errors
+def validate(
+    courses: Annotated[list[str], typer.Argument(help=COURSE_HELP)],
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object per course.")] = False,
+    deck_points: Annotated[int | None, typer.Option(help="Points in a deck (default 84, or "
+                                                    "the ruleset's).", min=1)] = None,
+    ruleset: Annotated[str | None, typer.Option(help="Take deck points, bonus, laps and alley "
+                                                "laps from this ruleset.")] = None,
+    variant: Annotated[list[str] | None, typer.Option(help="Variant(s) of the ruleset, in "
+                                                      "order.")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="key=value for a rule "
+                                                   "value.")] = None,
+) -> None:
+    """Check course files — every problem as file:line:col — and compute their figures.
+
+    Exit 0 when valid and finishable, 1 when a problem is found or a start place cannot
+    finish on the deck.
+    """
+    rules = _rules(deck_points, ruleset, variant, set_)
+    results: list[dict[str, object]] = []
+    bad = False
+    for ref in courses:
+        try:
+            loaded = _courses(ref)
+        except InputError as err:
+            bad = True
+            results.append({"course": ref, "file": ref, "valid": False,
+                            "problems": [p.to_json() for p in err.problems]})
+            if not json_out:
+                for p in err.problems:
+                    typer.echo(str(p), err=True)
+            continue
+        for course in loaded:
+            figs = None if course.errors else course.figures(rules)
+            problems: list[Problem] = list(course.problems)
+            if figs is not None:
+                problems += course.figure_problems(figs)
+            errors = [p for p in problems if p.severity == "error"]
+            ok = not errors and figs is not None and figs.finishable
+            bad |= not ok
+            results.append({"course": course.id, "name": course.name, "file": course.model.file,
+                            "direction": course.direction, "valid": not errors,
+                            "figures": figs.to_json() if figs else None,
+                            "rules": rules.source,
+                            "problems": [p.to_json() for p in sorted(problems)]})
+            if not json_out:
+                for p in sorted(problems):
+                    typer.echo(str(p), err=True)
+                for line in _report(course, figs, rules):
+                    typer.echo(line)
+    if json_out:
+        echo_json(results)
+    raise typer.Exit(1 if bad else 0)
+
+
+@app.command()
+@handles_errors
+def render(
+    course: Annotated[str, typer.Argument(help=COURSE_HELP)],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Output file (default: "
+                                             "<course>.<format> here).")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="svg, png or dot.")] = "svg",
+    highlight: Annotated[str | None, typer.Option(help="'shortest': draw the shortest legal "
+                                                  "race from start place 1.")] = None,
+    labels: Annotated[bool, typer.Option(help="Write each space's label in it.")] = False,
+) -> None:
+    """Draw a course as a board (Graphviz, every space pinned in place)."""
+    from avecaesar.editor.render import RenderError, course_dot
+    from avecaesar.editor.render import render as run_graphviz
+    from avecaesar.engine.race_path import shortest_race_route
+
+    if fmt not in ("svg", "png", "dot"):
+        raise fail(f"--format {fmt!r}: use svg, png or dot", 2)
+    if highlight not in (None, "shortest"):
+        raise fail(f"--highlight {highlight!r}: the only highlight is 'shortest'", 2)
+    c = load_course(course)
+    if c.errors:
+        raise InputError(c.errors)
+    route = shortest_race_route(c.graph, 1) if highlight else None
+    dot = course_dot(c.graph, route=route, labels=labels)
+    target = out or Path(f"{c.id.replace('/', '_')}.{fmt}")
+    if fmt == "dot":
+        target.write_text(dot.source, encoding="utf-8")
+        typer.echo(f"wrote {target}")
+        return
+    try:
+        data = run_graphviz(dot, fmt)
+    except RenderError as err:
+        dot_file = target.with_suffix(".dot")
+        dot_file.write_text(dot.source, encoding="utf-8")
+        raise fail(f"error: {err} ({dot_file})") from None
+    target.write_bytes(data)
+    typer.echo(f"wrote {target}")
+
+
+@app.command("list")
+@handles_errors
+def list_courses(
+    json_out: Annotated[bool, typer.Option("--json", help="Machine-readable.")] = False,
+) -> None:
+    """The bundled courses with their figures (84-point deck, shared rule values)."""
+    rows = []
+    for cid, path in bundled_courses().items():
+        for c in load_courses(path, cid):
+            figs = c.figures() if not c.errors else None
+            m = c.model
+            rows.append({
+                "id": c.id, "name": c.name, "edition": m.edition, "direction": c.direction,
+                "players": list(m.players) if m.players else None,
+                "lap": figs.lap if figs else None,
+                "shortest_race": figs.shortest_race if figs else None,
+                "reserve": figs.reserve if figs else None,
+                "reconstructed": m.reconstructed, "valid": not c.errors,
+            })
+    if json_out:
+        echo_json(rows)
+        return
+    typer.echo(f"{'id':44} {'edition':18} {'players':7} {'lap':>3}  {'shortest':12} "
+               f"{'reserve':10} recon.")
+    for r in rows:
+        pl = "–".join(str(p) for p in r["players"]) if r["players"] else "?"  # type: ignore[union-attr]
+        sr = _range(r["shortest_race"])  # type: ignore[arg-type]
+        rs = _range(r["reserve"])  # type: ignore[arg-type]
+        typer.echo(f"{r['id']:44} {r['edition']:18} {pl:7} {r['lap'] or '—':>3}  {sr:12} "
+                   f"{rs:10} {'yes' if r['reconstructed'] else 'no'}")
+
+
+def _range(values: list[int | None] | None) -> str:
+    if not values:
+        return "—"
+    nums = [v for v in values if v is not None]
+    if not nums:
+        return "—"
+    lo, hi = min(nums), max(nums)
+    return str(lo) if lo == hi else f"{lo}–{hi}"
+
+
+@app.command()
+@handles_errors
+def dump(
+    course: Annotated[str, typer.Argument(help=COURSE_HELP)],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="File (default: stdout).")
+                   ] = None,
+) -> None:
+    """The compiled lane graph as node-link JSON, for debugging."""
+    c = load_course(course)
+    data = nx.node_link_data(c.graph, edges="edges")
+    text = json.dumps(data, indent=1, default=str)
+    if out:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out}")
+    else:
+        typer.echo(text)
+
+
+STARTER = '''\
+# yaml-language-server: $schema={schema}
+# A starter course: a three-lane oval with an alley and a chicane.
+# Validate:  avecaesar course validate {file}
+# Draw:      avecaesar course render {file} --highlight shortest
+# Format:    docs/course-format.md
+name: {name}
+edition: homebrew
+players: [2, 6]
+lanes: 3                        # lane 0 is the inside lane
+track:                          # pieces in driving (clockwise) order
+  - straight: {{name: home, length: 2}}
+  - straight: {{name: caesar, length: 3}}          # the alley lies beside this one
+  - straight: {{name: run-out, length: 1}}
+  - curve: {{name: north, turn: 180, lengths: [4, 6, 8]}}   # spaces per lane, inside first
+  - straight: {{name: back, length: 3, walls: [[0, 1]]}}   # a wall between lanes 0 and 1
+  - chicane: {{name: neck, lane: 1}}                # one space wide
+  - straight: {{name: back-end, length: 4}}
+  - curve: {{name: south, turn: 180, lengths: [4, 6, 8]}}
+  - straight: {{name: grid, length: 2}}             # the start grid, right behind the line
+finish: {{before: home}}          # the line lies right before this piece
+start: [grid.0.-1, grid.1.-1, grid.2.-1, grid.0.-2, grid.1.-2, grid.2.-2]   # place 1 first
+alley: {{from: caesar, to: caesar, spaces: 4, side: outside}}
+'''
+
+
+@app.command()
+@handles_errors
+def new(
+    name: Annotated[str, typer.Argument(help="Name of the course; the file is <name>.yaml.")],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="File to write.")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+) -> None:
+    """Write a commented starter course that validates."""
+    from avecaesar.paths import SCHEMAS_DIR
+
+    slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") or "course"
+    target = out or Path(f"{slug}.yaml")
+    if target.exists() and not force:
+        raise fail(f"error: {target} exists — choose another name or pass --force")
+    schema = (SCHEMAS_DIR / "course.schema.json").resolve().as_uri()
+    target.write_text(STARTER.format(schema=schema, file=target, name=name), encoding="utf-8")
+    typer.echo(f"wrote {target} — next: avecaesar course validate {target}")

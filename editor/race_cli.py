@@ -1,0 +1,172 @@
+"""``avecaesar race`` and ``avecaesar replay``: run a race with bots, print its log, re-check
+a record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from avecaesar.editor.common import echo_json, handles_errors
+from avecaesar.engine.board import Board
+from avecaesar.engine.course import contract_water, load_course
+from avecaesar.engine.policies import POLICIES, make_policy
+from avecaesar.engine.race import outcome, run_race
+from avecaesar.engine.record import read_record, record_lines, replay, write_record
+from avecaesar.engine.rules import RaceRules, rules_from_ruleset
+from avecaesar.engine.state import LETTERS, Event, RaceGame
+
+from avecaesar.errors import AveCaesarError
+
+__all__ = ["load_race_setup", "race", "register", "replay_cmd"]
+
+
+def _overrides(settings: list[str] | None) -> dict[str, str]:
+    out = {}
+    for text in settings or []:
+        if "=" not in text:
+            raise AveCaesarError(f"--set {text!r}: write key=value, e.g. "
+                                 "--set disqualification.keeps_place=true")
+        key, value = text.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def load_race_setup(ruleset: str, variants: list[str], overrides: dict[str, str],
+                    course: str) -> tuple[RaceRules, Board]:
+    """The race rules and the compiled board for a ruleset and a course reference."""
+    from avecaesar.engine.ruleset import load_ruleset
+
+    rules = rules_from_ruleset(load_ruleset(ruleset, variants, overrides))
+    c = load_course(course)
+    if c.errors:
+        from avecaesar.errors import InputError
+        raise InputError(c.errors)
+    g = contract_water(c.graph) if rules.water == "skipped" else c.graph
+    return rules, Board.from_graph(g, c.id)
+
+
+def describe(game: RaceGame, e: Event) -> str:
+    """One event in words."""
+    who = f"{LETTERS[e.chariot]} ({game.names[e.chariot]})" if e.chariot is not None else ""
+    d = e.data
+    label = game.board.label
+    if e.kind == "move":
+        return f"{who} plays {d['card']}: {d['from']} → {d['path'][-1]} ({label[d['path'][-1]]})"
+    if e.kind == "skip":
+        why = {"blocked": "no card can be moved in full; keeps its cards",
+               "six_rule": "leads with only sixes in hand (6-card rule)",
+               "alley_blocked": "waits: the alley is blocked on its last chance"}
+        return f"{who} skips — {why.get(d['reason'], d['reason'])}"
+    if e.kind == "wait":
+        return f"{who} waits in front of the blocked alley"
+    if e.kind == "lap":
+        if d["lap"] > game.rules.laps:
+            return f"   {who} crosses the finish line after the last lap"
+        return f"   {who} crosses the line: lap {d['lap']}"
+    if e.kind == "alley_stop":
+        return f"   {who} stops in the alley: Ave Caesar! (coin paid, lap {d['lap']})"
+    if e.kind == "disqualified":
+        return f"   {who} is disqualified: no alley stop"
+    if e.kind == "finish":
+        return f"   {who} finishes ({d['order']}. over the line)"
+    if e.kind == "removed":
+        return f"   {who} is removed ({d['reason'].replace('_', ' ')})"
+    if e.kind == "end":
+        return f"race over: {d['termination']}"
+    return f"{e.kind} {who} {d}"
+
+
+def race(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")],
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")],
+    players: Annotated[int, typer.Option("--players", "-n", help="Number of chariots.")] = 4,
+    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      help="Variant to apply (repeat).")] = None,
+    setting: Annotated[list[str] | None, typer.Option("--set",
+                                                      help="Rule value key=value.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled: "
+                                      + ", ".join(POLICIES))] = "greedy",
+    seed: Annotated[int, typer.Option(help="Seed of the race's random generator.")] = 1,
+    record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Run a race with bots: print a readable log and the result."""
+    _race(ruleset, course, players, variant or [], _overrides(setting), bots, seed, record,
+          as_json)
+
+
+@handles_errors
+def _race(ruleset: str, course: str, players: int, variants: list[str],
+          overrides: dict[str, str], bots: str, seed: int, record: Path | None,
+          as_json: bool) -> None:
+    rules, board = load_race_setup(ruleset, variants, overrides, course)
+    if not 1 <= players <= len(board.start_places):
+        raise AveCaesarError(f"--players {players}: the course has "
+                             f"{len(board.start_places)} start places")
+    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    for k in kinds:
+        if k not in POLICIES:
+            raise AveCaesarError(f"unknown bot {k!r}; known: {', '.join(POLICIES)}")
+    seats = [kinds[i % len(kinds)] for i in range(players)]
+    names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
+    policies = [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]
+    run = run_race(rules, board, names, policies, seed)
+    header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
+                              "overrides": overrides, "course": course, "seed": seed,
+                              "players": [{"name": n, "bot": k}
+                                          for n, k in zip(names, seats, strict=True)]}
+    lines = record_lines(run, header)
+    if record is not None:
+        write_record(record, lines)
+    result = outcome(run.state)
+    if as_json:
+        echo_json({"seed": seed, "turns": len(run.turns), **result.to_json(),
+                   "final": run.state.notation()})
+        return
+    game = run.state.game
+    typer.echo(f"race on {board.id} under {ruleset}, seed {seed}; start order: "
+               + ", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(game.names)))
+    for i, t in enumerate(run.turns, start=1):
+        for e in t["events"]:
+            text = describe(game, e)
+            typer.echo(f"{i:4d} {text}" if not text.startswith(" ") else f"     {text}")
+    typer.echo("result:")
+    for p in result.placings:
+        place = f"{p.place}." if p.place else "-"
+        notes = ", ".join(x for x, on in (("disqualified", p.disqualified),
+                                          ("removed", p.removed),
+                                          ("not finished", not p.finished)) if on)
+        typer.echo(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: {p.points} points"
+                   + (f" ({notes})" if notes else ""))
+    if record is not None:
+        typer.echo(f"record written to {record}")
+
+
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A game record (.jsonl).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Re-check every move of a game record; report the first illegal one with its line."""
+    _replay(file, as_json)
+
+
+@handles_errors
+def _replay(file: Path, as_json: bool) -> None:
+    lines = read_record(file)
+    head = lines[0]
+    rules, board = load_race_setup(head["ruleset"], head["variants"],
+                                   head.get("overrides", {}), head["course"])
+    state = replay(lines, rules, board, str(file))
+    result = outcome(state)
+    if as_json:
+        echo_json({"ok": True, "turns": len(lines) - 2, **result.to_json()})
+        return
+    typer.echo(f"{file}: {len(lines) - 2} turns replayed, every move legal; "
+               f"{result.termination}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``race`` and ``replay`` to the main app."""
+    app.command("race")(race)
+    app.command("replay")(replay_cmd)

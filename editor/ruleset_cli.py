@@ -1,0 +1,151 @@
+"""``avecaesar ruleset …``: list, show, validate and diff rulesets and variants."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from avecaesar.editor.common import echo_json, handles_errors
+from avecaesar.engine.ruleset import Ruleset, list_rulesets, load_ruleset
+from avecaesar.engine.ruleset_catalog import check_source
+from avecaesar.engine.ruleset_compose import parse_override
+from avecaesar.engine.ruleset_keys import rule_keys
+from avecaesar.errors import InputError, Problem
+from avecaesar.yamlsource import load_yaml
+
+__all__ = ["app"]
+
+app = typer.Typer(no_args_is_help=True, help="List, show, validate and compare rulesets.")
+
+VariantOpt = Annotated[list[str] | None, typer.Option(
+    "--variant", "-v", help="a variant id, alias or overlay file; repeat, applied in order")]
+SetOpt = Annotated[list[str] | None, typer.Option(
+    "--set", help="KEY=VALUE: set a rule (dotted key, e.g. scoring.places=9,6,4,3,2,1)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of text")]
+
+
+def _overrides(sets: list[str] | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for text in sets or []:
+        key, _value = parse_override(text)  # checks key and value early
+        out[key] = text.partition("=")[2]
+    return out
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+
+
+def _rule_text(rs: Ruleset, key: str) -> str:
+    rule = rs.rule(key)
+    if rule.get("unknown"):
+        return "UNKNOWN — " + str(rule["why"])
+    return _shown(rule["value"])
+
+
+@app.command("list")
+@handles_errors
+def list_cmd(as_json: JsonOpt = False) -> None:
+    """Editions, homebrew rulesets and variants."""
+    entries = list_rulesets()
+    if as_json:
+        echo_json([e.to_json() for e in entries])
+        return
+    width = max(len(e.id) for e in entries)
+    for e in entries:
+        extra = f"  (applies to: {', '.join(e.applies_to)})" if e.kind == "variant" else ""
+        alias = f"  [aliases: {', '.join(e.aliases)}]" if e.aliases else ""
+        typer.echo(f"{e.kind:<8}  {e.id:<{width}}  {e.title}{alias}{extra}")
+
+
+@app.command("show")
+@handles_errors
+def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file")],
+             variant: VariantOpt = None, set_: SetOpt = None, as_json: JsonOpt = False) -> None:
+    """The composed rules, grouped, each with its citation."""
+    rs = load_ruleset(name, variant or [], _overrides(set_))
+    if as_json:
+        echo_json(rs.data)
+        return
+    typer.echo(f"{rs.title} — {rs.label}")
+    if rs.data.get("based_on"):
+        typer.echo(f"based on: {', '.join(rs.data['based_on'])}")
+    group = None
+    for key in rs.keys():
+        g, _, k = key.partition(".")
+        if g != group:
+            group = g
+            typer.echo(f"\n[{g}]")
+        origin = rs.origins.get(key, "")
+        by = f"  (set by {origin})" if origin and origin != rs.id else ""
+        typer.echo(f"  {k}: {_rule_text(rs, key)}")
+        typer.echo(f"      source: {rs.citation(key)}{by}")
+    unknown = rs.unknown_keys()
+    if unknown:
+        typer.echo(f"\nunknown values (supply with --set KEY=VALUE): {', '.join(unknown)}")
+
+
+@app.command("validate")
+@handles_errors
+def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/variant files")],
+                 ) -> None:
+    """Check files against the schema and the rules' consistency; exit 1 on problems."""
+    problems: list[Problem] = []
+    for f in files:
+        try:
+            source = load_yaml(f)
+        except InputError as err:
+            problems += err.problems
+            continue
+        if source.data is None:
+            problems.append(Problem(f, 1, 1, "the file is empty — a ruleset needs id, kind, "
+                                    "title and rules"))
+            continue
+        problems += check_source(source)
+    if problems:
+        raise InputError(problems)
+    typer.echo(f"{len(files)} file(s) valid")
+
+
+def _differences(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
+    rows = []
+    for key in rule_keys():
+        ra = a.rule(key) if a.has(key) else None
+        rb = b.rule(key) if b.has(key) else None
+        va = None if ra is None else ("unknown" if ra.get("unknown") else ra.get("value"))
+        vb = None if rb is None else ("unknown" if rb.get("unknown") else rb.get("value"))
+        if ra is None and rb is None or va == vb and (ra is None) == (rb is None):
+            continue
+        rows.append({"key": key,
+                     "a": {"value": va, "stated": ra is not None,
+                           "source": a.citation(key) if ra else None},
+                     "b": {"value": vb, "stated": rb is not None,
+                           "source": b.citation(key) if rb else None}})
+    return rows
+
+
+@app.command("diff")
+@handles_errors
+def diff_cmd(a: Annotated[str, typer.Argument(help="first ruleset")],
+             b: Annotated[str, typer.Argument(help="second ruleset")],
+             variant: VariantOpt = None,
+             variant_b: Annotated[list[str] | None, typer.Option(
+                 "--variant-b", help="variants for B only (--variant applies to both)")] = None,
+             as_json: JsonOpt = False) -> None:
+    """Every rule that differs between A and B, with both citations."""
+    ra = load_ruleset(a, variant or [])
+    rb = load_ruleset(b, [*(variant or []), *(variant_b or [])])
+    rows = _differences(ra, rb)
+    if as_json:
+        echo_json({"a": ra.label, "b": rb.label, "differences": rows})
+        return
+    typer.echo(f"A = {ra.label}\nB = {rb.label}\n{len(rows)} rule(s) differ\n")
+    for row in rows:
+        typer.echo(row["key"])
+        for side in ("a", "b"):
+            s = row[side]
+            text = _shown(s["value"]) if s["stated"] else "(not stated)"
+            cite = f"  [{s['source']}]" if s["source"] else ""
+            typer.echo(f"  {side.upper()}: {text}{cite}")

@@ -1,0 +1,1 @@
+"""The generic race engine: lane graphs, rules, state, turns, bots."""

@@ -1,0 +1,257 @@
+"""Legal moves: walks on the lane graph, the 6-card rule, the alley wait; and "why not?".
+
+A move of card k is a walk of exactly k edges whose every space, the landing space
+included, is free (no jumping; walls, lanes, chicanes and the one-lane alley are in the
+graph). The walk that completes the last lap ends at the step over the line: the steps
+beyond lapse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from avecaesar.engine.state import WAIT, Move, RaceState
+
+from avecaesar.errors import AveCaesarError
+
+__all__ = ["IllegalMoveError", "LegalMoves", "six_rule", "skip_reason", "walks", "why_not"]
+
+
+class IllegalMoveError(AveCaesarError):
+    """Raised by a checked apply when the move is not legal; says why and where."""
+
+    def __init__(self, move: Move, state: RaceState, reason: str) -> None:
+        self.move, self.reason = move, reason
+        super().__init__(f"illegal move {move} in {state.notation()}: {reason}")
+
+
+def walks(state: RaceState, c: int, k: int) -> Iterator[tuple[int, ...]]:
+    """Every path of card ``k`` for chariot ``c`` through free spaces."""
+    board = state.game.board
+    start = state.pos[c]
+    if start is None:
+        return
+    occ = state.occupied(but=c)
+    left_to_finish = board.start_crossings[c] + state.game.rules.laps - state.crossings[c]
+    succ = board.succ
+
+    def rec(node: int, path: tuple[int, ...], left: int,
+            crossed: int) -> Iterator[tuple[int, ...]]:
+        for nxt, fin in succ[node]:
+            if nxt in occ:
+                continue
+            p = (*path, nxt)
+            if (fin and crossed + 1 >= left_to_finish) or left == 1:
+                yield p
+            else:
+                yield from rec(nxt, p, left - 1, crossed + fin)
+
+    yield from rec(start, (), k, 0)
+
+
+def _can_move(state: RaceState, c: int, k: int) -> bool:
+    return next(walks(state, c, k), None) is not None
+
+
+def _blocks_others(state: RaceState, c: int) -> bool:
+    """Some other racing chariot cannot move any card of its hand in full."""
+    return any(not any(_can_move(state, o, k) for k in set(state.hands[o]))
+               for o in state.racing() if o != c and state.pos[o] is not None)
+
+
+def six_rule(state: RaceState, c: int) -> str | None:
+    """Why chariot ``c`` may not play the six card now, or None if it may."""
+    rules = state.game.rules
+    if rules.six_ends == "race_has_finisher" and state.finish_order:
+        return None
+    first = not state.played[c]
+    six = rules.six_card
+    if first and rules.six_at_start == "first_row_may_not":
+        row = rules.row_of(c + 1)
+        if row == 1:
+            return (f"nobody in the first start row may open with a {six} — "
+                    f"{rules.cite('six_at_start')}")
+        if row is not None:
+            return None
+    if first and rules.six_at_start == "start_player_may" and c == 0:
+        return None
+    leaders = state.leaders()
+    if c not in leaders:
+        return None
+    joint = len(leaders) > 1
+    if joint and not rules.six_joint:
+        return None
+    hand = state.hands[c]
+    only = all(x == six for x in hand)
+    if only:
+        def holds(cond: str) -> bool:
+            if cond == "on_chicane":
+                p = state.pos[c]
+                return p is not None and state.game.board.chicane[p]
+            if cond == "blocks_others":
+                return _blocks_others(state, c)
+            if cond == "leading_jointly":
+                return joint
+            if cond == "all_joint_leaders_only_sixes":
+                return all(all(x == six for x in state.hands[o]) for o in leaders)
+            return False
+
+        if rules.six_chicane and all(holds(x) for x in rules.six_chicane):
+            return None
+        if joint and rules.six_joint_exception and all(
+                holds(x) for x in rules.six_joint_exception):
+            return None
+    who = "you lead jointly" if joint else "you lead"
+    return f"{who}, so no {six} — {rules.cite('six_joint')}"
+
+
+def _alley_last_chance(state: RaceState, c: int) -> bool:
+    rules, board = state.game.rules, state.game.board
+    p = state.pos[c]
+    return (board.has_alley and rules.alley_must_stop and not state.stopped[c]
+            and p is not None and state.lap(c) == max(rules.alley_laps)
+            and board.before_alley[p])
+
+
+def _gives_up_stop(state: RaceState, c: int, path: tuple[int, ...]) -> bool:
+    board = state.game.board
+    end = path[-1]
+    if board.alley[end]:
+        return False
+    node = state.pos[c]
+    for nxt in path:
+        if node is not None and (nxt, True) in board.succ[node]:
+            return True
+        node = nxt
+    return not board.before_alley[end]
+
+
+class _Analysis:
+    """The legal moves of the chariot to move, computed once."""
+
+    __slots__ = ("blocked_alley", "moves", "reason")
+
+    def __init__(self, state: RaceState) -> None:
+        self.moves: list[Move] = []
+        self.reason: str | None = None
+        self.blocked_alley = False
+        c = state.current()
+        if c is None:
+            self.reason = "race_over"
+            return
+        rules = state.game.rules
+        six_no = None
+        movable_any = False
+        for k in sorted(set(state.hands[c])):
+            if k == rules.six_card:
+                six_no = six_rule(state, c)
+            for path in walks(state, c, k):
+                movable_any = True
+                if k == rules.six_card and six_no is not None:
+                    break
+                self.moves.append(Move(k, path))
+        if rules.alley_wait != "no_wait" and self.moves and _alley_last_chance(state, c):
+            keeps = [m for m in self.moves if not _gives_up_stop(state, c, m.path)]
+            if not keeps:
+                self.blocked_alley = True
+                if rules.alley_wait == "must_wait":
+                    self.moves = []
+                    self.reason = "alley_blocked"
+                else:
+                    self.moves.append(WAIT)
+        if not self.moves and self.reason is None:
+            self.reason = "six_rule" if movable_any else "blocked"
+
+
+class LegalMoves:
+    """A lazy, set-like view of the legal moves (``in``, ``bool``, ``len``, iteration)."""
+
+    def __init__(self, state: RaceState) -> None:
+        self._state = state
+        self._a: _Analysis | None = None
+
+    def _get(self) -> _Analysis:
+        if self._a is None:
+            self._a = _Analysis(self._state)
+        return self._a
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._get().moves)
+
+    def __len__(self) -> int:
+        return len(self._get().moves)
+
+    def count(self) -> int:
+        return len(self)
+
+    def __bool__(self) -> bool:
+        return bool(self._get().moves)
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and why_not(self._state, move) is None
+
+    @property
+    def skip_reason(self) -> str | None:
+        """Why the chariot skips (``blocked``, ``six_rule``, ``alley_blocked``) or None."""
+        return self._get().reason
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
+
+
+def skip_reason(state: RaceState) -> str | None:
+    return LegalMoves(state).skip_reason
+
+
+def why_not(state: RaceState, move: Move) -> str | None:
+    """None if ``move`` is legal; else the reason in the player's words, with its citation."""
+    c = state.current()
+    if c is None:
+        return "the race is over"
+    rules, board = state.game.rules, state.game.board
+    exact = rules.cite("exact_move")
+    if move.card == 0:
+        a = _Analysis(state)
+        if WAIT in a.moves:
+            return None
+        if a.moves:
+            return (f"you can move a card in full, so you must play one (Zugzwang) — "
+                    f"{rules.cite('must_play')}")
+        return f"there is no move to choose: you skip — {rules.cite('no_move')}"
+    if move.card not in state.hands[c]:
+        return f"you have no {move.card} in hand"
+    path = move.path
+    node = state.pos[c]
+    if node is None or not path:
+        return f"a {move.card} moves exactly {move.card} spaces — {exact}"
+    crossed = 0
+    left_to_finish = board.start_crossings[c] + rules.laps - state.crossings[c]
+    occ = state.occupied(but=c)
+    for i, nxt in enumerate(path):
+        step = dict(board.succ[node])
+        if nxt not in step:
+            return (f"space {nxt} is not one step forward from space {node}: forward only, "
+                    f"one lane per step, diagonally, never across a wall — {exact}")
+        if nxt in occ:
+            return f"space {nxt} is taken: no jumping — {exact}"
+        crossed += step[nxt]
+        node = nxt
+        if step[nxt] and crossed >= left_to_finish:
+            if i + 1 != len(path):
+                return f"the race ends at the line: steps beyond it lapse — {exact}"
+            break
+    else:
+        if len(path) != move.card:
+            return (f"a {move.card} moves exactly {move.card} spaces, not {len(path)} — "
+                    f"{exact}")
+    if move.card == rules.six_card:
+        no = six_rule(state, c)
+        if no is not None:
+            return no
+    if (rules.alley_wait == "must_wait" and _alley_last_chance(state, c)
+            and _gives_up_stop(state, c, path)):
+        a = _Analysis(state)
+        if a.blocked_alley:
+            return (f"the alley is blocked on your last chance: you must wait until it is "
+                    f"free — {rules.cite('alley_wait')}")
+    return None

@@ -1,0 +1,104 @@
+"""The one-line race notation: print and parse a :class:`RaceState` (FEN for chariots).
+
+Grammar (docs/engine.md)::
+
+    <chariot> <chariot> ... | <turn> <idle> <ply> <end>
+    chariot = pos,crossings,alley,hand,deck,played,status
+
+pos: node id or ``-`` (off the board); crossings: finish-line crossings so far; alley: ``c``
+(still holds its coin) or ``s`` (stop made); hand, deck (top first) and played (in order):
+card digits or ``-``; status: ``r`` racing, ``f`` finished, ``x`` removed, with ``q``
+appended when disqualified. turn: the letter of the chariot to move (A = start place 1);
+idle: turns in a row without a move; ply: turns taken; end: ``-``, ``finished`` or
+``deadlock``. Example: ``83,1,c,256,1134,6,r 84,1,c,666,-,-,r | B 0 1 -``.
+"""
+
+from __future__ import annotations
+
+from avecaesar.engine.state import LETTERS, RaceGame, RaceState
+
+from avecaesar.errors import AveCaesarError
+
+__all__ = ["NotationError", "parse_notation", "to_notation"]
+
+
+class NotationError(AveCaesarError):
+    """Raised when a race notation string cannot be read."""
+
+    def __init__(self, text: str, why: str) -> None:
+        super().__init__(f"bad race notation {text!r}: {why}")
+
+
+def _cards(cards: tuple[int, ...]) -> str:
+    return "".join(str(x) for x in cards) or "-"
+
+
+def to_notation(s: RaceState) -> str:
+    parts = []
+    for c in range(len(s.status)):
+        pos = "-" if s.pos[c] is None else str(s.pos[c])
+        status = s.status[c] + ("q" if s.dq[c] else "")
+        parts.append(",".join((pos, str(s.crossings[c]), "s" if s.stopped[c] else "c",
+                               _cards(s.hands[c]), _cards(s.decks[c]), _cards(s.played[c]),
+                               status)))
+    order = "".join(LETTERS[c] for c in s.finish_order) or "-"
+    return (" ".join(parts) + f" | {LETTERS[s.turn]} {s.idle} {s.ply} {s.end or '-'}"
+            + f" {order}")
+
+
+def _read_cards(text: str, field: str, line: str) -> tuple[int, ...]:
+    if text == "-":
+        return ()
+    if not text.isdigit() or "0" in text:
+        raise NotationError(line, f"{field} must be card digits 1-9 or '-', not {text!r}")
+    return tuple(int(ch) for ch in text)
+
+
+def parse_notation(game: RaceGame, text: str) -> RaceState:
+    """Read a state written by :func:`to_notation` (the finish order may be left off)."""
+    head, sep, tail = text.partition("|")
+    if not sep:
+        raise NotationError(text, "missing '|' between the chariots and the turn")
+    chariots = head.split()
+    if len(chariots) != game.chariots:
+        raise NotationError(text, f"{len(chariots)} chariots for a race of {game.chariots}")
+    pos: list[int | None] = []
+    crossings, stopped, hands, decks, played, status, dq = [], [], [], [], [], [], []
+    for ch in chariots:
+        f = ch.split(",")
+        if len(f) != 7:
+            raise NotationError(text, f"chariot {ch!r} needs 7 comma-separated fields")
+        try:
+            pos.append(None if f[0] == "-" else int(f[0]))
+            crossings.append(int(f[1]))
+        except ValueError:
+            raise NotationError(text, f"chariot {ch!r}: position and crossings are "
+                                "numbers") from None
+        if f[2] not in ("c", "s"):
+            raise NotationError(text, f"chariot {ch!r}: alley is 'c' (coin) or 's' (stopped)")
+        stopped.append(f[2] == "s")
+        hands.append(tuple(sorted(_read_cards(f[3], "hand", text))))
+        decks.append(_read_cards(f[4], "deck", text))
+        played.append(_read_cards(f[5], "played", text))
+        st = f[6]
+        if not st or st[0] not in "rfx" or st[1:] not in ("", "q"):
+            raise NotationError(text, f"chariot {ch!r}: status is r, f or x, 'q' appended "
+                                "when disqualified")
+        status.append(st[0])
+        dq.append(st.endswith("q"))
+    t = tail.split()
+    if len(t) < 4:
+        raise NotationError(text, "after '|' give: turn idle ply end")
+    if t[0] not in LETTERS[: game.chariots]:
+        raise NotationError(text, f"turn {t[0]!r} is not a chariot letter")
+    finished = [c for c, s in enumerate(status) if s == "f"]
+    order = [LETTERS.index(x) for x in t[4]] if len(t) > 4 and t[4] != "-" else finished
+    if sorted(order) != finished:
+        raise NotationError(text, "the finish order must list exactly the finished chariots")
+    try:
+        idle, ply = int(t[1]), int(t[2])
+    except ValueError:
+        raise NotationError(text, "idle and ply are numbers") from None
+    end = None if t[3] == "-" else t[3]
+    return RaceState(game, pos, crossings, stopped, hands, decks, played, status, dq, order,
+                     LETTERS.index(t[0]), idle, ply, end)

@@ -1,0 +1,154 @@
+"""Setting up and running a race: start order, dealing, the turn loop, placing and scoring.
+
+All chance comes from one ``random.Random(seed)``: the decks are shuffled, the top cards
+revealed for the start order (ties redraw), the decks reshuffled, the hands dealt. After the
+setup a race has no chance left: the deck order is part of the state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from avecaesar.engine.board import Board
+from avecaesar.engine.moves import LegalMoves
+from avecaesar.engine.rules import RaceRules
+from avecaesar.engine.state import RACING, Event, Move, RaceGame, RaceState
+
+__all__ = ["Outcome", "Placing", "RaceRun", "new_race", "outcome", "run_race"]
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One chariot's result."""
+
+    chariot: int
+    name: str
+    place: int | None  # None: not placed (not finished, or disqualified without a place)
+    points: int
+    finished: bool
+    disqualified: bool
+    removed: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chariot": self.chariot, "name": self.name, "place": self.place,
+                "points": self.points, "finished": self.finished,
+                "disqualified": self.disqualified, "removed": self.removed}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    termination: str  # finished | deadlock
+    placings: tuple[Placing, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"termination": self.termination,
+                "placings": [p.to_json() for p in self.placings]}
+
+
+def outcome(state: RaceState) -> Outcome:
+    """Places and points by the ruleset's table (a disqualified chariot may keep its place)."""
+    rules = state.game.rules
+    placings: dict[int, Placing] = {}
+    place = 0
+    for c in state.finish_order:
+        dq = state.dq[c]
+        if dq and not rules.dq_keeps_place:
+            placings[c] = Placing(c, state.game.names[c], None, rules.disqualified_points,
+                                  True, True, False)
+            continue
+        place += 1
+        pts = rules.disqualified_points if dq else (
+            rules.places[place - 1] if place <= len(rules.places) else 0)
+        placings[c] = Placing(c, state.game.names[c], place, pts, True, dq, False)
+    for c in range(len(state.status)):
+        if c not in placings:
+            placings[c] = Placing(c, state.game.names[c], None, rules.not_finished_points,
+                                  False, state.dq[c], state.status[c] == "x")
+    return Outcome(state.end or "running",
+                   tuple(sorted(placings.values(),
+                                key=lambda p: (p.place is None, p.place or 0,
+                                               -state.race_progress(p.chariot)))))
+
+
+def start_order(rng: random.Random, deck: Sequence[int], seats: int) -> tuple[list[int],
+                                                                              list[list[int]]]:
+    """Seats in start-place order: each reveals a top card, highest takes place 1, the
+    others follow clockwise (seat order); ties for highest redraw. Returns the order and the
+    cards revealed in each round."""
+    decks = [list(deck) for _ in range(seats)]
+    for d in decks:
+        rng.shuffle(d)
+    contenders = list(range(seats))
+    reveals: list[list[int]] = []
+    depth = 0
+    while True:
+        shown = [decks[s][depth % len(deck)] for s in contenders]
+        reveals.append(shown)
+        top = max(shown)
+        contenders = [s for s, v in zip(contenders, shown, strict=True) if v == top]
+        if len(contenders) == 1 or depth > 4 * len(deck):
+            break
+        depth += 1
+    first = contenders[0]
+    return [(first + i) % seats for i in range(seats)], reveals
+
+
+def new_race(rules: RaceRules, board: Board, players: Sequence[str],
+             seed: int) -> tuple[RaceState, dict[str, Any]]:
+    """The initial state and the setup facts (start order and reveals) for the record."""
+    n = len(players)
+    if not 1 <= n <= len(board.start_places):
+        raise ValueError(f"{n} chariots for a course with {len(board.start_places)} places")
+    rng = random.Random(seed)
+    order, reveals = start_order(rng, rules.deck, n)
+    names = tuple(players[s] for s in order)
+    game = RaceGame(rules, board, names)
+    decks, hands = [], []
+    for _ in range(n):
+        d = list(rules.deck)
+        rng.shuffle(d)
+        hands.append(tuple(sorted(d[: rules.hand_size])))
+        decks.append(tuple(d[rules.hand_size:]))
+    state = RaceState(game, list(board.start_places[:n]), [0] * n, [False] * n, hands, decks,
+                      [()] * n, [RACING] * n, [False] * n, [], 0)
+    return state, {"seats": order, "reveals": reveals}
+
+
+Policy = Callable[[RaceState, LegalMoves], Move]
+
+
+@dataclass
+class RaceRun:
+    state: RaceState
+    setup: dict[str, Any]
+    turns: list[dict[str, Any]]  # one per turn: chariot, decision or skip, events
+    outcome: Outcome
+
+
+def run_race(rules: RaceRules, board: Board, players: Sequence[str],
+             policies: Sequence[Policy], seed: int, max_turns: int = 100_000) -> RaceRun:
+    """Play a race to its end; ``policies[i]`` drives the player in seat ``i``."""
+    state, setup = new_race(rules, board, players, seed)
+    by_chariot = [policies[s] for s in setup["seats"]]
+    turns: list[dict[str, Any]] = []
+    while not state.over and len(turns) < max_turns:
+        turns.append(play_turn(state, by_chariot[state.turn]))
+    return RaceRun(state, setup, turns, outcome(state))
+
+
+def play_turn(state: RaceState, policy: Policy) -> dict[str, Any]:
+    """One turn: the policy picks among the legal moves, or the chariot skips."""
+    c = state.turn
+    moves = state.legal_moves()
+    count = len(moves)
+    events: list[Event]
+    if not moves:
+        reason = moves.skip_reason or "blocked"
+        events = state.skip(reason)
+        return {"chariot": c, "skip": reason, "legal": 0, "events": events}
+    move = policy(state, moves)
+    events = state.push(move)
+    return {"chariot": c, "move": move, "legal": count, "events": events}

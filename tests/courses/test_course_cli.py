@@ -1,0 +1,86 @@
+"""The course commands as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from avecaesar.editor.cli import app
+
+VALID = Path(__file__).parent / "valid"
+runner = CliRunner()
+
+
+def test_validate_json_has_figures_and_exit_0() -> None:
+    r = runner.invoke(app, ["course", "validate", "--json", str(VALID / "alley.yaml")])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert [d["direction"] for d in data] == ["clockwise", "anticlockwise"]
+    figs = data[0]["figures"]
+    assert figs["lap"] == 26 and figs["shortest_race"][0] == 80 and figs["reserve"][0] == 4
+    assert figs["finishable"] is True and data[0]["problems"] == []
+
+
+def test_deck_points_make_a_course_unfinishable() -> None:
+    r = runner.invoke(app, ["course", "validate", "--deck-points", "79",
+                            str(VALID / "alley.yaml")])
+    assert r.exit_code == 1
+    assert "NOT finishable" in r.output
+
+
+def test_validate_several_files_reports_each() -> None:
+    r = runner.invoke(app, ["course", "validate", str(VALID / "oval.yaml"),
+                            str(VALID / "chicane.yaml")])
+    assert r.exit_code == 0, r.output
+    assert "Plain oval" in r.output and "Oval with a chicane" in r.output
+
+
+def test_dump_is_node_link_json(tmp_path: Path) -> None:
+    out = tmp_path / "g.json"
+    r = runner.invoke(app, ["course", "dump", str(VALID / "oval.yaml"), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert len(data["nodes"]) == 3 * (4 + 6 + 2) + 4 + 5 + 6 + 4 + 5 + 6
+    assert any(e["finish"] for e in data["edges"])
+
+
+def test_new_refuses_to_overwrite(tmp_path: Path) -> None:
+    target = tmp_path / "t.yaml"
+    target.write_text("keep me")
+    r = runner.invoke(app, ["course", "new", "t", "-o", str(target)])
+    assert r.exit_code == 1 and target.read_text() == "keep me"
+
+
+def test_usage_errors_exit_2() -> None:
+    assert runner.invoke(app, ["course", "validate"]).exit_code == 2
+    assert runner.invoke(app, ["course", "validate", "--deck-points", "x", "a"]).exit_code == 2
+
+
+def test_ruleset_supplies_deck_and_bonus() -> None:
+    """The homebrew +3 bonus piece, usable once instead of a card, adds 3 to the reserve
+    (reader homebrew (PT comments)); plain 1989 rules keep 84 points
+    (Ravensburger 1989 rules (EN summary), Components)."""
+    plain = runner.invoke(app, ["course", "validate", "--json", "--ruleset", "1989",
+                                str(VALID / "alley.yaml")])
+    assert plain.exit_code == 0, plain.output
+    figs = json.loads(plain.stdout)[0]["figures"]
+    assert figs["deck_points"] == 84 and figs["bonus_points"] == 0 and figs["reserve"][0] == 4
+    bonus = runner.invoke(app, ["course", "validate", "--json", "--ruleset", "pro-ludo-2006",
+                                "--variant", "homebrew-bonus-piece", str(VALID / "alley.yaml")])
+    assert bonus.exit_code == 0, bonus.output
+    assert json.loads(bonus.stdout)[0]["figures"]["reserve"][0] == 7
+
+
+def test_unknown_ruleset_is_a_clear_error() -> None:
+    r = runner.invoke(app, ["course", "validate", "--ruleset", "dicetre",
+                            str(VALID / "alley.yaml")])
+    assert r.exit_code == 1
+    assert "did you mean 'dicetree-2022'?" in r.output and "Traceback" not in r.output
+
+
+def test_variant_without_ruleset_is_refused() -> None:
+    r = runner.invoke(app, ["course", "validate", "--variant", "four-hand-cards",
+                            str(VALID / "alley.yaml")])
+    assert r.exit_code == 1 and "--variant needs --ruleset" in r.output

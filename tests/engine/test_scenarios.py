@@ -1,0 +1,256 @@
+"""Rule scenarios in the race notation, each naming its source.
+
+The test oval (courses/oval.yaml) has: grid places 1-3 on nodes 83, 84, 85 (progress 32) and
+4-6 on 80, 81, 82 (31), right behind the line (83 → 0 crosses it); the alley 9 → 10 → 14 → 18
+entered only from 5 (home.2.1); a wall between lanes 0 and 1 on the back straight
+(40 → 43 → 46 in lane 0); the chicane 49, reached from 46, 47, 48 only; 22 (north.0.0) and
+29 (north.1.2) both have progress 11, 19 (run-out.0.0) has 6.
+Notation: pos,crossings,alley,hand,deck,played,status per chariot | turn idle ply end.
+"""
+
+from __future__ import annotations
+
+from avecaesar.engine.moves import walks, why_not
+from avecaesar.engine.race import outcome
+from avecaesar.engine.state import WAIT, Move
+
+S4 = "DiceTree 2022 rulebook (DE) S.4"
+S5 = "DiceTree 2022 rulebook (DE) S.5"
+
+
+def cards(state):
+    return {m.card for m in state.legal_moves()}
+
+
+def a_path(state, c, k):
+    return next(walks(state, c, k))
+
+
+def test_green_has_6_6_2_and_leads_alone_must_play_the_2(position):
+    # "Grün liegt allein vorn und hat 6, 6, 2 auf der Hand – Grün muss die 2 spielen" S.5
+    s = position("dicetree-2022", "22,1,c,266,-,5,r 19,1,c,345,-,4,r | A 0 2 -")
+    assert cards(s) == {2}
+    six = Move(6, a_path(s, 0, 6))
+    assert six not in s.legal_moves()
+    assert why_not(s, six) == f"you lead, so no 6 — {S5}"
+
+
+def test_only_sixes_skips_until_no_longer_leading(position):
+    # "Hätte Grün nur 6, 6, 6, müsste Grün aussetzen, bis jemand ... vorbeifährt" S.5
+    s = position("dicetree-2022", "22,1,c,666,-,5,r 19,1,c,555,-,4,r | A 0 2 -")
+    moves = s.legal_moves()
+    assert not moves and moves.skip_reason == "six_rule"
+    events = s.skip("six_rule")
+    assert events[0].kind == "skip" and s.hands[0] == (6, 6, 6) and s.turn == 1
+    # Blue overtakes with its 5 ...
+    best = max(s.legal_moves(), key=lambda m: s.game.board.progress[m.path[-1]])
+    s.push(best)
+    assert s.leaders() == [1]
+    # ... and Green may play its 6 again
+    assert cards(s) == {6}
+
+
+def test_joint_leaders_may_not_play_a_6(position, rules_of):
+    # "Wer in Führung liegt, auch gemeinsam mit anderen, darf keine 6 spielen" S.5; 1989 and
+    # 2006 say the same of joint leaders (Ravensburger 1989 regler (SV), Pro Ludo 2006 p.5)
+    for edition in ("dicetree-2022", "ravensburger-1989", "pro-ludo-2006"):
+        s = position(edition, "22,1,c,266,-,5,r 29,1,c,345,-,4,r | A 0 2 -")
+        assert sorted(s.leaders()) == [0, 1]
+        assert cards(s) == {2}, edition
+        assert "you lead jointly, so no 6" in why_not(s, Move(6, a_path(s, 0, 6)))
+    # a ruleset that binds only a sole leader lets joint leaders play it
+    s = position("dicetree-2022", "22,1,c,266,-,5,r 29,1,c,345,-,4,r | A 0 2 -",
+                 six_joint=False)
+    assert cards(s) == {2, 6}
+
+
+def test_first_start_row_may_not_open_with_a_6_second_row_may(position):
+    # "Aus der ersten Startreihe darf niemand mit einer 6 starten." S.5
+    text = "83,0,c,126,-,-,r 84,0,c,123,-,-,r 85,0,c,234,-,-,r 80,0,c,666,-,-,r | {} 0 0 -"
+    s = position("dicetree-2022", text.format("A"))
+    assert cards(s) == {1, 2}
+    assert why_not(s, Move(6, a_path(s, 0, 6))) == (
+        f"nobody in the first start row may open with a 6 — {S5}")
+    d = position("dicetree-2022",
+                 "84,0,c,126,-,1,r 85,0,c,123,-,1,r 4,1,c,234,-,3,r 80,0,c,666,-,-,r | D 0 3 -")
+    assert cards(d) == {6}
+
+
+def test_start_player_may_open_with_a_6(position):
+    # 1989: "Startspelaren får använda 6" (Ravensburger 1989 regler (SV), En sexa på hand);
+    # 2006: "Der Startspieler ... darf mit der ersten Karte eine 6 ausspielen" (p.5)
+    text = "83,0,c,126,-,-,r 84,0,c,126,-,-,r 85,0,c,234,-,-,r | {} 0 0 -"
+    for edition in ("ravensburger-1989", "pro-ludo-2006"):
+        assert 6 in cards(position(edition, text.format("A")))
+        assert 6 not in cards(position(edition, text.format("B")))  # a joint leader
+    # only with the first card
+    s = position("pro-ludo-2006", "0,1,c,126,-,3,r 84,0,c,126,-,-,r | A 0 2 -")
+    assert 6 not in cards(s)
+
+
+def test_leader_on_a_chicane_blocking_the_game_may_play_a_6(position):
+    # "Er steht auf einer Schikane und blockiert damit das Spiel" S.5
+    blocking = "49,1,c,666,-,5,r 47,1,c,111,-,4,r | A 0 2 -"
+    assert cards(position("dicetree-2022", blocking)) == {6}
+    free = "49,1,c,666,-,5,r 22,1,c,111,-,4,r | A 0 2 -"
+    s = position("dicetree-2022", free)
+    assert not s.legal_moves() and s.legal_moves().skip_reason == "six_rule"
+    # 1989: on a chicane is enough ("if the leader cannot be passed (e.g., narrow lane)")
+    assert cards(position("ravensburger-1989", free)) == {6}
+
+
+def test_joint_leaders_both_only_sixes_blocking_one_may_play_a_6(position):
+    # "wenn er gemeinsam mit einem Spieler führt, der ebenfalls nur 6er hat, und beide die
+    # Bahn versperren – dann darf einer von beiden eine 6 spielen" S.5; 1989 "Superblockad",
+    # 2006 p.5
+    blocked = "47,1,c,666,-,5,r 48,1,c,666,-,5,r 44,1,c,111,-,4,r | A 0 2 -"
+    free = "47,1,c,666,-,5,r 48,1,c,666,-,5,r 19,1,c,111,-,4,r | A 0 2 -"
+    for edition in ("dicetree-2022", "ravensburger-1989", "pro-ludo-2006"):
+        assert cards(position(edition, blocked)) == {6}, edition
+        assert not position(edition, free).legal_moves(), edition
+
+
+def test_six_rule_ends_when_the_first_chariot_has_finished(position):
+    # "Sobald das erste Gespann im Ziel ist, gilt die 6er-Regel nicht mehr." S.5
+    text = "22,3,s,266,-,5,r -,4,s,-,-,4,f | A 0 90 - B"
+    assert cards(position("dicetree-2022", text)) == {2, 6}
+    # 2006: "für den Rest des Spiels" (Pro Ludo 2006 Spielregel (DE) p.5)
+    assert cards(position("pro-ludo-2006", text)) == {2}
+
+
+def test_skip_when_no_card_can_be_moved_in_full_keeps_the_cards(position):
+    # "setzt du aus und gibst dabei keine Karte ab" S.4-5
+    s = position("dicetree-2022", "46,1,c,123,45,6,r 49,1,c,111,-,4,r | A 0 2 -")
+    moves = s.legal_moves()
+    assert not moves and moves.skip_reason == "blocked" and len(moves) == 0
+    s.skip("blocked")
+    assert s.hands[0] == (1, 2, 3) and s.decks[0] == (4, 5) and s.turn == 1
+
+
+def test_no_jumping_and_no_lane_change_across_a_wall(position):
+    # "space 14 is taken: no jumping" S.4; walls: no lane change across a wall S.4
+    s = position("dicetree-2022", "43,1,c,123,-,6,r 49,1,c,111,-,4,r | A 0 2 -")
+    assert why_not(s, Move(3, (46, 49, 50))) == f"space 49 is taken: no jumping — {S4}"
+    assert cards(s) == {1}
+    w = position("dicetree-2022", "40,1,c,123,-,6,r 19,1,c,111,-,4,r | A 0 2 -")
+    assert "not one step forward" in why_not(w, Move(1, (44,)))
+    assert why_not(w, Move(1, (43,))) is None
+    assert why_not(w, Move(2, (43,))) == f"a 2 moves exactly 2 spaces, not 1 — {S4}"
+    assert why_not(w, Move(4, (43,))) == "you have no 4 in hand"
+
+
+def test_zugzwang_every_card_that_can_move_in_full_is_offered(position):
+    # "if any card can be moved in full you must play one" S.4: no wait, no pass
+    s = position("dicetree-2022", "19,1,c,135,-,6,r 46,1,c,111,-,4,r | A 0 2 -")
+    assert cards(s) == {1, 3, 5}
+    assert WAIT not in s.legal_moves()
+    assert "Zugzwang" in why_not(s, WAIT)
+    # every move is a walk of exactly k edges through free spaces
+    succ = s.game.board.succ
+    for m in s.legal_moves():
+        assert len(m.path) == m.card
+        node = 19
+        for n in m.path:
+            assert n in dict(succ[node]) and n != 46
+            node = n
+
+
+def test_alley_stop_made_by_landing_not_by_driving_through(position):
+    # "Driving through without stopping does not count" S.6
+    s = position("dicetree-2022", "5,1,c,136,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
+    events = s.push(Move(1, (9,)))
+    assert [e.kind for e in events if e.kind == "alley_stop"] == ["alley_stop"]
+    assert s.stopped[0]
+    t = position("dicetree-2022", "5,1,c,136,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
+    t.push(Move(6, (9, 10, 14, 18, 21, 24)))
+    assert not t.stopped[0]
+
+
+def test_no_alley_stop_disqualifies_but_the_chariot_may_finish(position):
+    # disqualified: "may finish, no points" S.6 (Ravensburger 1989 regler (SV) B, 2006 IV)
+    s = position("dicetree-2022", "83,2,c,123,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
+    events = s.push(Move(1, (0,)))
+    assert "disqualified" in [e.kind for e in events]
+    assert s.dq[0] and s.status[0] == "r"
+
+
+def test_blocked_alley_on_the_last_chance_may_wait(position):
+    # "Ist die Zufahrt in der zweiten Runde versperrt, darfst du aussetzen" S.6
+    text = "2,2,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -"
+    s = position("dicetree-2022", text)
+    assert WAIT in s.legal_moves() and len(s.legal_moves()) > 1
+    s.push(WAIT)
+    assert s.turn == 1 and s.hands[0] == (2, 2, 2)
+
+
+def test_blocked_alley_on_the_last_chance_must_wait(position):
+    # 1989: "must wait (miss turns) until free"; 2006 IV: "must skip until the access is free"
+    s = position("ravensburger-1989", "2,2,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -")
+    moves = s.legal_moves()
+    assert not moves and moves.skip_reason == "alley_blocked"
+    why = why_not(s, Move(2, (4, 7)))
+    assert why.startswith("the alley is blocked on your last chance: you must wait")
+    assert why.endswith("Ravensburger 1989 rules (EN summary), The Imperial Alley")
+    # in lap 1 there is a next chance: driving past is allowed
+    assert position("ravensburger-1989", "2,1,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -"
+                    ).legal_moves()
+
+
+def test_crossing_the_line_after_the_last_lap_steps_beyond_lapse(position):
+    # "Steps beyond the line lapse" (Pro Ludo 2006 Spielregel (DE) V; 1989 SV "Nå målet")
+    s = position("dicetree-2022", "83,3,s,5,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
+    assert {m.path for m in s.legal_moves()} == {(0,), (1,)}
+    events = s.push(Move(5, (0,)))
+    assert [e.kind for e in events][-1] == "finish"
+    assert s.status[0] == "f" and s.pos[0] is None and s.finish_order == [0]
+
+
+def test_running_out_of_cards_removes_the_chariot(position):
+    # "Running out of cards before the finish: the chariot is removed and scores 0" S.5
+    s = position("dicetree-2022", "22,1,s,2,-,6,r 19,1,c,111,-,4,r | A 0 2 -")
+    events = s.push(Move(2, a_path(s, 0, 2)))
+    assert ("removed", {"reason": "out_of_cards"}) in [(e.kind, e.data) for e in events]
+    assert s.status[0] == "x"
+    assert outcome(s).placings[-1].points == 0 or s.status[0] == "x"
+
+
+def test_anna_ben_clara_disqualified_second_keeps_the_place(position):
+    # "Anna kommt als Erste ins Ziel (8 Punkte). Ben wird Zweiter, hat aber vergessen, in der
+    # Gasse zu halten: disqualifiziert, 0 Punkte. Clara wird Dritte und bekommt 4 Punkte –
+    # nicht 6, denn Ben behält seinen Platz" S.7
+    text = "-,4,s,-,-,6,f -,4,c,-,-,6,fq -,4,s,-,-,6,f | A 0 90 finished ABC"
+    res = outcome(position("dicetree-2022", text))
+    got = [(p.chariot, p.place, p.points) for p in res.placings]
+    assert got == [(0, 1, 8), (1, 2, 0), (2, 3, 4)]
+    # where those behind move up (a ruleset saying keeps_place false), Clara is second
+    res = outcome(position("dicetree-2022", text, dq_keeps_place=False))
+    assert [(p.chariot, p.place, p.points) for p in res.placings] == [
+        (0, 1, 8), (2, 2, 6), (1, None, 0)]
+
+
+def test_scoring_tables_by_edition(position):
+    # 8-6-4-3-2-1 (S.7); 6-4-3-2-1-0 (Ravensburger 1989 rules (EN summary), Scoring)
+    text = ("-,4,s,-,-,6,f -,4,s,-,-,6,f -,4,s,-,-,6,f -,4,s,-,-,6,f -,4,s,-,-,6,f "
+            "-,4,s,-,-,6,f | A 0 90 finished ABCDEF")
+    assert [p.points for p in outcome(position("dicetree-2022", text)).placings] == [
+        8, 6, 4, 3, 2, 1]
+    assert [p.points for p in outcome(position("ravensburger-1989", text)).placings] == [
+        6, 4, 3, 2, 1, 0]
+
+
+def test_deadlock_a_round_without_a_move_ends_the_race(position):
+    # the project's deadlock rule (docs/engine.md): nothing can change any more
+    s = position("dicetree-2022", "46,1,c,1,-,5,r 49,1,c,666,-,4,r | A 0 2 -",
+                 six_chicane=None)
+    s.skip(s.legal_moves().skip_reason)
+    assert not s.over
+    events = s.skip(s.legal_moves().skip_reason)
+    assert s.end == "deadlock" and events[-1].kind == "end"
+    assert all(p.points == 0 and p.place is None for p in outcome(s).placings)
+
+
+def test_leader_by_race_progress_counts_laps(position):
+    # race progress = laps done × lap value + progress (DESIGN "A course is a lane graph")
+    s = position("dicetree-2022", "19,2,c,111,-,5,r 36,1,c,111,-,4,r | A 0 2 -")
+    assert s.race_progress(0) == 32 + 6 and s.race_progress(1) == 14
+    assert s.leaders() == [0]

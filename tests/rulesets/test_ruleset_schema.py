@@ -1,0 +1,132 @@
+"""The schemas themselves: valid draft 2020-12, described, generated, and cited data."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
+from avecaesar.paths import RULESETS_DIR, SCHEMAS_DIR
+from avecaesar.schemas import schema
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESET = schema("urn:avecaesar:ruleset")
+CITATION = re.compile(RULESET["$defs"]["citation"]["pattern"])
+
+
+@pytest.mark.parametrize("path", sorted(SCHEMAS_DIR.glob("*.json")), ids=lambda p: p.name)
+def test_every_schema_is_valid_draft_2020_12(path: Path) -> None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(doc)
+    assert doc["$id"].startswith("urn:avecaesar:")
+
+
+def _properties(node: Any, where: str = "#") -> list[tuple[str, Any]]:
+    out = []
+    if isinstance(node, dict):
+        for name, sub in node.get("properties", {}).items():
+            out.append((f"{where}/properties/{name}", sub))
+        for key, sub in node.items():
+            out += _properties(sub, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, sub in enumerate(node):
+            out += _properties(sub, f"{where}/{i}")
+    return out
+
+
+def test_every_property_of_the_ruleset_schema_has_a_description() -> None:
+    missing = [w for w, sub in _properties(RULESET)
+               if not (isinstance(sub, dict) and sub.get("description"))]
+    assert missing == []
+
+
+def test_every_enum_value_is_explained() -> None:
+    def walk(node: Any) -> list[Any]:
+        found = []
+        if isinstance(node, dict):
+            if "enum" in node and "x-values" in node:
+                found.append(node)
+            for v in node.values():
+                found += walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                found += walk(v)
+        return found
+    for node in walk(RULESET):
+        assert list(node["x-values"]) == node["enum"]
+        assert all(node["x-values"].values())
+
+
+def test_the_schema_is_generated_from_the_rule_table() -> None:
+    """tools/gen_ruleset_schema.py is the rule table; the committed schema is its output."""
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_ruleset_schema.py"),
+                             "--check"], capture_output=True)
+    assert result.returncode == 0, "run: python tools/gen_ruleset_schema.py"
+
+
+def _citations(node: Any) -> list[str]:
+    out = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "source":
+                out += v if isinstance(v, list) else [v]
+            else:
+                out += _citations(v)
+    elif isinstance(node, list):
+        for v in node:
+            out += _citations(v)
+    return out
+
+
+FILES = sorted(RULESETS_DIR.rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_every_rule_cites_a_source_in_rules_md_form(path: Path) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for group in (data.get("rules") or {}).values():
+        for leaf in group.values():
+            assert leaf.get("source")
+    for cite in _citations(data):
+        assert CITATION.match(cite), cite
+
+
+@pytest.mark.parametrize("edition,prefixes", [
+    ("ravensburger-1989", ("Ravensburger 1989 rules (EN summary), ",
+                           "Ravensburger 1989 regler (SV), ")),
+    ("pro-ludo-2006", ("Pro Ludo 2006 Spielregel (DE) ", "Pro Ludo 2006 rules (PT) ")),
+    ("dicetree-2022", ("DiceTree 2022 rulebook (DE) S.",)),
+])
+def test_an_edition_cites_only_its_own_documents(edition: str, prefixes) -> None:
+    """RULES.md: seed files 001/004 are 1989, 002/003 are 2006, 000 is 2022."""
+    data = yaml.safe_load((RULESETS_DIR / "editions" / f"{edition}.yaml").read_text("utf-8"))
+    for cite in _citations(data):
+        assert cite.startswith(prefixes), cite
+
+
+@pytest.mark.parametrize("good", [
+    "DiceTree 2022 rulebook (DE) S.5", "DiceTree 2022 rulebook (DE) S.6-7",
+    "Ravensburger 1989 rules (EN summary), Leader restriction",
+    "Ravensburger 1989 regler (SV), Kejsarpassagen B",
+    "Pro Ludo 2006 Spielregel (DE) p.5", "Pro Ludo 2006 Spielregel (DE) VII",
+    "Pro Ludo 2006 rules (PT) III", "reader homebrew (PT comments)",
+    "reader homebrew (PT comments), comment 2", "house rule: our club",
+    "user override (--set)",
+])
+def test_citation_format_accepts(good: str) -> None:
+    assert CITATION.match(good)
+
+
+@pytest.mark.parametrize("bad", [
+    "[000 S.5]", "DiceTree rulebook S.5", "DiceTree 2022 rulebook (DE) p.5",
+    "Ravensburger 1989 rules", "Pro Ludo 2006 Spielregel (DE) page 5", "", "RULES.md",
+])
+def test_citation_format_rejects(bad: str) -> None:
+    assert not CITATION.match(bad)
