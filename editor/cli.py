@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+
 from avecaesar.editor import course_cli, race_cli, ruleset_cli
 
 app = typer.Typer(

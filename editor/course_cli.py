@@ -8,6 +8,7 @@ from typing import Annotated
 
 import networkx as nx
 import typer
+
 from avecaesar.editor.common import echo_json, fail, handles_errors
 from avecaesar.engine.course import (
     Course,
@@ -18,7 +19,6 @@ from avecaesar.engine.course import (
     resolve,
 )
 from avecaesar.engine.figures import DEFAULT_FIGURES, RaceFigures
-
 from avecaesar.errors import AveCaesarError, InputError, Problem
 
 app = typer.Typer(no_args_is_help=True, help="Validate, render and list courses.")

@@ -9,6 +9,8 @@ the driving direction.
 
 from __future__ import annotations
 
+import itertools
+
 import graphviz
 import networkx as nx
 
@@ -89,7 +91,7 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
     dot.edge("arrow0", "arrow1", dir="forward", color="white", penwidth="3", arrowsize="1.5",
              **{"class": "direction"})
     if route:
-        for u, v in zip(route, route[1:], strict=False):
+        for u, v in itertools.pairwise(route):
             dot.edge(f"n{u}", f"n{v}", dir="forward", color=ROUTE, penwidth="2.5",
                      arrowsize="0.6", **{"class": "route"})
     return dot

@@ -73,7 +73,7 @@ def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file
     if rs.data.get("based_on"):
         typer.echo(f"based on: {', '.join(rs.data['based_on'])}")
     group = None
-    for key in rs.keys():
+    for key in rs.stated_keys():
         g, _, k = key.partition(".")
         if g != group:
             group = g
@@ -116,7 +116,7 @@ def _differences(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
         rb = b.rule(key) if b.has(key) else None
         va = None if ra is None else ("unknown" if ra.get("unknown") else ra.get("value"))
         vb = None if rb is None else ("unknown" if rb.get("unknown") else rb.get("value"))
-        if ra is None and rb is None or va == vb and (ra is None) == (rb is None):
+        if (ra is None and rb is None) or (va == vb and (ra is None) == (rb is None)):
             continue
         rows.append({"key": key,
                      "a": {"value": va, "stated": ra is not None,

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
+
 from avecaesar.engine.course_check import check_graph, check_layout
 from avecaesar.engine.course_graph import build_graph
 from avecaesar.engine.course_model import AlleySpec, CourseModel, Where, read_course
 from avecaesar.engine.figures import DEFAULT_FIGURES, RaceFigures
 from avecaesar.engine.race_path import lap_length, outside_race, shortest_race
-
 from avecaesar.errors import Problem, UnknownNameError
 from avecaesar.paths import COURSES_DIR
 
@@ -100,8 +100,9 @@ class Course:
 
 
 def contract_water(g: nx.DiGraph) -> nx.DiGraph:
-    """The graph with water ditches jumped over without counting (Pro Ludo 2006 Spielregel
-    (DE) p.5): each ditch is removed and its predecessors step straight to its successors."""
+    """The graph with water ditches jumped over without counting (one reading in RULES.md
+    section 2, "water ditches"): each ditch is removed and its predecessors step straight to
+    its successors."""
     wet = [n for n, w in g.nodes(data="water") if w]
     if not wet:
         return g

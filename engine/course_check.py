@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import networkx as nx
+
 from avecaesar.engine.course_layout import SPACE
 from avecaesar.engine.course_model import CourseModel, Where
 from avecaesar.engine.race_path import lap_length
-
 from avecaesar.errors import Problem
 
 __all__ = ["check_graph"]

@@ -25,13 +25,15 @@ class IllegalMoveError(AveCaesarError):
         super().__init__(f"illegal move {move} in {state.notation()}: {reason}")
 
 
-def walks(state: RaceState, c: int, k: int) -> Iterator[tuple[int, ...]]:
-    """Every path of card ``k`` for chariot ``c`` through free spaces."""
+def walks(state: RaceState, c: int, k: int,
+          empty: bool = False) -> Iterator[tuple[int, ...]]:
+    """Every path of card ``k`` for chariot ``c`` through free spaces (``empty``: as if no
+    other chariot were on the track)."""
     board = state.game.board
     start = state.pos[c]
     if start is None:
         return
-    occ = state.occupied(but=c)
+    occ = set() if empty else state.occupied(but=c)
     left_to_finish = board.start_crossings[c] + state.game.rules.laps - state.crossings[c]
     succ = board.succ
 
@@ -126,6 +128,15 @@ def _gives_up_stop(state: RaceState, c: int, path: tuple[int, ...]) -> bool:
     return not board.before_alley[end]
 
 
+def _stop_possible_on_empty_track(state: RaceState, c: int, six_ok: bool) -> bool:
+    """Some card of the hand could keep the stop possible if no other chariot were there:
+    then it is the other chariots that block the alley."""
+    six = state.game.rules.six_card
+    return any(not _gives_up_stop(state, c, path)
+               for k in set(state.hands[c]) if k != six or six_ok
+               for path in walks(state, c, k, empty=True))
+
+
 class _Analysis:
     """The legal moves of the chariot to move, computed once."""
 
@@ -152,7 +163,7 @@ class _Analysis:
                 self.moves.append(Move(k, path))
         if rules.alley_wait != "no_wait" and self.moves and _alley_last_chance(state, c):
             keeps = [m for m in self.moves if not _gives_up_stop(state, c, m.path)]
-            if not keeps:
+            if not keeps and _stop_possible_on_empty_track(state, c, six_no is None):
                 self.blocked_alley = True
                 if rules.alley_wait == "must_wait":
                     self.moves = []

@@ -47,8 +47,9 @@ def _score(state: RaceState, move: Move) -> tuple[float, ...]:
             and after.lap(c) in rules.alley_laps and board.before_alley[after.pos[c]]):
         # close in on the alley: prefer landing where a small card can still reach it
         score += 0.1
-    # progress per point, and keep big cards in reserve
-    score += 10 * gain / move.card - 0.5 * move.card
+    # progress per point: waste as little as possible (lane changes, detours), then go far
+    waste = move.card - gain
+    score += -3.0 * waste + 0.3 * gain
     end = move.path[-1]
     return (score, -board.progress[end], -end)
 

@@ -114,7 +114,7 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
         decks.append(tuple(d[rules.hand_size:]))
     state = RaceState(game, list(board.start_places[:n]), [0] * n, [False] * n, hands, decks,
                       [()] * n, [RACING] * n, [False] * n, [], 0)
-    return state, {"seats": order, "reveals": reveals}
+    return state, {"seats": order, "reveals": reveals, "start": state.notation()}
 
 
 Policy = Callable[[RaceState, LegalMoves], Move]

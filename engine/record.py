@@ -41,6 +41,7 @@ def record_lines(run: RaceRun, header: dict[str, Any]) -> list[dict[str, Any]]:
     names = run.state.game.names
     head = {"type": "header", "format": FORMAT, "version": VERSION, **header,
             "seats": run.setup["seats"], "reveals": run.setup["reveals"],
+            "start": run.setup["start"],
             "chariots": list(names)}
     lines: list[dict[str, Any]] = [head]
     for i, t in enumerate(run.turns, start=1):
@@ -102,9 +103,10 @@ def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
     head = lines[0]
     players = [p["name"] for p in head["players"]]
     state, setup = new_race(rules, board, players, int(head["seed"]))
-    if setup["seats"] != head.get("seats", setup["seats"]):
+    if (setup["seats"] != head.get("seats", setup["seats"])
+            or setup["start"] != head.get("start", setup["start"])):
         raise RecordError(file, head["_line"], "the seed does not give the recorded start "
-                          "order: wrong seed, players or ruleset")
+                          "order and hands: wrong seed, players or ruleset")
     for line in lines[1:]:
         n, kind = line["_line"], line["type"]
         if kind == "result":

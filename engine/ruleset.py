@@ -48,7 +48,7 @@ class Ruleset:
         """``<ruleset> + <variant> + …``: the ruleset and its variants, in order."""
         return " + ".join([self.id, *self.variants])
 
-    def keys(self) -> list[str]:
+    def stated_keys(self) -> list[str]:
         """Every dotted key this ruleset states, in schema order."""
         return [k for k in rule_keys() if self.has(k)]
 
@@ -70,7 +70,7 @@ class Ruleset:
 
     def unknown_keys(self) -> list[str]:
         """The keys declared unknown: using any of them needs the user to supply it."""
-        return [k for k in self.keys() if self.is_unknown(k)]
+        return [k for k in self.stated_keys() if self.is_unknown(k)]
 
     def value(self, key: str) -> Any:
         """The value of ``key``; :class:`MissingRuleValueError` if it is declared unknown."""

@@ -15,8 +15,7 @@ from typing import Any
 
 import yaml
 
-from avecaesar.engine.ruleset_catalog import RulesetEntry, load_checked, resolve, \
-    resolve_variant
+from avecaesar.engine.ruleset_catalog import RulesetEntry, load_checked, resolve, resolve_variant
 from avecaesar.engine.ruleset_check import rule_issues
 from avecaesar.engine.ruleset_keys import RULESET_SCHEMA, leaf_schema, split_key
 from avecaesar.errors import AveCaesarError

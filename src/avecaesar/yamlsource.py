@@ -77,9 +77,9 @@ def _child(node: yaml.Node | None, part: str | int) -> yaml.Node | None:
         for k, v in node.value:
             if isinstance(k, yaml.ScalarNode) and (k.value == part or k.value == str(part)):
                 return v
-    elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-        if 0 <= part < len(node.value):
-            return node.value[part]
+    elif (isinstance(node, yaml.SequenceNode) and isinstance(part, int)
+          and 0 <= part < len(node.value)):
+        return node.value[part]
     return None
 
 

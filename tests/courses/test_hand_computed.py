@@ -8,9 +8,8 @@ cross finish = 80 total" (Ravensburger 1989 rules (EN summary), Track lengths).
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
-
-import pytest
 
 from avecaesar.engine.course import contract_water, load_course, load_courses
 from avecaesar.engine.figures import RaceFigures
@@ -60,7 +59,7 @@ def test_alley_route_stops_in_lap_one_or_two() -> None:
     assert route is not None and len(route) - 1 == 80
     crossings = 0
     laps_at_alley = []
-    for u, v in zip(route, route[1:], strict=False):
+    for u, v in itertools.pairwise(route):
         crossings += g.edges[u, v]["finish"]
         if g.nodes[v]["kind"] == "alley":
             laps_at_alley.append(crossings)
@@ -92,7 +91,7 @@ def test_alley_has_no_overtaking_and_one_entry_one_exit() -> None:
     leave = [(u, v) for u, v, a in g.edges(data="alley") if a == "exit"]
     assert {v for _, v in enter} == {alley[0]}
     assert {u for u, _ in leave} == {alley[-1]}
-    for a, b in zip(alley, alley[1:], strict=False):
+    for a, b in itertools.pairwise(alley):
         assert list(g.successors(a)) == [b]
 
 
@@ -150,7 +149,8 @@ def test_bridge_course_crosses_itself_without_connecting() -> None:
 def test_modules_compose_and_water_can_be_skipped() -> None:
     """A course built from an included module: labels carry the module prefix. With the
     Pro Ludo DE reading a water ditch is jumped over without counting (Pro Ludo 2006
-    Spielregel (DE) p.5) — one step saved each lap; with the PT reading (Pro Ludo 2006 rules (PT) III) it is decoration."""
+    Spielregel (DE) p.5) — one step saved each lap; with the PT reading (Pro Ludo 2006
+    rules (PT) III) it is decoration."""
     c = course("composed")
     labels = {d["label"] for _, d in c.graph.nodes(data=True)}
     assert "back/b1.0.0" in labels and "back/b2.2.2" in labels

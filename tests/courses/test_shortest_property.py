@@ -4,6 +4,7 @@ route it returns is a legal race."""
 
 from __future__ import annotations
 
+import itertools
 import tempfile
 from pathlib import Path
 
@@ -98,10 +99,9 @@ def test_shortest_race_equals_brute_force(text: str, alley_laps: tuple[int, ...]
             assert route is None
             continue
         assert route is not None and len(route) - 1 == length
-        assert all(g.has_edge(u, v) for u, v in zip(route, route[1:], strict=False))
+        assert all(g.has_edge(u, v) for u, v in itertools.pairwise(route))
         assert g.edges[route[-2], route[-1]]["finish"]
-        crossings = sum(bool(g.edges[u, v]["finish"]) for u, v in zip(route, route[1:],
-                                                                      strict=False))
+        crossings = sum(bool(g.edges[u, v]["finish"]) for u, v in itertools.pairwise(route))
         assert crossings == figures.laps + g.graph["start_crossings"][place - 1]
 
 

@@ -196,6 +196,15 @@ def test_blocked_alley_on_the_last_chance_must_wait(position):
                     ).legal_moves()
 
 
+def test_cards_that_overshoot_the_alley_are_no_block(position):
+    # waiting is for a blocked alley (Ravensburger 1989 rules (EN summary), The Imperial
+    # Alley); a hand that cannot stop there even on an empty track must drive on
+    s = position("ravensburger-1989", "2,2,c,666,-,6,r 22,2,s,111,-,4,r | A 0 2 -")
+    assert cards(s) == {6}
+    t = position("dicetree-2022", "2,2,c,666,-,6,r 22,2,s,111,-,4,r | A 0 2 -")
+    assert WAIT not in t.legal_moves()
+
+
 def test_crossing_the_line_after_the_last_lap_steps_beyond_lapse(position):
     # "Steps beyond the line lapse" (Pro Ludo 2006 Spielregel (DE) V; 1989 SV "Nå målet")
     s = position("dicetree-2022", "83,3,s,5,-,6,r 22,1,c,111,-,4,r | A 0 2 -")

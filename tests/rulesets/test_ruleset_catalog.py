@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from avecaesar.engine.ruleset import list_rulesets, load_ruleset
 from avecaesar.engine.ruleset_catalog import check_source
 from avecaesar.errors import UnknownNameError

@@ -130,3 +130,12 @@ def test_citation_format_accepts(good: str) -> None:
 ])
 def test_citation_format_rejects(bad: str) -> None:
     assert not CITATION.match(bad)
+
+
+def test_generated_docs_are_up_to_date() -> None:
+    """docs/ruleset-reference.md and docs/rules-<edition>.md are generated; never edit them."""
+    from avecaesar.editor.ruleset_docs import pages
+
+    for path, text in pages(ROOT / "docs").items():
+        assert path.read_text(encoding="utf-8") == text, \
+            f"{path.name} is stale: run python -m avecaesar.editor.ruleset_docs"

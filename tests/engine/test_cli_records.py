@@ -1,0 +1,106 @@
+"""The race and replay commands; records checked against the schema; corrupt records."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from avecaesar.editor.cli import app
+from typer.testing import CliRunner
+
+from avecaesar.schemas import validator
+
+HERE = Path(__file__).parent
+OVAL = str(HERE / "courses" / "oval.yaml")
+ENGINE = HERE.parents[1] / "engine"
+runner = CliRunner()
+
+
+def race(*args: str):
+    return runner.invoke(app, ["race", "--ruleset", "dicetree-2022", "--course", OVAL, *args])
+
+
+def test_race_prints_a_log_and_the_result(tmp_path):
+    rec = tmp_path / "r.jsonl"
+    res = race("--players", "4", "--seed", "1", "--bots", "greedy,random", "--record",
+               str(rec))
+    assert res.exit_code == 0, res.output
+    assert "plays" in res.output and "result:" in res.output
+    assert re.search(r"1\. [A-D] P\d-\w+: 8 points", res.output)
+    v = validator("urn:avecaesar:game-record")
+    lines = [json.loads(x) for x in rec.read_text().splitlines()]
+    for doc in lines:
+        assert not list(v.iter_errors(doc)), doc
+    assert lines[0]["seed"] == 1 and lines[-1]["type"] == "result"
+    again = runner.invoke(app, ["replay", str(rec)])
+    assert again.exit_code == 0 and "every move legal" in again.output
+
+
+def test_race_json_is_reproducible():
+    a = race("--players", "3", "--seed", "5", "--json")
+    b = race("--players", "3", "--seed", "5", "--json")
+    assert a.exit_code == 0 and a.output == b.output
+    assert json.loads(a.output)["termination"] in ("finished", "deadlock")
+
+
+def test_race_needs_unknown_rule_values_supplied():
+    res = runner.invoke(app, ["race", "--ruleset", "pro-ludo-2006", "--course", OVAL])
+    assert res.exit_code == 1 and "disqualification.keeps_place" in res.output
+    ok = runner.invoke(app, ["race", "--ruleset", "pro-ludo-2006", "--course", OVAL,
+                             "--set", "disqualification.keeps_place=false", "--players", "3"])
+    assert ok.exit_code == 0, ok.output
+
+
+def _record(tmp_path: Path) -> Path:
+    rec = tmp_path / "r.jsonl"
+    assert race("--players", "3", "--seed", "2", "--record", str(rec)).exit_code == 0
+    return rec
+
+
+@pytest.mark.parametrize("corrupt, message", [
+    (lambda ls: [*ls[:2], "{not json", *ls[3:]], r":3:\d+: not JSON"),
+    (lambda ls: [ls[0].replace('"seed":2', '"seed":3'), *ls[1:]], r":1: the seed does not"),
+    (lambda ls: [ls[0].replace('"seed":2,', ''), *ls[1:]], r":1:1: .*seed"),
+    (lambda ls: [*ls[:3], ls[3].replace('"card":', '"card":9,"x":'), *ls[4:]], r":4:"),
+])
+def test_corrupt_records_give_a_clear_error_with_the_line(tmp_path, corrupt, message):
+    rec = _record(tmp_path)
+    lines = rec.read_text().splitlines()
+    rec.write_text("\n".join(corrupt(lines)) + "\n")
+    res = runner.invoke(app, ["replay", str(rec)])
+    assert res.exit_code == 1
+    assert re.search(message, res.output), res.output
+    assert "Traceback" not in res.output
+
+
+def test_an_illegal_move_in_a_record_is_reported_with_its_line(tmp_path):
+    rec = _record(tmp_path)
+    lines = rec.read_text().splitlines()
+    doc = json.loads(lines[1])
+    doc["path"] = [*doc["path"][:-1], doc["path"][-1] + 40]
+    lines[1] = json.dumps(doc)
+    rec.write_text("\n".join(lines) + "\n")
+    res = runner.invoke(app, ["replay", str(rec)])
+    assert res.exit_code == 1 and ":2: illegal move" in res.output, res.output
+
+
+def test_the_engine_names_no_edition():
+    pattern = re.compile(r"ravensburger|pro[-_ ]?ludo|dice[-_ ]?tree|gladiator|ausgebremst|"
+                         r"1989|2006|2022", re.I)
+    mine = ["board", "moves", "notation", "policies", "race", "record", "rules", "state"]
+    for name in mine:
+        text = (ENGINE / f"{name}.py").read_text(encoding="utf-8")
+        assert not pattern.search(text), name
+
+
+def test_rules_adapter_reads_every_key_with_its_citation(rules_of):
+    r = rules_of("dicetree-2022")
+    assert r.hand_size == 3 and r.deck_points == 84 and r.laps == 3
+    assert r.places == (8, 6, 4, 3, 2, 1) and r.six_at_start == "first_row_may_not"
+    assert r.cite("six_joint") == "DiceTree 2022 rulebook (DE) S.5"
+    old = rules_of("ravensburger-1989")
+    assert old.six_at_start == "start_player_may" and old.alley_wait == "must_wait"
+    assert rules_of("pro-ludo-2006").six_ends == "never"
+    assert rules_of("pro-ludo-2006").water == "skipped"
