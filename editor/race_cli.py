@@ -7,18 +7,19 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
 from avecaesar.editor.common import echo_json, handles_errors
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import contract_water, load_course
-from avecaesar.engine.policies import POLICIES, make_policy
-from avecaesar.engine.race import outcome, run_race
+from avecaesar.engine.moves import LegalMoves, walks, why_not
+from avecaesar.engine.policies import POLICIES, Policy, greedy_policy, make_policy
+from avecaesar.engine.race import RaceRun, new_race, outcome, play_turn, run_race
 from avecaesar.engine.record import read_record, record_lines, replay, write_record
 from avecaesar.engine.rules import RaceRules, rules_from_ruleset
-from avecaesar.engine.state import LETTERS, Event, RaceGame
-
+from avecaesar.engine.state import LETTERS, Event, Move, RaceGame, RaceState
 from avecaesar.errors import AveCaesarError
 
-__all__ = ["load_race_setup", "race", "register", "replay_cmd"]
+__all__ = ["human_policy", "load_race_setup", "play", "race", "register", "replay_cmd"]
 
 
 def _overrides(settings: list[str] | None) -> dict[str, str]:
@@ -112,16 +113,14 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
     names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
     policies = [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]
     run = run_race(rules, board, names, policies, seed)
-    header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
-                              "overrides": overrides, "course": course, "seed": seed,
-                              "players": [{"name": n, "bot": k}
-                                          for n, k in zip(names, seats, strict=True)]}
-    lines = record_lines(run, header)
-    if record is not None:
-        write_record(record, lines)
-    result = outcome(run.state)
     if as_json:
-        echo_json({"seed": seed, "turns": len(run.turns), **result.to_json(),
+        header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
+                                  "overrides": overrides, "course": course, "seed": seed,
+                                  "players": [{"name": n, "bot": k}
+                                              for n, k in zip(names, seats, strict=True)]}
+        if record is not None:
+            write_record(record, record_lines(run, header))
+        echo_json({"seed": seed, "turns": len(run.turns), **run.outcome.to_json(),
                    "final": run.state.notation()})
         return
     game = run.state.game
@@ -131,8 +130,138 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
         for e in t["events"]:
             text = describe(game, e)
             typer.echo(f"{i:4d} {text}" if not text.startswith(" ") else f"     {text}")
+    _result(run, ruleset, variants, overrides, course, seed, names, list(seats), record)
+
+
+def _options(state: RaceState) -> list[Move]:
+    """One legal move per (card, landing): the choices a person is offered."""
+    seen: dict[tuple[int, int], Move] = {}
+    wait = None
+    for m in state.legal_moves():
+        if m.card == 0:
+            wait = m
+            continue
+        seen.setdefault((m.card, m.path[-1]), m)
+    out = sorted(seen.values(), key=lambda m: (m.card, m.path[-1]))
+    return out + ([wait] if wait else [])
+
+
+def _why_not_target(state: RaceState, card: int, target: int) -> str:
+    """Why a person's ``card:space`` is not among the choices."""
+    c = state.turn
+    if card not in state.cards(c):
+        return f"you have no {card} in hand"
+    for path in walks(state, c, card, empty=True):
+        if path[-1] == target:
+            reason = why_not(state, Move(card, path))
+            if reason:
+                return reason
+    return (f"space {target} cannot be reached with a {card} — "
+            f"{state.game.rules.cite('exact_move')}")
+
+
+def human_policy(name: str) -> Policy:
+    """Ask the person at the terminal: show the position, the hand, the numbered moves."""
+
+    def choose(state: RaceState, moves: LegalMoves) -> Move:
+        game = state.game
+        c = state.turn
+        options = _options(state)
+        pos = state.pos[c]
+        where = f"space {pos} ({game.board.label[pos]})" if pos is not None else "-"
+        typer.echo(f"\n{LETTERS[c]} ({name}), lap {max(state.lap(c), 0)}, on {where}; "
+                   f"alley {'done' if state.stopped[c] else 'still to do'}")
+        typer.echo("  others: " + ", ".join(
+            f"{LETTERS[o]} {state.pos[o]}" for o in state.racing()
+            if o != c and state.pos[o] is not None))
+        typer.echo(f"  hand: {' '.join(str(x) for x in state.hands[c])}")
+        for i, m in enumerate(options, start=1):
+            text = "wait for the alley" if m.card == 0 else (
+                f"play {m.card} to space {m.path[-1]} ({game.board.label[m.path[-1]]})")
+            typer.echo(f"  {i:2d}. {text}")
+        while True:
+            answer = typer.prompt("your move (number, or card:space)").strip()
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1]
+            card, sep, target = answer.partition(":")
+            if sep and card.isdigit() and target.isdigit():
+                for m in options:
+                    if m.card == int(card) and m.path and m.path[-1] == int(target):
+                        return m
+                typer.echo(f"  not allowed: {_why_not_target(state, int(card), int(target))}")
+                continue
+            typer.echo(f"  please answer 1-{len(options)} or card:space, e.g. "
+                       f"{options[0].card}:{options[0].path[-1] if options[0].path else ''}")
+
+    return choose
+
+
+def play(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")],
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")],
+    humans: Annotated[str, typer.Option(help="Names of the people, comma-separated.")],
+    players: Annotated[int, typer.Option("--players", "-n",
+                                         help="Chariots driven by people and bots.")] = 2,
+    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      help="Variant to apply (repeat).")] = None,
+    setting: Annotated[list[str] | None, typer.Option("--set",
+                                                      help="Rule value key=value.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "greedy",
+    seed: Annotated[int, typer.Option(help="Seed of the race's random generator.")] = 1,
+    record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
+) -> None:
+    """Race at one terminal: people choose their moves, bots drive the other seats."""
+    _play(ruleset, course, humans, players, variant or [], _overrides(setting), bots, seed,
+          record)
+
+
+@handles_errors
+def _play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
+          overrides: dict[str, str], bots: str, seed: int, record: Path | None) -> None:
+    rules, board = load_race_setup(ruleset, variants, overrides, course)
+    people = [h.strip() for h in humans.split(",") if h.strip()]
+    players = max(players, len(people))
+    if not people or players > len(board.start_places):
+        raise AveCaesarError(f"--humans: give 1 to {len(board.start_places)} names")
+    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    for k in kinds:
+        if k not in POLICIES:
+            raise AveCaesarError(f"unknown bot {k!r}; known: {', '.join(POLICIES)}")
+    seats: list[str | None] = [None] * len(people) + [
+        kinds[i % len(kinds)] for i in range(players - len(people))]
+    names = people + [f"P{i + 1}-{k}" for i, k in enumerate(seats) if k][: players - len(people)]
+    policies = [human_policy(n) if k is None else make_policy(k, seed * 100 + i)
+                for i, (n, k) in enumerate(zip(names, seats, strict=True))]
+    state, setup = new_race(rules, board, names, seed)
+    by_chariot = [policies[s] for s in setup["seats"]]
+    by_chariot += [greedy_policy] * (state.game.chariots - len(by_chariot))
+    game = state.game
+    typer.echo(f"race on {board.id} under {ruleset}, seed {seed}; start order: "
+               + ", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(game.names)))
+    turns = []
+    try:
+        while not state.over:
+            t = play_turn(state, by_chariot[state.turn])
+            turns.append(t)
+            for e in t["events"]:
+                typer.echo(describe(game, e))
+    except typer.Abort:
+        raise AveCaesarError("input ended before the race did; nothing was recorded") from None
+    run = RaceRun(state, setup, turns, outcome(state))
+    _result(run, ruleset, variants, overrides, course, seed, names, seats, record)
+
+
+def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str, str],
+            course: str, seed: int, names: list[str], seats: list[str | None],
+            record: Path | None) -> None:
+    header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
+                              "overrides": overrides, "course": course, "seed": seed,
+                              "players": [{"name": n, "bot": k}
+                                          for n, k in zip(names, seats, strict=True)]}
+    if record is not None:
+        write_record(record, record_lines(run, header))
     typer.echo("result:")
-    for p in result.placings:
+    for p in run.outcome.placings:
         place = f"{p.place}." if p.place else "-"
         notes = ", ".join(x for x, on in (("disqualified", p.disqualified),
                                           ("removed", p.removed),
@@ -170,3 +299,4 @@ def register(app: typer.Typer) -> None:
     """Add ``race`` and ``replay`` to the main app."""
     app.command("race")(race)
     app.command("replay")(replay_cmd)
+    app.command("play")(play)

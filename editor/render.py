@@ -16,7 +16,7 @@ import networkx as nx
 
 from avecaesar.errors import AveCaesarError
 
-__all__ = ["RenderError", "course_dot", "render"]
+__all__ = ["RenderError", "course_dot", "heat_colour", "render"]
 
 LANE_FILL = ["#f4e3c1", "#ead2a4", "#f4e3c1", "#ead2a4", "#f4e3c1", "#ead2a4", "#f4e3c1",
              "#ead2a4"]
@@ -35,9 +35,25 @@ def _pos(x: float, y: float) -> str:
     return f"{x:.2f},{y:.2f}!"
 
 
+def heat_colour(share: float) -> str:
+    """A colour from pale yellow (0) to deep red (1) for a heat map."""
+    share = min(1.0, max(0.0, share))
+    r = 255
+    g = int(245 - 200 * share)
+    b = int(200 - 190 * share)
+    if share > 0.6:
+        r = int(255 - 120 * (share - 0.6) / 0.4)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
 def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = False,
-               title: str | None = None) -> graphviz.Digraph:
-    """The DOT graph of course ``g``; ``route`` (space ids) is drawn as a red path."""
+               title: str | None = None, heat: dict[int, float] | None = None
+               ) -> graphviz.Digraph:
+    """The DOT graph of course ``g``; ``route`` (space ids) is drawn as a red path.
+
+    ``heat`` maps spaces to counts: spaces are then coloured from pale (never) to deep red
+    (most), on the same pinned layout, with the count in the tooltip.
+    """
     dot = graphviz.Digraph(name=str(g.graph.get("id", "course")), engine="neato")
     dot.attr("graph", bgcolor="#3f6b35", pad="0.4", splines="false", outputorder="edgesfirst",
              label=title or f"{g.graph.get('name', '')} — {g.graph.get('direction', '')}",
@@ -70,6 +86,12 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
         elif d.get("level") == "under":
             attrs["style"] = "filled,dashed"
             attrs["class"] += " underpass"
+        if heat is not None:
+            top = max(heat.values(), default=0) or 1
+            value = heat.get(n, 0)
+            attrs["fillcolor"] = heat_colour(value / top) if value else "#ffffff"
+            attrs["tooltip"] += f": {value}"
+            attrs["class"] += " heat"
         text = ""
         if d["start_place"]:
             text = str(d["start_place"])

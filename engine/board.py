@@ -7,7 +7,8 @@ call happens while a race runs.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import networkx as nx
 
@@ -34,6 +35,42 @@ class Board:
     start_places: tuple[int, ...]
     start_crossings: tuple[int, ...]
     has_alley: bool
+    _paths: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = field(
+        default_factory=dict, compare=False, repr=False)
+    _moves: dict[tuple[int, int, int], tuple[Any, ...]] = field(
+        default_factory=dict, compare=False, repr=False)
+
+    def moves(self, start: int, k: int, left: int) -> tuple[Any, ...]:
+        """:meth:`paths` as ``Move(k, path)`` values, made once."""
+        key = (start, k, min(left, k + 1))
+        found = self._moves.get(key)
+        if found is None:
+            from avecaesar.engine.state import Move
+
+            found = self._moves[key] = tuple(Move(k, p) for p in self.paths(start, k, left))
+        return found
+
+    def paths(self, start: int, k: int, left: int) -> tuple[tuple[int, ...], ...]:
+        """Every walk of k steps from ``start`` on the empty track, in depth-first order; a
+        walk ends early with the crossing that is the ``left``-th (the race's last)."""
+        left = min(left, k + 1)
+        key = (start, k, left)
+        found = self._paths.get(key)
+        if found is None:
+            out: list[tuple[int, ...]] = []
+            succ = self.succ
+
+            def rec(node: int, path: tuple[int, ...], steps: int, crossed: int) -> None:
+                for nxt, fin in succ[node]:
+                    p = (*path, nxt)
+                    if (fin and crossed + 1 >= left) or steps == 1:
+                        out.append(p)
+                    else:
+                        rec(nxt, p, steps - 1, crossed + fin)
+
+            rec(start, (), k, 0)
+            found = self._paths[key] = tuple(out)
+        return found
 
     @classmethod
     def from_graph(cls, g: nx.DiGraph, course_id: str | None = None) -> Board:

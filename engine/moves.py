@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from avecaesar.engine.state import WAIT, Move, RaceState
-
 from avecaesar.errors import AveCaesarError
 
-__all__ = ["IllegalMoveError", "LegalMoves", "six_rule", "skip_reason", "walks", "why_not"]
+__all__ = ["IllegalMoveError", "LegalMoves", "alley_pending", "gives_up_alley", "ownerless_skip",
+           "six_rule", "skip_reason", "walks", "why_not"]
 
 
 class IllegalMoveError(AveCaesarError):
@@ -33,22 +33,15 @@ def walks(state: RaceState, c: int, k: int,
     start = state.pos[c]
     if start is None:
         return
-    occ = set() if empty else state.occupied(but=c)
     left_to_finish = board.start_crossings[c] + state.game.rules.laps - state.crossings[c]
-    succ = board.succ
-
-    def rec(node: int, path: tuple[int, ...], left: int,
-            crossed: int) -> Iterator[tuple[int, ...]]:
-        for nxt, fin in succ[node]:
-            if nxt in occ:
-                continue
-            p = (*path, nxt)
-            if (fin and crossed + 1 >= left_to_finish) or left == 1:
-                yield p
-            else:
-                yield from rec(nxt, p, left - 1, crossed + fin)
-
-    yield from rec(start, (), k, 0)
+    paths = board.paths(start, k, left_to_finish)
+    if empty:
+        yield from paths
+        return
+    occ = state.occupied(but=c)
+    for p in paths:
+        if occ.isdisjoint(p):
+            yield p
 
 
 def _can_move(state: RaceState, c: int, k: int) -> bool:
@@ -57,7 +50,7 @@ def _can_move(state: RaceState, c: int, k: int) -> bool:
 
 def _blocks_others(state: RaceState, c: int) -> bool:
     """Some other racing chariot cannot move any card of its hand in full."""
-    return any(not any(_can_move(state, o, k) for k in set(state.hands[o]))
+    return any(not any(_can_move(state, o, k) for k in set(state.cards(o)))
                for o in state.racing() if o != c and state.pos[o] is not None)
 
 
@@ -65,6 +58,8 @@ def six_rule(state: RaceState, c: int) -> str | None:
     """Why chariot ``c`` may not play the six card now, or None if it may."""
     rules = state.game.rules
     if rules.six_ends == "race_has_finisher" and state.finish_order:
+        return None
+    if state.game.is_ownerless(c) and rules.ownerless and not rules.ownerless.six_rule:
         return None
     first = not state.played[c]
     six = rules.six_card
@@ -83,7 +78,7 @@ def six_rule(state: RaceState, c: int) -> str | None:
     joint = len(leaders) > 1
     if joint and not rules.six_joint:
         return None
-    hand = state.hands[c]
+    hand = state.cards(c)
     only = all(x == six for x in hand)
     if only:
         def holds(cond: str) -> bool:
@@ -95,7 +90,7 @@ def six_rule(state: RaceState, c: int) -> str | None:
             if cond == "leading_jointly":
                 return joint
             if cond == "all_joint_leaders_only_sixes":
-                return all(all(x == six for x in state.hands[o]) for o in leaders)
+                return all(all(x == six for x in state.cards(o)) for o in leaders)
             return False
 
         if rules.six_chicane and all(holds(x) for x in rules.six_chicane):
@@ -107,33 +102,45 @@ def six_rule(state: RaceState, c: int) -> str | None:
     return f"{who}, so no {six} — {rules.cite('six_joint')}"
 
 
-def _alley_last_chance(state: RaceState, c: int) -> bool:
+def _chance(state: RaceState, lap: int, node: int | None) -> bool:
+    """The alley stop can still be made from ``node`` in ``lap`` or a later allowed lap."""
+    laps = state.game.rules.alley_laps
+    if any(x > lap for x in laps):
+        return True
+    return lap in laps and node is not None and state.game.board.before_alley[node]
+
+
+def alley_pending(state: RaceState, c: int) -> bool:
+    """Chariot ``c`` must still make the alley stop and still can."""
     rules, board = state.game.rules, state.game.board
-    p = state.pos[c]
-    return (board.has_alley and rules.alley_must_stop and not state.stopped[c]
-            and p is not None and state.lap(c) == max(rules.alley_laps)
-            and board.before_alley[p])
-
-
-def _gives_up_stop(state: RaceState, c: int, path: tuple[int, ...]) -> bool:
-    board = state.game.board
-    end = path[-1]
-    if board.alley[end]:
+    if state.game.is_ownerless(c) and rules.ownerless and rules.ownerless.alley == "exempt":
         return False
+    return (board.has_alley and rules.alley_must_stop and not state.stopped[c]
+            and _chance(state, state.lap(c), state.pos[c]))
+
+
+def gives_up_alley(state: RaceState, c: int, path: tuple[int, ...]) -> bool:
+    """Driving ``path`` makes the pending alley stop impossible (it neither stops there nor
+    keeps a later chance)."""
+    board = state.game.board
     node = state.pos[c]
+    lap = state.lap(c)
     for nxt in path:
         if node is not None and (nxt, True) in board.succ[node]:
-            return True
+            lap += 1
         node = nxt
-    return not board.before_alley[end]
+    end = path[-1]
+    if board.alley[end] and lap in state.game.rules.alley_laps:
+        return False
+    return not _chance(state, lap, end)
 
 
 def _stop_possible_on_empty_track(state: RaceState, c: int, six_ok: bool) -> bool:
     """Some card of the hand could keep the stop possible if no other chariot were there:
     then it is the other chariots that block the alley."""
     six = state.game.rules.six_card
-    return any(not _gives_up_stop(state, c, path)
-               for k in set(state.hands[c]) if k != six or six_ok
+    return any(not gives_up_alley(state, c, path)
+               for k in set(state.cards(c)) if k != six or six_ok
                for path in walks(state, c, k, empty=True))
 
 
@@ -151,18 +158,26 @@ class _Analysis:
             self.reason = "race_over"
             return
         rules = state.game.rules
+        board = state.game.board
         six_no = None
         movable_any = False
-        for k in sorted(set(state.hands[c])):
+        start = state.pos[c]
+        occ = state.occupied(but=c)
+        left = board.start_crossings[c] + rules.laps - state.crossings[c]
+        out = self.moves
+        for k in sorted(set(state.cards(c))):
             if k == rules.six_card:
                 six_no = six_rule(state, c)
-            for path in walks(state, c, k):
-                movable_any = True
-                if k == rules.six_card and six_no is not None:
-                    break
-                self.moves.append(Move(k, path))
-        if rules.alley_wait != "no_wait" and self.moves and _alley_last_chance(state, c):
-            keeps = [m for m in self.moves if not _gives_up_stop(state, c, m.path)]
+            if start is None:
+                continue
+            for m in board.moves(start, k, left):
+                if occ.isdisjoint(m.path):
+                    movable_any = True
+                    if k == rules.six_card and six_no is not None:
+                        break
+                    out.append(m)
+        if rules.alley_wait != "no_wait" and self.moves and alley_pending(state, c):
+            keeps = any(not gives_up_alley(state, c, m.path) for m in self.moves)
             if not keeps and _stop_possible_on_empty_track(state, c, six_no is None):
                 self.blocked_alley = True
                 if rules.alley_wait == "must_wait":
@@ -229,7 +244,9 @@ def why_not(state: RaceState, move: Move) -> str | None:
             return (f"you can move a card in full, so you must play one (Zugzwang) — "
                     f"{rules.cite('must_play')}")
         return f"there is no move to choose: you skip — {rules.cite('no_move')}"
-    if move.card not in state.hands[c]:
+    if move.card not in state.cards(c):
+        if state.game.is_ownerless(c):
+            return f"this chariot plays its top card, not a {move.card}"
         return f"you have no {move.card} in hand"
     path = move.path
     node = state.pos[c]
@@ -259,10 +276,38 @@ def why_not(state: RaceState, move: Move) -> str | None:
         no = six_rule(state, c)
         if no is not None:
             return no
-    if (rules.alley_wait == "must_wait" and _alley_last_chance(state, c)
-            and _gives_up_stop(state, c, path)):
+    if (rules.alley_wait == "must_wait" and alley_pending(state, c)
+            and gives_up_alley(state, c, path)):
         a = _Analysis(state)
         if a.blocked_alley:
             return (f"the alley is blocked on your last chance: you must wait until it is "
                     f"free — {rules.cite('alley_wait')}")
     return None
+
+
+def ownerless_skip(state: RaceState, c: int, events: list) -> bool:
+    """Dispose of an ownerless chariot's unusable top card; True if the skip is idle.
+
+    The skip does not count toward the deadlock rule while another card of its deck could
+    be played from here: the deck turns, so the next turn may differ.
+    """
+    from avecaesar.engine.state import Event
+
+    own = state.game.rules.ownerless
+    assert own is not None
+    could_move = [k for k in range(1, 10) if _can_move(state, c, k)]
+    if not could_move and not own.draws_when_blocked:
+        events.append(Event("no_draw", c, {}))
+        return True
+    card, rest = state.decks[c][0], state.decks[c][1:]
+    if own.unusable == "under_deck":
+        state.decks[c] = (*rest, card)
+        events.append(Event("under_deck", c, {"card": card}))
+    else:
+        state.decks[c] = rest
+        state.played[c] = (*state.played[c], card)
+        events.append(Event("discard", c, {"card": card}))
+    six = state.game.rules.six_card
+    playable = any(k in could_move and (k != six or six_rule(state, c) is None)
+                   for k in set(state.decks[c]))
+    return not playable

@@ -10,13 +10,14 @@ pos: node id or ``-`` (off the board); crossings: finish-line crossings so far; 
 card digits or ``-``; status: ``r`` racing, ``f`` finished, ``x`` removed, with ``q``
 appended when disqualified. turn: the letter of the chariot to move (A = start place 1);
 idle: turns in a row without a move; ply: turns taken; end: ``-``, ``finished`` or
-``deadlock``. Example: ``83,1,c,256,1134,6,r 84,1,c,666,-,-,r | B 0 1 -``.
+``deadlock``; then the finish order (letters or ``-``) and, when chariots nobody drives
+move after the players, those still to move this round. Example:
+``83,1,c,256,1134,6,r 84,1,c,666,-,-,r | B 0 1 -``.
 """
 
 from __future__ import annotations
 
 from avecaesar.engine.state import LETTERS, RaceGame, RaceState
-
 from avecaesar.errors import AveCaesarError
 
 __all__ = ["NotationError", "parse_notation", "to_notation"]
@@ -42,8 +43,9 @@ def to_notation(s: RaceState) -> str:
                                _cards(s.hands[c]), _cards(s.decks[c]), _cards(s.played[c]),
                                status)))
     order = "".join(LETTERS[c] for c in s.finish_order) or "-"
+    queue = "".join(LETTERS[c] for c in s.queue)
     return (" ".join(parts) + f" | {LETTERS[s.turn]} {s.idle} {s.ply} {s.end or '-'}"
-            + f" {order}")
+            + f" {order}" + (f" {queue}" if queue else ""))
 
 
 def _read_cards(text: str, field: str, line: str) -> tuple[int, ...]:
@@ -74,6 +76,8 @@ def parse_notation(game: RaceGame, text: str) -> RaceState:
         except ValueError:
             raise NotationError(text, f"chariot {ch!r}: position and crossings are "
                                 "numbers") from None
+        if pos[-1] is not None and not 0 <= pos[-1] < len(game.board.succ):  # type: ignore[operator]
+            raise NotationError(text, f"chariot {ch!r}: no space {pos[-1]} on this course")
         if f[2] not in ("c", "s"):
             raise NotationError(text, f"chariot {ch!r}: alley is 'c' (coin) or 's' (stopped)")
         stopped.append(f[2] == "s")
@@ -92,7 +96,12 @@ def parse_notation(game: RaceGame, text: str) -> RaceState:
     if t[0] not in LETTERS[: game.chariots]:
         raise NotationError(text, f"turn {t[0]!r} is not a chariot letter")
     finished = [c for c, s in enumerate(status) if s == "f"]
-    order = [LETTERS.index(x) for x in t[4]] if len(t) > 4 and t[4] != "-" else finished
+    if len(t) > 4 and t[4] != "-":
+        if any(x not in LETTERS[: game.chariots] for x in t[4]):
+            raise NotationError(text, f"finish order {t[4]!r} must be chariot letters")
+        order = [LETTERS.index(x) for x in t[4]]
+    else:
+        order = finished
     if sorted(order) != finished:
         raise NotationError(text, "the finish order must list exactly the finished chariots")
     try:
@@ -100,5 +109,10 @@ def parse_notation(game: RaceGame, text: str) -> RaceState:
     except ValueError:
         raise NotationError(text, "idle and ply are numbers") from None
     end = None if t[3] == "-" else t[3]
+    queue: tuple[int, ...] = ()
+    if len(t) > 5:
+        if any(x not in LETTERS[: game.chariots] for x in t[5]):
+            raise NotationError(text, f"queue {t[5]!r} must be chariot letters")
+        queue = tuple(LETTERS.index(x) for x in t[5])
     return RaceState(game, pos, crossings, stopped, hands, decks, played, status, dq, order,
-                     LETTERS.index(t[0]), idle, ply, end)
+                     LETTERS.index(t[0]), idle, ply, end, queue)

@@ -51,10 +51,17 @@ class Outcome:
 def outcome(state: RaceState) -> Outcome:
     """Places and points by the ruleset's table (a disqualified chariot may keep its place)."""
     rules = state.game.rules
+    own = rules.ownerless
     placings: dict[int, Placing] = {}
     place = 0
     for c in state.finish_order:
         dq = state.dq[c]
+        if state.game.is_ownerless(c) and own is not None:
+            if own.occupies_places:
+                place += 1
+            placings[c] = Placing(c, state.game.names[c], place if own.occupies_places
+                                  else None, 0, True, dq, False)
+            continue
         if dq and not rules.dq_keeps_place:
             placings[c] = Placing(c, state.game.names[c], None, rules.disqualified_points,
                                   True, True, False)
@@ -65,7 +72,8 @@ def outcome(state: RaceState) -> Outcome:
         placings[c] = Placing(c, state.game.names[c], place, pts, True, dq, False)
     for c in range(len(state.status)):
         if c not in placings:
-            placings[c] = Placing(c, state.game.names[c], None, rules.not_finished_points,
+            pts = 0 if state.game.is_ownerless(c) else rules.not_finished_points
+            placings[c] = Placing(c, state.game.names[c], None, pts,
                                   False, state.dq[c], state.status[c] == "x")
     return Outcome(state.end or "running",
                    tuple(sorted(placings.values(),
@@ -96,22 +104,46 @@ def start_order(rng: random.Random, deck: Sequence[int], seats: int) -> tuple[li
     return [(first + i) % seats for i in range(seats)], reveals
 
 
+OWNERLESS_NAME = "ownerless {}"
+
+
+def ownerless_count(rules: RaceRules, board: Board, players: int) -> int:
+    """How many chariots no player drives: the empty start places, if the rules fill them."""
+    if rules.ownerless is None:
+        return 0
+    return max(0, len(board.start_places) - players)
+
+
 def new_race(rules: RaceRules, board: Board, players: Sequence[str],
              seed: int) -> tuple[RaceState, dict[str, Any]]:
-    """The initial state and the setup facts (start order and reveals) for the record."""
+    """The initial state and the setup facts (start order and reveals) for the record.
+
+    The players draw for the start places; chariots that no player drives (if the rules
+    fill empty places) take the places behind them.
+    """
     n = len(players)
     if not 1 <= n <= len(board.start_places):
         raise ValueError(f"{n} chariots for a course with {len(board.start_places)} places")
+    extra = ownerless_count(rules, board, n)
+    if extra and rules.ownerless is not None:
+        rules.ownerless.check()
     rng = random.Random(seed)
     order, reveals = start_order(rng, rules.deck, n)
-    names = tuple(players[s] for s in order)
-    game = RaceGame(rules, board, names)
+    names = tuple(players[s] for s in order) + tuple(
+        OWNERLESS_NAME.format(i + 1) for i in range(extra))
+    flags = (False,) * n + (True,) * extra
+    game = RaceGame(rules, board, names, flags if extra else ())
     decks, hands = [], []
-    for _ in range(n):
+    for c in range(n + extra):
         d = list(rules.deck)
         rng.shuffle(d)
-        hands.append(tuple(sorted(d[: rules.hand_size])))
-        decks.append(tuple(d[rules.hand_size:]))
+        size = 0 if flags[c] else rules.hand_size
+        hands.append(tuple(sorted(d[:size])))
+        if flags[c] and rules.ownerless and rules.ownerless.position_moves:
+            decks.append((d[0],))  # one revealed card for the first move, then by position
+        else:
+            decks.append(tuple(d[size:]))
+    n += extra
     state = RaceState(game, list(board.start_places[:n]), [0] * n, [False] * n, hands, decks,
                       [()] * n, [RACING] * n, [False] * n, [], 0)
     return state, {"seats": order, "reveals": reveals, "start": state.notation()}
@@ -131,8 +163,12 @@ class RaceRun:
 def run_race(rules: RaceRules, board: Board, players: Sequence[str],
              policies: Sequence[Policy], seed: int, max_turns: int = 100_000) -> RaceRun:
     """Play a race to its end; ``policies[i]`` drives the player in seat ``i``."""
+    from avecaesar.engine.policies import greedy_policy
+
     state, setup = new_race(rules, board, players, seed)
+    # a chariot no player drives moves "to its own best advantage": the greedy policy
     by_chariot = [policies[s] for s in setup["seats"]]
+    by_chariot += [greedy_policy] * (state.game.chariots - len(by_chariot))
     turns: list[dict[str, Any]] = []
     while not state.over and len(turns) < max_turns:
         turns.append(play_turn(state, by_chariot[state.turn]))
@@ -140,8 +176,16 @@ def run_race(rules: RaceRules, board: Board, players: Sequence[str],
 
 
 def play_turn(state: RaceState, policy: Policy) -> dict[str, Any]:
-    """One turn: the policy picks among the legal moves, or the chariot skips."""
+    """One turn: the policy picks among the legal moves, or the chariot skips.
+
+    A chariot that no player drives moves "to its own best advantage" by the greedy policy,
+    whatever ``policy`` is given.
+    """
     c = state.turn
+    if state.game.is_ownerless(c):
+        from avecaesar.engine.policies import greedy_policy
+
+        policy = greedy_policy
     moves = state.legal_moves()
     count = len(moves)
     events: list[Event]

@@ -19,7 +19,6 @@ from avecaesar.engine.moves import why_not
 from avecaesar.engine.race import RaceRun, new_race, outcome
 from avecaesar.engine.rules import RaceRules
 from avecaesar.engine.state import LETTERS, Move, RaceState
-
 from avecaesar.errors import AveCaesarError, InputError, Problem
 
 __all__ = ["FORMAT", "RecordError", "read_record", "record_lines", "replay", "write_record"]
@@ -122,6 +121,9 @@ def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
         if line["chariot"] != who:
             raise RecordError(file, n, f"it is chariot {who}'s turn, not {line['chariot']}'s")
         moves = state.legal_moves()
+        if "legal" in line and line["legal"] != len(moves):
+            raise RecordError(file, n, f"the record counts {line['legal']} legal moves, the "
+                              f"rules give {len(moves)}")
         if kind == "skip":
             if moves:
                 raise RecordError(file, n, f"a skip, but chariot {who} can move "

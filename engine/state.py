@@ -69,35 +69,41 @@ class RaceGame:
     rules: RaceRules
     board: Board
     names: tuple[str, ...]
+    ownerless: tuple[bool, ...] = ()  # per chariot: no player drives it (top card)
 
     @property
     def chariots(self) -> int:
         return len(self.names)
+
+    def is_ownerless(self, c: int) -> bool:
+        return bool(self.ownerless) and self.ownerless[c]
 
 
 class RaceState:
     """Positions, laps, alley stops, cards, finishers and the turn of one race."""
 
     __slots__ = ("crossings", "decks", "dq", "end", "finish_order", "game", "hands", "idle",
-                 "played", "ply", "pos", "status", "stopped", "turn")
+                 "played", "ply", "pos", "queue", "status", "stopped", "turn")
 
     def __init__(self, game: RaceGame, pos: list[int | None], crossings: list[int],
                  stopped: list[bool], hands: list[tuple[int, ...]],
                  decks: list[tuple[int, ...]], played: list[tuple[int, ...]],
                  status: list[str], dq: list[bool], finish_order: list[int], turn: int,
-                 idle: int = 0, ply: int = 0, end: str | None = None) -> None:
+                 idle: int = 0, ply: int = 0, end: str | None = None,
+                 queue: tuple[int, ...] = ()) -> None:
         self.game = game
         self.pos, self.crossings, self.stopped = pos, crossings, stopped
         self.hands, self.decks, self.played = hands, decks, played
         self.status, self.dq, self.finish_order = status, dq, finish_order
         self.turn, self.idle, self.ply, self.end = turn, idle, ply, end
+        self.queue = queue  # chariots nobody drives still to move this round, in order
 
     # -- copying, comparing, notation -------------------------------------------------------
     def copy(self) -> RaceState:
         return RaceState(self.game, list(self.pos), list(self.crossings), list(self.stopped),
                          list(self.hands), list(self.decks), list(self.played),
                          list(self.status), list(self.dq), list(self.finish_order), self.turn,
-                         self.idle, self.ply, self.end)
+                         self.idle, self.ply, self.end, self.queue)
 
     def notation(self) -> str:
         from avecaesar.engine.notation import to_notation
@@ -156,6 +162,30 @@ class RaceState:
     def occupied(self, but: int | None = None) -> set[int]:
         return {p for c, p in enumerate(self.pos) if p is not None and c != but}
 
+    def cards(self, c: int) -> tuple[int, ...]:
+        """The cards chariot ``c`` may play from: its hand, or an ownerless chariot's top
+        card."""
+        if self.game.is_ownerless(c):
+            own = self.game.rules.ownerless
+            if self.decks[c] or own is None or own.position_moves is None:
+                return self.decks[c][:1]
+            return (self.position_move(c),)
+        return self.hands[c]
+
+    def position_move(self, c: int) -> int:
+        """The 2-4-6 rule: the move of a chariot by its race position (leading, middle,
+        last among the racing chariots on the track)."""
+        own = self.game.rules.ownerless
+        assert own is not None and own.position_moves is not None
+        lead, middle, last = own.position_moves
+        on = [o for o in self.racing() if self.pos[o] is not None]
+        rp = {o: self.race_progress(o) for o in on}
+        if rp[c] == max(rp.values()):
+            return lead
+        if rp[c] == min(rp.values()):
+            return last
+        return middle
+
     def points_total(self, c: int) -> int:
         return sum(self.hands[c]) + sum(self.decks[c]) + sum(self.played[c])
 
@@ -182,9 +212,14 @@ class RaceState:
             events = [Event("wait", c, {"reason": "alley_blocked"})]
             self._advance(events)
             return events
+        own = self.game.is_ownerless(c)
         hand = list(self.hands[c])
-        hand.remove(move.card)
-        self.played[c] = (*self.played[c], move.card)
+        if own and self.decks[c]:
+            self.decks[c] = self.decks[c][1:]
+            self.played[c] = (*self.played[c], move.card)
+        elif not own:
+            hand.remove(move.card)
+            self.played[c] = (*self.played[c], move.card)
         start = self.pos[c]
         events = [Event("move", c, {"card": move.card, "path": list(move.path),
                                     "from": start})]
@@ -202,7 +237,8 @@ class RaceState:
             self.stopped[c] = True
             events.append(Event("alley_stop", c, {"lap": lap}))
         finished = self.crossings[c] >= target
-        needs_stop = board.has_alley and rules.alley_must_stop and rules.no_stop == "disqualify"
+        needs_stop = (board.has_alley and rules.alley_must_stop and rules.no_stop == "disqualify"
+                      and not (own and rules.ownerless and rules.ownerless.alley == "exempt"))
         if (needs_stop and not self.stopped[c] and not self.dq[c]
                 and (finished or lap > max(rules.alley_laps))):
             self.dq[c] = True
@@ -214,22 +250,38 @@ class RaceState:
             self.pos[c] = None
             self.finish_order.append(c)
             events.append(Event("finish", c, {"order": len(self.finish_order)}))
-        while len(hand) < rules.hand_size and self.decks[c]:
+        while not own and len(hand) < rules.hand_size and self.decks[c]:
             hand.append(self.decks[c][0])
             self.decks[c] = self.decks[c][1:]
         self.hands[c] = tuple(sorted(hand))
-        if self.status[c] == RACING and not hand:
+        if self.status[c] == RACING and not hand and not self.decks[c] and not (
+                own and rules.ownerless and rules.ownerless.out_of_cards == "not_applicable"):
             self._remove(c, "out_of_cards", events)
         self.idle = 0
         self._advance(events)
         return events
 
     def skip(self, reason: str) -> list[Event]:
-        """The chariot whose turn it is cannot move: it skips and keeps its cards."""
+        """The chariot whose turn it is cannot move: it skips and keeps its cards.
+
+        An ownerless chariot's drawn card goes under its deck or is discarded (as the rules
+        say); if no card at all could move it and the rules say so, none is drawn.
+        """
         c = self.turn
         self.ply += 1
-        self.idle += 1
         events = [Event("skip", c, {"reason": reason})]
+        counts = True
+        if self.game.is_ownerless(c) and self.decks[c]:
+            from avecaesar.engine.moves import ownerless_skip
+            counts = ownerless_skip(self, c, events)
+        if counts:
+            self.idle += 1
+        own = self.game.rules.ownerless
+        if (self.status[c] == RACING and not self.hands[c] and not self.decks[c]
+                and not (self.game.is_ownerless(c) and own
+                         and own.out_of_cards == "not_applicable")):
+            self._remove(c, "out_of_cards", events)
+            self.idle = 0
         self._advance(events)
         return events
 
@@ -249,9 +301,36 @@ class RaceState:
             self.end = "deadlock"
             events.append(Event("end", None, {"termination": "deadlock"}))
             return
+        own = self.game.rules.ownerless
+        if self.game.ownerless and own and own.turn_order == "after_players_best_placed_first":
+            self.turn = self._next_after_players(racing)
+            return
         n = len(self.status)
         for step in range(1, n + 1):
             c = (self.turn + step) % n
             if self.status[c] == RACING:
                 self.turn = c
                 return
+
+    def _next_after_players(self, racing: list[int]) -> int:
+        """Players in start order, then the chariots nobody drives, best placed first.
+
+        The team's order is fixed when the last player has moved (kept in ``queue``)."""
+        own = self.game.ownerless
+        players = [c for c in racing if not own[c]]
+        queued = [c for c in self.queue if c in racing]
+        self.queue = ()
+        if queued:
+            self.queue = tuple(queued[1:])
+            return queued[0]
+        if not own[self.turn]:
+            later = [c for c in players if c > self.turn]
+            if later:
+                return later[0]
+        elif players:
+            return players[0]  # the team has moved: a new round
+        team = sorted((c for c in racing if own[c]), key=lambda c: (-self.race_progress(c), c))
+        if not team:
+            return players[0]
+        self.queue = tuple(team[1:])
+        return team[0]

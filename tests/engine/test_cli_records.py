@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from avecaesar.editor.cli import app
 from typer.testing import CliRunner
 
+from avecaesar.editor.cli import app
 from avecaesar.schemas import validator
 
 HERE = Path(__file__).parent
@@ -104,3 +104,40 @@ def test_rules_adapter_reads_every_key_with_its_citation(rules_of):
     assert old.six_at_start == "start_player_may" and old.alley_wait == "must_wait"
     assert rules_of("pro-ludo-2006").six_ends == "never"
     assert rules_of("pro-ludo-2006").water == "skipped"
+
+
+def test_play_drives_a_person_through_the_race(tmp_path):
+    rec = tmp_path / "play.jsonl"
+    script = "99\nabc\n6:999\n" + "1\n" * 300
+    res = runner.invoke(app, ["play", "--ruleset", "dicetree-2022", "--course", OVAL,
+                              "--humans", "Anna", "--players", "2", "--seed", "4",
+                              "--record", str(rec)], input=script)
+    assert res.exit_code == 0, res.output[-2000:]
+    out = res.output
+    assert "your move" in out and "hand:" in out and " 1. play" in out
+    assert "please answer 1-" in out  # 99 and abc re-ask
+    assert "not allowed: " in out  # 6:999 says why
+    assert "result:" in out and "Anna" in out
+    again = runner.invoke(app, ["replay", str(rec)])
+    assert again.exit_code == 0, again.output
+
+
+def test_play_input_ending_early_is_a_clear_error():
+    res = runner.invoke(app, ["play", "--ruleset", "dicetree-2022", "--course", OVAL,
+                              "--humans", "Anna", "--seed", "4"], input="1\n")
+    assert res.exit_code == 1
+    assert "input ended" in res.output and "Traceback" not in res.output
+
+
+def test_variants_the_engine_cannot_play_yet_are_refused_not_ignored():
+    from avecaesar.engine.rules import UnsupportedRuleError, rules_from_ruleset
+    from avecaesar.engine.ruleset import load_ruleset
+
+    for variant in ("ramming-attacks", "lapse-movement-points", "split-deck"):
+        with pytest.raises(UnsupportedRuleError):
+            rules_from_ruleset(load_ruleset("dicetree-2022", [variant]))
+    four = rules_from_ruleset(load_ruleset("dicetree-2022", ["four-hand-cards"]))
+    assert four.hand_size == 4
+    res = runner.invoke(app, ["race", "--ruleset", "dicetree-2022", "--variant",
+                              "ramming-attacks", "--course", OVAL])
+    assert res.exit_code == 1 and "ramming" in res.output and "Traceback" not in res.output

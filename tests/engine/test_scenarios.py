@@ -220,7 +220,8 @@ def test_running_out_of_cards_removes_the_chariot(position):
     events = s.push(Move(2, a_path(s, 0, 2)))
     assert ("removed", {"reason": "out_of_cards"}) in [(e.kind, e.data) for e in events]
     assert s.status[0] == "x"
-    assert outcome(s).placings[-1].points == 0 or s.status[0] == "x"
+    a = next(p for p in outcome(s).placings if p.chariot == 0)
+    assert a.removed and a.points == 0 and a.place is None
 
 
 def test_anna_ben_clara_disqualified_second_keeps_the_place(position):
@@ -263,3 +264,127 @@ def test_leader_by_race_progress_counts_laps(position):
     s = position("dicetree-2022", "19,2,c,111,-,5,r 36,1,c,111,-,4,r | A 0 2 -")
     assert s.race_progress(0) == 32 + 6 and s.race_progress(1) == 14
     assert s.leaders() == [0]
+
+
+def test_top_card_chariot_unusable_card_goes_under_the_deck(position):
+    # 1989 non-player chariots: "own deck, no hand: play the top card"; a card it cannot use
+    # "goes back under the deck, no move" (Ravensburger 1989 rules (EN summary),
+    # Non-Player Chariots)
+    s = position("ravensburger-1989", "49,1,c,123,-,6,r 43,1,c,-,3512,4,r | B 0 2 -",
+                 ownerless="B")
+    moves = s.legal_moves()
+    assert not moves and moves.skip_reason == "blocked"  # 43-46-49: the chicane is taken
+    s.skip(moves.skip_reason)
+    assert s.decks[1] == (5, 1, 2, 3) and s.pos[1] == 43 and s.turn == 0
+    s.turn = 1
+    assert why_not(s, Move(1, (46,))) == "this chariot plays its top card, not a 1"
+
+
+def test_ownerless_chariot_discards_an_unusable_card_and_a_6_while_leading(position):
+    # 2006 "herrenlose Gespanne": the unusable card is discarded, no move; a 6 drawn while
+    # leading is discarded (Pro Ludo 2006 Spielregel (DE) VII)
+    s = position("pro-ludo-2006+ownerless", "19,1,c,123,-,6,r 22,1,c,-,612,4,r | B 0 2 -",
+                 ownerless="B")
+    moves = s.legal_moves()
+    assert not moves and moves.skip_reason == "six_rule"
+    s.skip(moves.skip_reason)
+    assert s.decks[1] == (1, 2) and s.played[1] == (4, 6) and s.pos[1] == 22
+    # fully blocked: no card is drawn ("wird auch keine Karte abgehoben")
+    t = position("pro-ludo-2006+ownerless", "49,1,c,123,-,6,r 46,1,c,-,612,4,r | B 0 2 -",
+                 ownerless="B")
+    t.skip(t.legal_moves().skip_reason)
+    assert t.decks[1] == (6, 1, 2) and t.played[1] == (4,)
+
+
+def test_ownerless_chariots_take_places_but_score_nothing(position):
+    # 1989: "none, but occupies finishing places" (Ravensburger 1989 rules (EN summary),
+    # Scoring)
+    text = "-,4,s,-,-,6,f -,4,s,-,-,6,f -,4,s,-,-,6,f | A 0 90 finished BAC"
+    res = outcome(position("ravensburger-1989", text, ownerless="B"))
+    assert [(p.chariot, p.place, p.points) for p in res.placings] == [
+        (1, 1, 0), (0, 2, 4), (2, 3, 3)]
+
+
+def test_play_one_card_and_draw_back_to_three(position):
+    # "Hand of 3 cards; on your turn play one, move exactly that many spaces, draw back to 3"
+    # S.4 (Ravensburger 1989 rules (EN summary), Turn Structure)
+    s = position("dicetree-2022", "19,1,c,135,624,6,r 46,1,c,111,-,4,r | A 0 2 -")
+    s.push(Move(3, a_path(s, 0, 3)))
+    assert s.hands[0] == (1, 5, 6) and s.decks[0] == (2, 4) and s.played[0] == (6, 3)
+    # four hand cards where a ruleset says so (option "4 Handkarten", S.8-12)
+    t = position("dicetree-2022", "19,1,c,1355,624,6,r 46,1,c,111,-,4,r | A 0 2 -",
+                 hand_size=4)
+    t.push(Move(3, a_path(t, 0, 3)))
+    assert t.hands[0] == (1, 5, 5, 6)
+
+
+def test_no_overtaking_in_the_alley(position):
+    # "Several chariots may be in the alley, one per space, no overtaking in it" S.6
+    s = position("dicetree-2022", "9,1,c,123,-,6,r 10,1,s,111,-,4,r | A 0 2 -")
+    assert not s.legal_moves() and s.legal_moves().skip_reason == "blocked"
+    assert why_not(s, Move(2, (10, 14))) == f"space 10 is taken: no jumping — {S4}"
+
+
+def test_alley_exit_blocked_those_in_the_alley_wait(position):
+    # "alley exit blocked: those in the alley wait" (Ravensburger 1989 regler (SV), A)
+    s = position("ravensburger-1989", "18,1,s,123,-,6,r 21,1,c,111,-,4,r | A 0 2 -")
+    assert not s.legal_moves()
+
+
+def test_start_order_highest_card_takes_place_1_ties_redraw():
+    # "each reveals a top card, highest takes start place 1, the others follow clockwise;
+    # ties redraw" (S.2; Ravensburger 1989 rules (EN summary), Setup)
+    import random
+
+    from avecaesar.engine.race import start_order
+
+    deck = [v for v in range(1, 7) for _ in range(4)]
+    for seed in range(200):
+        order, reveals = start_order(random.Random(seed), deck, 4)
+        first = order[0]
+        assert order == [(first + i) % 4 for i in range(4)]  # clockwise from the winner
+        assert max(reveals[0]) == reveals[0][first] or len(reveals) > 1
+        for shown in reveals[:-1]:  # every earlier round was a tie for the highest card
+            assert shown.count(max(shown)) > 1
+        assert reveals[-1].count(max(reveals[-1])) == 1
+
+
+def test_water_ditch_is_jumped_over_without_counting_or_is_a_space():
+    # DE: "Wassergräben gelten grundsätzlich nicht als bespielbares Feld und müssen daher
+    # übersprungen werden, ohne es mitzuzählen" (Pro Ludo 2006 Spielregel (DE) p.5);
+    # PT: decoration only (Pro Ludo 2006 rules (PT) III)
+    from pathlib import Path
+
+    from avecaesar.editor.race_cli import load_race_setup
+    from avecaesar.engine.state import LETTERS, RaceGame, RaceState
+
+    course = str(Path(__file__).parent / "courses" / "oval-water.yaml")
+    keep = {"disqualification.keeps_place": "false"}
+    text = "51,1,c,111,-,6,r 22,1,c,111,-,4,r | A 0 2 -"
+    de_rules, de_board = load_race_setup("pro-ludo-2006", [], keep, course)
+    pt_rules, pt_board = load_race_setup("pro-ludo-2006", ["pro-ludo-2006-water-pt"], keep,
+                                         course)
+    de = RaceState.parse(RaceGame(de_rules, de_board, tuple(LETTERS[:2])), text)
+    pt = RaceState.parse(RaceGame(pt_rules, pt_board, tuple(LETTERS[:2])), text)
+    # 54 is the ditch: one step from 51 lands beyond it (56, 57, 58) or beside it
+    assert {m.path for m in de.legal_moves()} == {(53,), (55,), (56,), (57,), (58,)}
+    assert {m.path for m in pt.legal_moves()} == {(53,), (54,), (55,)}
+
+
+def test_team_gladiator_2_4_6_rule_and_turn_order(position):
+    # "Im ersten Zug zieht jedes TG-Gespann um den Wert einer aufgedeckten Karte des
+    # TG-Decks; danach gilt die 2-4-6-Regel: führend 2 Felder, im Mittelfeld 4, an letzter
+    # Stelle 6 ... Das bestplatzierte TG-Gespann zieht zuerst." S.8-9 (variant 1)
+    text = ("36,1,c,123,-,4,r 22,1,c,123,-,4,r 40,1,c,-,-,3,r 19,1,c,-,-,3,r "
+            "3,1,c,-,5,-,r | B 0 5 -")
+    s = position("dicetree-2022+team-gladiator", text, ownerless="CDE")
+    assert s.cards(2) == (2,)  # C leads (40: progress 15)
+    assert s.cards(4) == (5,)  # E still has its revealed card
+    assert s.position_move(3) == 4 and s.position_move(4) == 6  # D midfield, E last
+    # after the last player (B) the team moves, best placed first: C, D, E
+    s.push(next(iter(s.legal_moves())))
+    assert s.turn == 2 and s.queue == (3, 4)
+    s.push(next(iter(s.legal_moves())))
+    assert s.turn == 3
+    again = type(s).parse(s.game, s.notation())
+    assert again.queue == (4,) and again.notation() == s.notation()

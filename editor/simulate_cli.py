@@ -1,0 +1,137 @@
+"""``avecaesar simulate``: many seeded bot races on one course, and a balance report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from avecaesar.editor.common import handles_errors
+from avecaesar.engine.simulate import SimReport, SimSpec, simulate
+from avecaesar.errors import AveCaesarError
+
+__all__ = ["format_report", "simulate_cmd", "spec_from_options"]
+
+
+def spec_from_options(ruleset: str, course: str, players: int, races: int, seed: int,
+                      variants: list[str] | None, settings: list[str] | None,
+                      bots: str) -> SimSpec:
+    pairs = []
+    for text in settings or []:
+        if "=" not in text:
+            raise AveCaesarError(f"--set {text!r}: write key=value")
+        k, v = text.split("=", 1)
+        pairs.append((k.strip(), v.strip()))
+    names = tuple(b.strip() for b in bots.split(",") if b.strip())
+    from avecaesar.engine.policies import POLICIES
+
+    for b in names:
+        if b not in POLICIES:
+            from avecaesar.suggest import did_you_mean
+
+            raise AveCaesarError(f"unknown bot {b!r}{did_you_mean(b, POLICIES)}; known: "
+                                 f"{', '.join(POLICIES)}")
+    if races < 1:
+        raise AveCaesarError("--races must be at least 1")
+    return SimSpec(ruleset, course, players, races, seed, tuple(variants or ()),
+                   tuple(pairs), names or ("greedy",))
+
+
+def format_report(r: SimReport) -> str:
+    """The report as text a designer reads."""
+    s = r.spec
+    lines = [f"{r.races} races · {s.players} chariots · {s.course} · ruleset {s.ruleset}"
+             + (f" + {' + '.join(s.variants)}" if s.variants else "")
+             + f" · bots {','.join(s.bots)} · seed {s.seed}", "",
+             "start  wins  win rate (95% interval)   mean place  not finished "
+             "(out of cards / disq.)  reserve at finish"]
+    for p in r.by_place:
+        lo, hi = p.win_ci
+        mp = f"{p.mean_place:.2f}" if p.mean_place is not None else "—"
+        res = f"{p.mean_reserve:.1f}" if p.mean_reserve is not None else "—"
+        lines.append(f"{p.place:>5}  {p.wins:>4}  {p.win_rate:6.1%} ({lo:5.1%}–{hi:5.1%})    "
+                     f"{mp:>9}  {p.not_finished:6.1%} ({p.out_of_cards:5.1%} / "
+                     f"{p.disqualified:5.1%})          {res:>5}")
+    lines += ["",
+              f"balance {r.balance:.3f} (1 − the largest gap in win rate between start "
+              "places)",
+              f"lead changes per race {r.lead_changes:.2f} · race length {r.turns_mean:.1f} "
+              f"turns ({r.turns_min}–{r.turns_max})",
+              f"per race: 6-card-rule skips {r.six_rule_skips:.2f} · blocked turns "
+              f"{r.blocked_skips:.2f} · alley waits {r.alley_waits:.2f} · deadlocks "
+              f"{r.deadlocks}"]
+    return "\n".join(lines)
+
+
+@handles_errors
+def simulate_cmd(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")],
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")],
+    players: Annotated[int, typer.Option("--players", "-n", help="Chariots.", min=1, max=6)
+                       ] = 6,
+    races: Annotated[int, typer.Option("--races", "-k", help="Races to run.", min=1)] = 1000,
+    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      help="Variant (repeat).")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled.")
+                    ] = "greedy",
+    seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
+    workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Write the report as "
+                                                   "JSON here ('-' for stdout).")] = None,
+    chart: Annotated[Path | None, typer.Option(help="Write the win-rate chart (SVG).")
+                     ] = None,
+    heat_map: Annotated[Path | None, typer.Option(help="Write heat maps: PATH-stood.svg "
+                                                  "and PATH-blocked.svg.")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Run many seeded bot races on one course and report balance figures."""
+    import os
+
+    spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots)
+    workers = workers or os.cpu_count() or 1
+    heat = heat_map is not None
+    if quiet or json_file == Path("-"):
+        report = simulate(spec, workers, heat)
+    else:
+        with typer.progressbar(length=races, label="racing", file=None) as bar:
+            done = [0]
+
+            def tick(n: int) -> None:
+                bar.update(n - done[0])
+                done[0] = n
+
+            report = simulate(spec, workers, heat, tick)
+    if json_file == Path("-"):
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        typer.echo(format_report(report))
+        if json_file:
+            json_file.write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
+            typer.echo(f"wrote {json_file}")
+    if chart:
+        from avecaesar.editor.charts import win_rate_chart
+
+        chart.write_text(win_rate_chart(report), encoding="utf-8")
+        typer.echo(f"wrote {chart}")
+    if heat_map:
+        _heat_maps(spec, report, heat_map)
+
+
+def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
+    from avecaesar.editor.render import RenderError, course_dot, render
+    from avecaesar.engine.course import load_course
+
+    g = load_course(spec.course).graph
+    for name, counts, what in (("stood", report.stood, "where chariots stood"),
+                               ("blocked", report.blocked_at, "where chariots were blocked")):
+        dot = course_dot(g, heat={int(k): v for k, v in counts.items()},
+                         title=f"{g.graph['name']} — {what}, {report.races} races")
+        target = prefix.with_name(f"{prefix.name}-{name}.svg")
+        try:
+            target.write_bytes(render(dot, "svg"))
+        except RenderError as err:
+            raise AveCaesarError(str(err)) from err
+        typer.echo(f"wrote {target}")

@@ -1,0 +1,260 @@
+"""Many seeded bot races on one course, summarised for designers (the balance lab).
+
+Each race ``i`` of a simulation with seed ``S`` gets its own seed derived from ``(S, i)``, so a
+race's result does not depend on which worker ran it or in which order; the report is built
+from the per-race summaries in race order. ``--workers 1`` and ``--workers 2`` therefore
+give identical reports.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from avecaesar.engine.stats import mean, wilson_interval
+
+__all__ = ["RaceSummary", "SimReport", "SimSpec", "race_seed", "simulate", "summarise_race"]
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """What to simulate; plain strings and numbers, so it travels to worker processes."""
+
+    ruleset: str
+    course: str
+    players: int
+    races: int
+    seed: int = 1
+    variants: tuple[str, ...] = ()
+    settings: tuple[tuple[str, str], ...] = ()
+    bots: tuple[str, ...] = ("greedy",)
+
+
+@dataclass(frozen=True)
+class RaceSummary:
+    """What one race contributes to the report (small and picklable)."""
+
+    index: int
+    places: tuple[int | None, ...]  # per start place (chariot i stands on place i + 1)
+    finished: tuple[bool, ...]
+    out_of_cards: tuple[bool, ...]
+    disqualified: tuple[bool, ...]
+    reserve: tuple[int | None, ...]  # points left in hand and deck at the finish
+    lead_changes: int
+    turns: int
+    six_rule_skips: int
+    blocked_skips: int
+    alley_waits: int
+    termination: str
+    stood: tuple[tuple[int, int], ...] = ()  # (space, turns a chariot stood there)
+    blocked_at: tuple[tuple[int, int], ...] = ()  # (space, turns a chariot was stuck there)
+
+
+def race_seed(seed: int, index: int) -> int:
+    """The seed of race ``index``: a hash of both, independent of workers and order."""
+    digest = hashlib.sha256(f"avecaesar-sim:{seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@cache
+def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
+    """Rules and board for a spec, built once per process."""
+    from avecaesar.engine.board import Board
+    from avecaesar.engine.course import load_course
+    from avecaesar.engine.rules import rules_from_ruleset
+    from avecaesar.engine.ruleset import load_ruleset
+
+    ruleset, variants, settings, course = spec_key
+    rules = rules_from_ruleset(load_ruleset(ruleset, list(variants), dict(settings)))
+    c = load_course(course)
+    return rules, Board.from_graph(c.graph, c.id)
+
+
+def _spec_key(spec: SimSpec) -> tuple[Any, ...]:
+    return (spec.ruleset, spec.variants, spec.settings, spec.course)
+
+
+def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary:
+    """Run race ``index`` of the simulation and summarise it."""
+    from avecaesar.engine.policies import make_policy
+    from avecaesar.engine.race import new_race, outcome, play_turn
+
+    rules, board = _setup(_spec_key(spec))
+    seed = race_seed(spec.seed, index)
+    names = [f"{spec.bots[i % len(spec.bots)]}-{i + 1}" for i in range(spec.players)]
+    state, setup = new_race(rules, board, names, seed)
+    seats = setup["seats"]
+    policies = [make_policy(spec.bots[s % len(spec.bots)], seed + s) for s in seats]
+    # chariots that no player drives (ownerless) are driven by play_turn itself
+    policies += [policies[0]] * (state.game.chariots - len(policies))
+    stood: dict[int, int] = {}
+    blocked_at: dict[int, int] = {}
+    six = blocked = waits = changes = turns = 0
+    leader: int | None = None
+    limit = 20_000
+    while not state.over and turns < limit:
+        c = state.turn
+        turn = play_turn(state, policies[c])
+        turns += 1
+        reason = turn.get("skip")
+        if reason == "six_rule":
+            six += 1
+        elif reason == "blocked":
+            blocked += 1
+            if heat and state.pos[c] is not None:
+                blocked_at[state.pos[c]] = blocked_at.get(state.pos[c], 0) + 1
+        elif reason == "alley_blocked" or any(e.kind == "wait" for e in turn["events"]):
+            waits += 1
+        leaders = state.leaders() if not state.over else []
+        if len(leaders) == 1 and leaders[0] != leader:
+            if leader is not None:
+                changes += 1
+            leader = leaders[0]
+        if heat:
+            for p in state.pos:
+                if p is not None:
+                    stood[p] = stood.get(p, 0) + 1
+    result = outcome(state)
+    n = state.game.chariots
+    places: list[int | None] = [None] * n
+    finished = [False] * n
+    dq = [False] * n
+    removed = [False] * n
+    for p in result.placings:
+        places[p.chariot] = p.place
+        finished[p.chariot] = p.finished
+        dq[p.chariot] = p.disqualified
+        removed[p.chariot] = p.removed
+    reserve = tuple(sum(state.hands[c]) + sum(state.decks[c]) if finished[c] else None
+                    for c in range(n))
+    return RaceSummary(index, tuple(places), tuple(finished), tuple(removed), tuple(dq),
+                       reserve, changes, turns, six, blocked, waits, result.termination,
+                       tuple(sorted(stood.items())), tuple(sorted(blocked_at.items())))
+
+
+def _batch(spec: SimSpec, indices: Sequence[int], heat: bool) -> list[RaceSummary]:
+    return [summarise_race(spec, i, heat) for i in indices]
+
+
+@dataclass
+class PlaceStats:
+    """Figures for one start place."""
+
+    place: int
+    races: int
+    wins: int
+    win_rate: float
+    win_ci: tuple[float, float]
+    mean_place: float | None
+    not_finished: float  # share out of cards or disqualified
+    out_of_cards: float
+    disqualified: float
+    mean_reserve: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+
+
+@dataclass
+class SimReport:
+    """The balance report of a simulation."""
+
+    spec: SimSpec
+    races: int
+    by_place: list[PlaceStats]
+    balance: float
+    lead_changes: float
+    turns_mean: float
+    turns_min: int
+    turns_max: int
+    six_rule_skips: float
+    blocked_skips: float
+    alley_waits: float
+    deadlocks: int
+    stood: dict[int, int] = field(default_factory=dict)
+    blocked_at: dict[int, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "spec": {**self.spec.__dict__, "variants": list(self.spec.variants),
+                     "settings": dict(self.spec.settings), "bots": list(self.spec.bots)},
+            "races": self.races,
+            "by_start_place": [p.to_json() for p in self.by_place],
+            "balance": self.balance,
+            "lead_changes_per_race": self.lead_changes,
+            "turns": {"mean": self.turns_mean, "min": self.turns_min, "max": self.turns_max},
+            "per_race": {"six_rule_skips": self.six_rule_skips,
+                         "blocked_skips": self.blocked_skips, "alley_waits": self.alley_waits},
+            "deadlocks": self.deadlocks,
+        }
+
+
+def report(spec: SimSpec, summaries: Iterable[RaceSummary]) -> SimReport:
+    """Aggregate race summaries (in race order) into the report."""
+    rows = sorted(summaries, key=lambda s: s.index)
+    k = len(rows)
+    by_place = []
+    chariots = len(rows[0].places) if rows else spec.players
+    for c in range(chariots):
+        wins = sum(1 for r in rows if r.places[c] == 1)
+        placed = [r.places[c] for r in rows if r.places[c] is not None]
+        reserve = [r.reserve[c] for r in rows if r.reserve[c] is not None]
+        ooc = sum(r.out_of_cards[c] for r in rows)
+        dq = sum(r.disqualified[c] for r in rows)
+        dnf = sum(1 for r in rows if r.out_of_cards[c] or r.disqualified[c]
+                  or not r.finished[c])
+        by_place.append(PlaceStats(
+            c + 1, k, wins, wins / k if k else 0.0, wilson_interval(wins, k),
+            mean(placed),  # type: ignore[arg-type]
+            dnf / k if k else 0.0, ooc / k if k else 0.0, dq / k if k else 0.0,
+            mean(reserve)))  # type: ignore[arg-type]
+    rates = [p.win_rate for p in by_place]
+    balance = 1.0 - (max(rates) - min(rates)) if rates else 1.0
+    stood: dict[int, int] = {}
+    blocked_at: dict[int, int] = {}
+    for r in rows:
+        for n, v in r.stood:
+            stood[n] = stood.get(n, 0) + v
+        for n, v in r.blocked_at:
+            blocked_at[n] = blocked_at.get(n, 0) + v
+    turns = [r.turns for r in rows]
+    return SimReport(
+        spec, k, by_place, balance,
+        mean([r.lead_changes for r in rows]) or 0.0,
+        mean(turns) or 0.0, min(turns, default=0), max(turns, default=0),
+        mean([r.six_rule_skips for r in rows]) or 0.0,
+        mean([r.blocked_skips for r in rows]) or 0.0,
+        mean([r.alley_waits for r in rows]) or 0.0,
+        sum(1 for r in rows if r.termination == "deadlock"), stood, blocked_at)
+
+
+def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
+             progress: Callable[[int], None] | None = None) -> SimReport:
+    """Run ``spec.races`` races on ``workers`` processes and report.
+
+    The races are cut into chunks; each chunk reports back as it completes and
+    ``progress(done)`` is called with the number of races done so far.
+    """
+    _setup(_spec_key(spec))  # bad names fail here, in the caller's process, with a clear error
+    chunk = max(1, min(250, spec.races // (workers * 8) or 1))
+    chunks = [range(i, min(i + chunk, spec.races)) for i in range(0, spec.races, chunk)]
+    summaries: list[RaceSummary] = []
+    if workers <= 1:
+        for ch in chunks:
+            summaries.extend(_batch(spec, ch, heat))
+            if progress:
+                progress(len(summaries))
+    else:
+        from concurrent.futures import as_completed
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(_batch, spec, list(ch), heat) for ch in chunks]
+            for fut in as_completed(futures):
+                summaries.extend(fut.result())
+                if progress:
+                    progress(len(summaries))
+    return report(spec, summaries)
