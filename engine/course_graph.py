@@ -52,6 +52,7 @@ class Space:
     angle: float
     water: bool = False
     level: str | None = None
+    size: float = 0.0  # length along its lane in points (for drawing)
 
 
 @dataclass
@@ -136,6 +137,11 @@ def build_spaces(model: CourseModel, alley: AlleySpec | None,
                     alley_spaces.append(Space(f"{ALLEY}.{k}", lane, ALLEY, first, k, n, a, b,
                                               x, y, ang))
                 spaces.extend(alley_spaces)
+    for s in spaces:
+        off = lane_offset(s.lane)
+        x0, y0, _ = layout.along(float(s.a), off)
+        x1, y1, _ = layout.along(min(float(s.b), len(model.pieces) - 1e-9), off)
+        s.size = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
     by_label = {s.label: s for s in spaces}
     where = Where(model.source, ())
     for i, label in enumerate(model.water):
@@ -182,6 +188,7 @@ def build_graph(model: CourseModel, *, direction: str = "clockwise",
         a, b = fwd(s)
         g.add_node(n, label=s.label, lane=s.lane, kind=s.kind, piece=model.pieces[s.piece].name,
                    pos=(round(s.x, 2), round(s.y, 2)), angle=round(s.angle, 2),
+                   size=round(s.size, 2),
                    a=a, b=b, water=s.water, level=s.level, chicane=False, start_place=None)
 
     # Lanes sorted by forward start, for the "next space forward" searches.

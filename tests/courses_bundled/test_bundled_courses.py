@@ -194,3 +194,28 @@ def test_rome_not_finishable_cli() -> None:
     assert result.exit_code == 1
     assert "NOT finishable" in result.output
     assert "85" in result.output
+
+
+CROSSING = [c for c in COURSES if c.split("/")[0] in ("pro-ludo-2006", "homebrew")]
+
+
+@pytest.mark.parametrize("cid", CROSSING + [c + "-ccw" for c in CROSSING
+                                            if c.startswith("pro-ludo-2006/")])
+def test_course_crosses_itself(cid: str) -> None:
+    """The Pro Ludo 2006 tracks have a bridge and an underpass: the course crosses itself
+    (issue 3, after the reader homebrew (PT comments), which counts spaces "before and after
+    the bridge"). The crossing's position is reconstructed: over and under spaces exist,
+    overlap in the drawing, and no step joins them; the drawing closes."""
+    course = load_course(cid)
+    assert course.problems == []
+    g = course.graph
+    over = [n for n, d in g.nodes(data=True) if d["level"] == "over"]
+    under = [n for n, d in g.nodes(data=True) if d["level"] == "under"]
+    assert over and under
+
+    def dist(a: int, b: int) -> float:
+        (xa, ya), (xb, yb) = g.nodes[a]["pos"], g.nodes[b]["pos"]
+        return ((xa - xb) ** 2 + (ya - yb) ** 2) ** 0.5
+
+    assert sum(1 for a in over for b in under if dist(a, b) < 34) >= 2
+    assert not any(g.has_edge(a, b) or g.has_edge(b, a) for a in over for b in under)
