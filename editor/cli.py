@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from avecaesar.editor import course_cli, race_cli, ruleset_cli, simulate_cli
+from avecaesar.editor import course_cli, race_cli, ruleset_cli, simulate_cli, tournament_cli
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -15,6 +15,7 @@ app.add_typer(course_cli.app, name="course")
 app.add_typer(ruleset_cli.app, name="ruleset")
 race_cli.register(app)  # race, replay
 app.command("simulate")(simulate_cli.simulate_cmd)
+tournament_cli.register(app)  # tournament
 
 
 

@@ -91,6 +91,9 @@ def validate(
                                                       "order.")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="key=value for a rule "
                                                    "value.")] = None,
+    simulate: Annotated[int, typer.Option("--simulate", help="Also run K seeded greedy-bot "
+                                          "races (needs --ruleset): finish rate and "
+                                          "balance.", min=0)] = 0,
 ) -> None:
     """Check course files — every problem as file:line:col — and compute their figures.
 
@@ -98,6 +101,8 @@ def validate(
     finish on the deck.
     """
     rules = _rules(deck_points, ruleset, variant, set_)
+    if simulate and not ruleset:
+        raise AveCaesarError("--simulate needs --ruleset: the races are run under its rules")
     results: list[dict[str, object]] = []
     bad = False
     for ref in courses:
@@ -119,19 +124,55 @@ def validate(
             errors = [p for p in problems if p.severity == "error"]
             ok = not errors and figs is not None and figs.finishable
             bad |= not ok
-            results.append({"course": course.id, "name": course.name, "file": course.model.file,
-                            "direction": course.direction, "valid": not errors,
-                            "figures": figs.to_json() if figs else None,
-                            "rules": rules.source,
-                            "problems": [p.to_json() for p in sorted(problems)]})
+            entry: dict[str, object] = {
+                "course": course.id, "name": course.name, "file": course.model.file,
+                "direction": course.direction, "valid": not errors,
+                "figures": figs.to_json() if figs else None, "rules": rules.source,
+                "problems": [p.to_json() for p in sorted(problems)]}
+            sim_lines: list[str] = []
+            if simulate and ok:
+                entry["simulation"], sim_lines = _simulation(
+                    course.id if cid_of(ref) else ref, ruleset, variant, set_, course,
+                    simulate)
+            results.append(entry)
             if not json_out:
                 for p in sorted(problems):
                     typer.echo(str(p), err=True)
-                for line in _report(course, figs, rules):
+                for line in _report(course, figs, rules) + sim_lines:
                     typer.echo(line)
     if json_out:
         echo_json(results)
     raise typer.Exit(1 if bad else 0)
+
+
+def cid_of(ref: str) -> bool:
+    """Whether ``ref`` names a bundled course rather than a file."""
+    return not (ref.endswith((".yaml", ".yml")) or Path(ref).exists())
+
+
+def _simulation(ref: str, ruleset: str | None, variants: list[str] | None,
+                settings: list[str] | None, course: Course, races: int
+                ) -> tuple[dict[str, object], list[str]]:
+    """K seeded greedy races on the course: finish rate and balance."""
+    import os
+
+    from avecaesar.editor.simulate_cli import spec_from_options
+    from avecaesar.engine.simulate import simulate as run
+
+    if course.direction == "anticlockwise" and not cid_of(ref):
+        why = "the anticlockwise direction of a file is simulated once it is bundled (by id)"
+        return {"skipped": why}, [f"  simulation: skipped — {why}"]
+    players = len(course.graph.graph["start_places"])
+    spec = spec_from_options(ruleset or "", ref, players, races, 1, variants, settings,
+                             "greedy")
+    rep = run(spec, workers=min(2, os.cpu_count() or 1))
+    finished = 1 - sum(p.not_finished for p in rep.by_place) / len(rep.by_place)
+    data = {"races": rep.races, "players": players, "finish_rate": finished,
+            "balance": rep.balance, "win_rate": [p.win_rate for p in rep.by_place]}
+    line = (f"  simulation: {rep.races} greedy races, {players} chariots — finish rate "
+            f"{finished:.0%}, balance {rep.balance:.2f}, win rate by place "
+            + " ".join(f"{p.win_rate:.0%}" for p in rep.by_place))
+    return data, [line]
 
 
 @app.command()

@@ -3,6 +3,7 @@ a record."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -53,7 +54,30 @@ def describe(game: RaceGame, e: Event) -> str:
     d = e.data
     label = game.board.label
     if e.kind == "move":
-        return f"{who} plays {d['card']}: {d['from']} → {d['path'][-1]} ({label[d['path'][-1]]})"
+        card = f"the +{-d['card']} bonus piece" if d["card"] < 0 else str(d["card"])
+        lapsed = "" if d["card"] <= 0 or len(d["path"]) >= d["card"] else \
+            f" ({d['card'] - len(d['path'])} points lapse)"
+        return (f"{who} plays {card}: {d['from']} → {d['path'][-1]} ({label[d['path'][-1]]})"
+                + lapsed)
+    if e.kind == "crashed":
+        return f"   {who} crashes (leads with only sixes): its wreck blocks space {d['space']}"
+    if e.kind == "cycle":
+        return f"   {who} puts a {d['card']} under its deck and draws a replacement"
+    if e.kind == "ram":
+        o = d["target"]
+        won = {e.chariot: "wins", o: "loses"}.get(d["winner"], "is a draw")
+        return (f"   {who} rams {LETTERS[o]} ({game.names[o]}): {d['cards'][0]} against "
+                f"{d['cards'][1]}, the attack {won}")
+    if e.kind == "prize":
+        if d.get("forfeited"):
+            return f"   {who} forfeits the prize of lap {d['lap']} (stopped in the alley)"
+        return f"   {who} wins {d['money']} for lap {d['lap']}"
+    if e.kind == "reshuffle":
+        return f"   {who} reshuffles its whole deck ({d['cards']} cards)"
+    if e.kind == "bonus":
+        return f"   {who} receives the +{d['points']} bonus piece"
+    if e.kind == "alley_card":
+        return f"   {who} picks up the race card {d['card']} in the alley"
     if e.kind == "skip":
         why = {"blocked": "no card can be moved in full; keeps its cards",
                "six_rule": "leads with only sixes in hand (6-card rule)",
@@ -160,10 +184,15 @@ def _why_not_target(state: RaceState, card: int, target: int) -> str:
             f"{state.game.rules.cite('exact_move')}")
 
 
-def human_policy(name: str) -> Policy:
-    """Ask the person at the terminal: show the position, the hand, the numbered moves."""
+def human_policy(name: str,
+                 before: Callable[[RaceState], None] | None = None) -> Policy:
+    """Ask the person at the terminal: show the position, the hand, the numbered moves.
+
+    ``before(state)`` runs first (``play --board`` redraws the board SVG there)."""
 
     def choose(state: RaceState, moves: LegalMoves) -> Move:
+        if before is not None:
+            before(state)
         game = state.game
         c = state.turn
         options = _options(state)
@@ -209,16 +238,40 @@ def play(
     bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed of the race's random generator.")] = 1,
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
+    board_svg: Annotated[Path | None, typer.Option(
+        "--board", help="Keep this SVG of the board up to date: redrawn with the chariots "
+        "before each person's turn and at the end (open it in a browser and reload).")
+    ] = None,
 ) -> None:
     """Race at one terminal: people choose their moves, bots drive the other seats."""
     _play(ruleset, course, humans, players, variant or [], _overrides(setting), bots, seed,
-          record)
+          record, board_svg)
+
+
+def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
+    """A function that draws the course with the chariots on it (letters, one colour each)
+    as an SVG at ``path``; Graphviz missing is a clear error."""
+    from avecaesar.editor.render import course_dot, render
+
+    graph = load_course(course).graph
+    name = graph.graph.get("name", "")
+
+    def write(state: RaceState) -> None:
+        on = {p: LETTERS[c] for c, p in enumerate(state.pos)
+              if p is not None and p in graph}
+        who = "race over" if state.over else f"{LETTERS[state.turn]} to move"
+        title = f"{name} — turn {state.ply}, {who}"
+        path.write_bytes(render(course_dot(graph, title=title, chariots=on), "svg"))
+
+    return write
 
 
 @handles_errors
 def _play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
-          overrides: dict[str, str], bots: str, seed: int, record: Path | None) -> None:
+          overrides: dict[str, str], bots: str, seed: int, record: Path | None,
+          board_svg: Path | None = None) -> None:
     rules, board = load_race_setup(ruleset, variants, overrides, course)
+    draw = board_writer(course, board_svg) if board_svg is not None else None
     people = [h.strip() for h in humans.split(",") if h.strip()]
     players = max(players, len(people))
     if not people or players > len(board.start_places):
@@ -230,7 +283,7 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
     seats: list[str | None] = [None] * len(people) + [
         kinds[i % len(kinds)] for i in range(players - len(people))]
     names = people + [f"P{i + 1}-{k}" for i, k in enumerate(seats) if k][: players - len(people)]
-    policies = [human_policy(n) if k is None else make_policy(k, seed * 100 + i)
+    policies = [human_policy(n, draw) if k is None else make_policy(k, seed * 100 + i)
                 for i, (n, k) in enumerate(zip(names, seats, strict=True))]
     state, setup = new_race(rules, board, names, seed)
     by_chariot = [policies[s] for s in setup["seats"]]
@@ -247,13 +300,15 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
                 typer.echo(describe(game, e))
     except typer.Abort:
         raise AveCaesarError("input ended before the race did; nothing was recorded") from None
+    if draw is not None:
+        draw(state)
     run = RaceRun(state, setup, turns, outcome(state))
-    _result(run, ruleset, variants, overrides, course, seed, names, seats, record)
+    _result(run, ruleset, variants, overrides, course, seed, names, seats, record, board_svg)
 
 
 def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str, str],
             course: str, seed: int, names: list[str], seats: list[str | None],
-            record: Path | None) -> None:
+            record: Path | None, board_svg: Path | None = None) -> None:
     header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
                               "overrides": overrides, "course": course, "seed": seed,
                               "players": [{"name": n, "bot": k}
@@ -270,6 +325,8 @@ def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str
                    + (f" ({notes})" if notes else ""))
     if record is not None:
         typer.echo(f"record written to {record}")
+    if board_svg is not None:
+        typer.echo(f"board drawn to {board_svg}")
 
 
 def replay_cmd(

@@ -24,6 +24,8 @@ ALLEY_FILL = "#f2c230"
 CHICANE_FILL = "#e9967a"
 WATER_FILL = "#8ecae6"
 ROUTE = "#c0392b"
+CHARIOT_FILL = ["#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#d35400", "#17202a", "#b7950b",
+                "#a93226", "#148f77", "#5d6d7e", "#6e2c00", "#1a5276"]
 WALL = "#5a3e1b"
 
 
@@ -47,12 +49,15 @@ def heat_colour(share: float) -> str:
 
 
 def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = False,
-               title: str | None = None, heat: dict[int, float] | None = None
-               ) -> graphviz.Digraph:
+               title: str | None = None, heat: dict[int, float] | None = None,
+               chariots: dict[int, str] | None = None) -> graphviz.Digraph:
     """The DOT graph of course ``g``; ``route`` (space ids) is drawn as a red path.
 
     ``heat`` maps spaces to counts: spaces are then coloured from pale (never) to deep red
     (most), on the same pinned layout, with the count in the tooltip.
+
+    ``chariots`` maps spaces to chariot letters (``A``, ``B``, …): each such space shows its
+    letter in white on the chariot's own colour (class ``chariot``).
     """
     dot = graphviz.Digraph(name=str(g.graph.get("id", "course")), engine="neato")
     dot.attr("graph", bgcolor="#3f6b35", pad="0.4", splines="false", outputorder="edgesfirst",
@@ -69,6 +74,9 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
         attrs = {"pos": _pos(*d["pos"]), "orientation": f"{d['angle']:.1f}",
                  "class": f"space {d['kind']}", "id": f"space-{n}",
                  "tooltip": f"{d['label']} (lane {d['lane']}, progress {d['progress']})"}
+        size = d.get("size") or 0.0
+        if 0 < size < 36:  # a short space (an alley longer than the track beside it)
+            attrs["width"] = f"{max(size - 3, 8) / 72:.3f}"
         if d["kind"] == "alley":
             attrs["fillcolor"] = ALLEY_FILL
         elif d["water"]:
@@ -101,6 +109,14 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
         elif labels:
             text = d["label"]
             attrs["fontsize"] = "6"
+        if chariots and n in chariots:
+            letter = chariots[n]
+            text = letter
+            colour = CHARIOT_FILL[(ord(letter[:1] or "A") - ord("A")) % len(CHARIOT_FILL)]
+            attrs.update(fillcolor=colour, fontcolor="white", fontsize="16",
+                         penwidth="2.5", color="white")
+            attrs["class"] += " chariot"
+            attrs["tooltip"] += f": chariot {letter}"
         dot.node(f"n{n}", text, **attrs)
     for i, seg in enumerate(g.graph.get("wall_segments", [])):
         _polyline(dot, f"wall{i}", seg, color=WALL, penwidth="6", cls="wall")

@@ -86,6 +86,9 @@ def simulate_cmd(
     heat_map: Annotated[Path | None, typer.Option(help="Write heat maps: PATH-stood.svg "
                                                   "and PATH-blocked.svg.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    cluster: Annotated[str | None, typer.Option(help="Run on a Dask cluster: the "
+                                                "scheduler's address (tcp://host:8786). "
+                                                "Needs the 'dask' extra.")] = None,
 ) -> None:
     """Run many seeded bot races on one course and report balance figures."""
     import os
@@ -94,7 +97,7 @@ def simulate_cmd(
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None
     if quiet or json_file == Path("-"):
-        report = simulate(spec, workers, heat)
+        report = simulate(spec, workers, heat, cluster=cluster)
     else:
         with typer.progressbar(length=races, label="racing", file=None) as bar:
             done = [0]
@@ -103,7 +106,7 @@ def simulate_cmd(
                 bar.update(n - done[0])
                 done[0] = n
 
-            report = simulate(spec, workers, heat, tick)
+            report = simulate(spec, workers, heat, tick, cluster=cluster)
     if json_file == Path("-"):
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:

@@ -22,6 +22,9 @@ class Board:
     succ[n]: tuple of (next node, crosses the finish line) per forward step from n.
     progress[n], alley[n], chicane[n], label[n]: node facts.
     before_alley[n]: an alley space can still be reached from n without crossing the line.
+    ahead[n], behind[n]: the space straight ahead / behind in the same lane (no diagonal, no
+        finish-line crossing), or -1.
+    beside[n]: the spaces beside n: same piece, the next lane in or out, same progress.
     """
 
     id: str
@@ -35,6 +38,9 @@ class Board:
     start_places: tuple[int, ...]
     start_crossings: tuple[int, ...]
     has_alley: bool
+    ahead: tuple[int, ...] = ()
+    behind: tuple[int, ...] = ()
+    beside: tuple[tuple[int, ...], ...] = ()
     _paths: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = field(
         default_factory=dict, compare=False, repr=False)
     _moves: dict[tuple[int, int, int], tuple[Any, ...]] = field(
@@ -101,7 +107,21 @@ class Board:
                 if not before[u]:
                     before[u] = True
                     queue.append(u)
+        ahead, behind = [-1] * n, [-1] * n
+        for u, v, e in g.edges(data=True):
+            if not e.get("diagonal") and not e.get("finish"):
+                ahead[u], behind[v] = v, u
+        lanes: dict[tuple[Any, int], list[tuple[Any, int]]] = {}
+        for node, d in g.nodes(data=True):
+            if d.get("kind") == "track" and d.get("lane") is not None:
+                lanes.setdefault((d.get("piece"), progress[node]), []).append(
+                    (d["lane"], node))
+        beside: list[tuple[int, ...]] = [()] * n
+        for group in lanes.values():
+            for lane, node in group:
+                beside[node] = tuple(o for ol, o in group if abs(ol - lane) == 1)
         return cls(course_id or str(g.graph.get("id", "course")), tuple(succ), tuple(progress),
                    tuple(alley), tuple(chicane), tuple(before), tuple(label),
                    int(g.graph["lap_value"]), tuple(g.graph["start_places"]),
-                   tuple(g.graph["start_crossings"]), any(alley))
+                   tuple(g.graph["start_crossings"]), any(alley), tuple(ahead), tuple(behind),
+                   tuple(beside))

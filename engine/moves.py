@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from avecaesar.engine.state import WAIT, Move, RaceState
+from avecaesar.engine.state import LETTERS, WAIT, Move, RaceState
 from avecaesar.errors import AveCaesarError
 
 __all__ = ["IllegalMoveError", "LegalMoves", "alley_pending", "gives_up_alley", "ownerless_skip",
-           "six_rule", "skip_reason", "walks", "why_not"]
+           "ram_targets", "six_rule", "skip_reason", "walks", "why_not"]
 
 
 class IllegalMoveError(AveCaesarError):
@@ -113,7 +113,8 @@ def _chance(state: RaceState, lap: int, node: int | None) -> bool:
 def alley_pending(state: RaceState, c: int) -> bool:
     """Chariot ``c`` must still make the alley stop and still can."""
     rules, board = state.game.rules, state.game.board
-    if state.game.is_ownerless(c) and rules.ownerless and rules.ownerless.alley == "exempt":
+    if (state.game.is_ownerless(c) and rules.ownerless
+            and rules.ownerless.alley in ("exempt", "avoid")):
         return False
     return (board.has_alley and rules.alley_must_stop and not state.stopped[c]
             and _chance(state, state.lap(c), state.pos[c]))
@@ -144,6 +145,66 @@ def _stop_possible_on_empty_track(state: RaceState, c: int, six_ok: bool) -> boo
                for path in walks(state, c, k, empty=True))
 
 
+def _in_alley(board, path: tuple[int, ...]) -> bool:
+    return any(board.alley[n] for n in path)
+
+
+def _avoids_alley(state: RaceState, c: int) -> bool:
+    own = state.game.rules.ownerless
+    return state.game.is_ownerless(c) and own is not None and own.alley == "avoid"
+
+
+def _smallest_loss(state: RaceState, c: int, six_ok: bool) -> list[Move]:
+    """Lapse movement points: no card moves in full, so the card that loses the fewest
+    points is played as far as it goes (each card: its longest free walk)."""
+    rules, board = state.game.rules, state.game.board
+    start = state.pos[c]
+    assert start is not None
+    occ = state.occupied(but=c)
+    left = board.start_crossings[c] + rules.laps - state.crossings[c]
+    best: list[Move] = []
+    best_loss = None
+    for k in sorted(set(state.cards(c))):
+        if k == rules.six_card and not six_ok:
+            continue
+        for m in range(k - 1, 0, -1):
+            free = [p for p in board.paths(start, m, left) if occ.isdisjoint(p)]
+            if free:
+                loss = k - m
+                if best_loss is None or loss < best_loss:
+                    best, best_loss = [], loss
+                if loss == best_loss:
+                    best += [Move(k, p) for p in free]
+                break
+    return best
+
+
+def ram_targets(state: RaceState, c: int, start: int | None,
+                path: tuple[int, ...]) -> list[int]:
+    """The chariots ``c`` may ram after driving ``path``: it ends beside them (not over the
+    line, not in the alley) with the space straight ahead of both free; not a chariot nobody
+    drives (no hand to show), nor one of its own player's."""
+    if not path:
+        return []
+    board, game = state.game.board, state.game
+    end = path[-1]
+    prev = path[-2] if len(path) > 1 else start
+    if prev is None or (end, True) in board.succ[prev]:
+        return []
+    ahead = board.ahead[end]
+    if ahead < 0 or board.alley[ahead] or ahead in state.pos:
+        return []
+    out = []
+    for o, p in enumerate(state.pos):
+        if (p is None or o == c or p not in board.beside[end] or state.status[o] != "r"
+                or game.is_ownerless(o) or (game.owners and game.owners[o] == game.owners[c])):
+            continue
+        front = board.ahead[p]
+        if front >= 0 and front != ahead and not board.alley[front] and front not in state.pos:
+            out.append(o)
+    return out
+
+
 class _Analysis:
     """The legal moves of the chariot to move, computed once."""
 
@@ -165,17 +226,28 @@ class _Analysis:
         occ = state.occupied(but=c)
         left = board.start_crossings[c] + rules.laps - state.crossings[c]
         out = self.moves
+        avoid = _avoids_alley(state, c)
         for k in sorted(set(state.cards(c))):
             if k == rules.six_card:
                 six_no = six_rule(state, c)
             if start is None:
                 continue
             for m in board.moves(start, k, left):
-                if occ.isdisjoint(m.path):
+                if occ.isdisjoint(m.path) and not (avoid and _in_alley(board, m.path)):
                     movable_any = True
                     if k == rules.six_card and six_no is not None:
                         break
                     out.append(m)
+        if (not out and not movable_any and start is not None
+                and rules.no_move == "smallest_loss" and not state.game.is_ownerless(c)):
+            out.extend(_smallest_loss(state, c, six_no is None))
+        if state.bonus[c] and start is not None and rules.bonus is not None:
+            for m in board.moves(start, rules.bonus, left):
+                if occ.isdisjoint(m.path):
+                    out.append(Move(-rules.bonus, m.path))  # the bonus piece
+        if rules.ramming is not None and out and not state.game.is_ownerless(c):
+            out.extend(Move(m.card, m.path, o) for m in list(out)
+                       for o in ram_targets(state, c, start, m.path))
         if rules.alley_wait != "no_wait" and self.moves and alley_pending(state, c):
             keeps = any(not gives_up_alley(state, c, m.path) for m in self.moves)
             if not keeps and _stop_possible_on_empty_track(state, c, six_no is None):
@@ -236,6 +308,14 @@ def why_not(state: RaceState, move: Move) -> str | None:
         return "the race is over"
     rules, board = state.game.rules, state.game.board
     exact = rules.cite("exact_move")
+    if move.ram >= 0:
+        if rules.ramming is None:
+            return "these rules have no ramming attacks"
+        if move not in _Analysis(state).moves:
+            return (f"no ramming attack on {LETTERS[move.ram] if move.ram < len(LETTERS) else '?'}"
+                    " from there: it must end beside the opponent with the space straight "
+                    "ahead of both free")
+        return None
     if move.card == 0:
         a = _Analysis(state)
         if WAIT in a.moves:
@@ -244,7 +324,10 @@ def why_not(state: RaceState, move: Move) -> str | None:
             return (f"you can move a card in full, so you must play one (Zugzwang) — "
                     f"{rules.cite('must_play')}")
         return f"there is no move to choose: you skip — {rules.cite('no_move')}"
-    if move.card not in state.cards(c):
+    if move.card < 0:
+        if not state.bonus[c] or rules.bonus != -move.card:
+            return f"you hold no bonus piece of {-move.card}"
+    elif move.card not in state.cards(c):
         if state.game.is_ownerless(c):
             return f"this chariot plays its top card, not a {move.card}"
         return f"you have no {move.card} in hand"
@@ -269,9 +352,13 @@ def why_not(state: RaceState, move: Move) -> str | None:
                 return f"the race ends at the line: steps beyond it lapse — {exact}"
             break
     else:
-        if len(path) != move.card:
+        if len(path) != abs(move.card):
+            if rules.no_move == "smallest_loss" and move in _Analysis(state).moves:
+                return None  # lapse movement points: the card with the smallest loss
             return (f"a {move.card} moves exactly {move.card} spaces, not {len(path)} — "
                     f"{exact}")
+    if _avoids_alley(state, c) and _in_alley(board, path):
+        return f"this chariot does not drive through the alley — {rules.cite('ownerless')}"
     if move.card == rules.six_card:
         no = six_rule(state, c)
         if no is not None:

@@ -6,12 +6,15 @@ Grammar (docs/engine.md)::
     chariot = pos,crossings,alley,hand,deck,played,status
 
 pos: node id or ``-`` (off the board); crossings: finish-line crossings so far; alley: ``c``
-(still holds its coin) or ``s`` (stop made); hand, deck (top first) and played (in order):
-card digits or ``-``; status: ``r`` racing, ``f`` finished, ``x`` removed, with ``q``
-appended when disqualified. turn: the letter of the chariot to move (A = start place 1);
-idle: turns in a row without a move; ply: turns taken; end: ``-``, ``finished`` or
-``deadlock``; then the finish order (letters or ``-``) and, when chariots nobody drives
-move after the players, those still to move this round. Example:
+(still holds its coin), ``s`` (stop made), ``b`` (stop made, holds the unused bonus piece)
+or ``p`` (prize money: stopped this lap, the lap's prize forfeited); hand, deck (top first)
+and played (in order): card digits or ``-``; status: ``r`` racing, ``f`` finished, ``x``
+removed (a removed chariot that keeps its space is a crashed wreck), with ``q`` appended
+when disqualified; with prize money an 8th field: the money won. turn: the letter of the
+chariot to move (A = start place 1); idle: turns in a row without a move; ply: turns taken;
+end: ``-``, ``finished`` or ``deadlock``; then the finish order (letters or ``-``) and, when
+chariots nobody drives move after the players or a player moves all of their chariots in
+one turn, those still to move this round. Example:
 ``83,1,c,256,1134,6,r 84,1,c,666,-,-,r | B 0 1 -``.
 """
 
@@ -39,9 +42,11 @@ def to_notation(s: RaceState) -> str:
     for c in range(len(s.status)):
         pos = "-" if s.pos[c] is None else str(s.pos[c])
         status = s.status[c] + ("q" if s.dq[c] else "")
-        parts.append(",".join((pos, str(s.crossings[c]), "s" if s.stopped[c] else "c",
+        alley = ("p" if s.forfeit[c] else "b" if s.bonus[c] else "s") if s.stopped[c] else "c"
+        parts.append(",".join((pos, str(s.crossings[c]), alley,
                                _cards(s.hands[c]), _cards(s.decks[c]), _cards(s.played[c]),
-                               status)))
+                               status)) + (f",{s.money[c]}" if s.game.rules.prizes is not None
+                                           else ""))
     order = "".join(LETTERS[c] for c in s.finish_order) or "-"
     queue = "".join(LETTERS[c] for c in s.queue)
     return (" ".join(parts) + f" | {LETTERS[s.turn]} {s.idle} {s.ply} {s.end or '-'}"
@@ -66,10 +71,18 @@ def parse_notation(game: RaceGame, text: str) -> RaceState:
         raise NotationError(text, f"{len(chariots)} chariots for a race of {game.chariots}")
     pos: list[int | None] = []
     crossings, stopped, hands, decks, played, status, dq = [], [], [], [], [], [], []
+    bonus: list[bool] = []
+    forfeit: list[bool] = []
+    money: list[int] = []
     for ch in chariots:
         f = ch.split(",")
-        if len(f) != 7:
-            raise NotationError(text, f"chariot {ch!r} needs 7 comma-separated fields")
+        want = 7 if game.rules.prizes is None else 8
+        if len(f) != want:
+            raise NotationError(text, f"chariot {ch!r} needs {want} comma-separated fields")
+        if want == 8:
+            if not f[7].isdigit():
+                raise NotationError(text, f"chariot {ch!r}: the money is a number")
+            money.append(int(f[7]))
         try:
             pos.append(None if f[0] == "-" else int(f[0]))
             crossings.append(int(f[1]))
@@ -78,9 +91,13 @@ def parse_notation(game: RaceGame, text: str) -> RaceState:
                                 "numbers") from None
         if pos[-1] is not None and not 0 <= pos[-1] < len(game.board.succ):  # type: ignore[operator]
             raise NotationError(text, f"chariot {ch!r}: no space {pos[-1]} on this course")
-        if f[2] not in ("c", "s"):
-            raise NotationError(text, f"chariot {ch!r}: alley is 'c' (coin) or 's' (stopped)")
-        stopped.append(f[2] == "s")
+        if f[2] not in ("c", "s", "b", "p"):
+            raise NotationError(text, f"chariot {ch!r}: alley is 'c' (coin), 's' (stopped), "
+                                "'b' (stopped, holds the bonus piece) or 'p' (stopped this "
+                                "lap, its prize forfeited)")
+        stopped.append(f[2] in "sbp")
+        bonus.append(f[2] == "b")
+        forfeit.append(f[2] == "p")
         hands.append(tuple(sorted(_read_cards(f[3], "hand", text))))
         decks.append(_read_cards(f[4], "deck", text))
         played.append(_read_cards(f[5], "played", text))
@@ -115,4 +132,5 @@ def parse_notation(game: RaceGame, text: str) -> RaceState:
             raise NotationError(text, f"queue {t[5]!r} must be chariot letters")
         queue = tuple(LETTERS.index(x) for x in t[5])
     return RaceState(game, pos, crossings, stopped, hands, decks, played, status, dq, order,
-                     LETTERS.index(t[0]), idle, ply, end, queue)
+                     LETTERS.index(t[0]), idle, ply, end, queue, bonus, money or None,
+                     forfeit)

@@ -1,8 +1,9 @@
 """Policies choose among legal moves; they never decide what is legal.
 
 A policy is a callable ``(state, legal_moves) -> Move``. :func:`make_policy` builds one by
-name: ``random`` (uniform, its own seeded generator) or ``greedy`` (progress per point, keeps
-a reserve for the finish, stops in the alley in time).
+name: ``random`` (uniform, its own seeded generator), ``greedy`` (progress per point, keeps
+a reserve for the finish, stops in the alley in time) or ``search`` (seeded rollouts of
+each candidate move, :mod:`avecaesar.engine.search`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Callable
 from avecaesar.engine.moves import LegalMoves, alley_pending, gives_up_alley
 from avecaesar.engine.state import Move, RaceState
 
-__all__ = ["POLICIES", "greedy_policy", "make_policy", "random_policy"]
+__all__ = ["POLICIES", "greedy_policy", "greedy_ranking", "greedy_scored",
+           "make_policy", "random_policy"]
 
 Policy = Callable[[RaceState, LegalMoves], Move]
 
@@ -141,6 +143,27 @@ def _score(state: RaceState, move: Move) -> tuple[float, ...]:
     return (score, -board.progress[end], -end)
 
 
+def greedy_ranking(state: RaceState, moves: LegalMoves) -> list[Move]:
+    """The distinct (card, landing) legal moves, best first by the greedy score (the first
+    of equals first); ``greedy_policy`` plays the first."""
+    return [m for _k, m in greedy_scored(state, moves)]
+
+
+def greedy_scored(state: RaceState, moves: LegalMoves) -> list[tuple[tuple[float, ...], Move]]:
+    """:func:`greedy_ranking` with each move's greedy score (first element: the points —
+    finishing 1000, alley stop 500, giving the stop up −600, …; waste costs 3 a step)."""
+    scored: list[tuple[tuple[float, ...], Move]] = []
+    seen: set[tuple[int, int]] = set()
+    for m in moves:
+        if m.card and (m.card, m.path[-1]) in seen:
+            continue
+        if m.card:
+            seen.add((m.card, m.path[-1]))
+        scored.append((_score(state, m), m))
+    scored.sort(key=lambda x: x[0], reverse=True)  # stable: the first of equals stays first
+    return scored
+
+
 def greedy_policy(state: RaceState, moves: LegalMoves) -> Move:
     best = None
     best_key: tuple[float, ...] | None = None
@@ -161,7 +184,11 @@ def make_policy(name: str, seed: int) -> Policy:
         return random_policy(seed)
     if name == "greedy":
         return greedy_policy
+    if name == "search":
+        from avecaesar.engine.search import search_policy
+
+        return search_policy(seed)
     raise ValueError(f"unknown bot {name!r}; known: {', '.join(POLICIES)}")
 
 
-POLICIES = ("greedy", "random")
+POLICIES = ("greedy", "random", "search")

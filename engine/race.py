@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from avecaesar.engine.board import Board
@@ -42,10 +42,14 @@ class Placing:
 class Outcome:
     termination: str  # finished | deadlock
     placings: tuple[Placing, ...]
+    teams: tuple[tuple[str, int], ...] = ()  # several chariots each: (player, points), best first
 
     def to_json(self) -> dict[str, Any]:
-        return {"termination": self.termination,
-                "placings": [p.to_json() for p in self.placings]}
+        out: dict[str, Any] = {"termination": self.termination,
+                               "placings": [p.to_json() for p in self.placings]}
+        if self.teams:
+            out["teams"] = [{"player": p, "points": x} for p, x in self.teams]
+        return out
 
 
 def outcome(state: RaceState) -> Outcome:
@@ -68,17 +72,31 @@ def outcome(state: RaceState) -> Outcome:
             continue
         place += 1
         pts = rules.disqualified_points if dq else (
-            rules.places[place - 1] if place <= len(rules.places) else 0)
+            state.money[c] if rules.prizes is not None
+            else rules.places[place - 1] if place <= len(rules.places) else 0)
         placings[c] = Placing(c, state.game.names[c], place, pts, True, dq, False)
     for c in range(len(state.status)):
         if c not in placings:
-            pts = 0 if state.game.is_ownerless(c) else rules.not_finished_points
+            pts = 0 if state.game.is_ownerless(c) else (
+                state.money[c] if rules.prizes is not None and not state.dq[c]
+                else rules.not_finished_points)
             placings[c] = Placing(c, state.game.names[c], None, pts,
                                   False, state.dq[c], state.status[c] == "x")
+    if state.end == "deadlock" and any(state.crashed(c) for c in range(len(state.status))):
+        # crash and burn: the wreck stops someone from finishing, so nobody scores
+        placings = {c: replace(p, points=0) for c, p in placings.items()}
+    teams: tuple[tuple[str, int], ...] = ()
+    if state.game.players:
+        sums = [0] * len(state.game.players)
+        for c, p in placings.items():
+            if state.game.owners[c] >= 0:
+                sums[state.game.owners[c]] += p.points
+        teams = tuple(sorted(zip(state.game.players, sums, strict=True),
+                             key=lambda t: -t[1]))
     return Outcome(state.end or "running",
                    tuple(sorted(placings.values(),
                                 key=lambda p: (p.place is None, p.place or 0,
-                                               -state.race_progress(p.chariot)))))
+                                               -state.race_progress(p.chariot)))), teams)
 
 
 def start_order(rng: random.Random, deck: Sequence[int], seats: int) -> tuple[list[int],
@@ -115,12 +133,17 @@ def ownerless_count(rules: RaceRules, board: Board, players: int) -> int:
 
 
 def new_race(rules: RaceRules, board: Board, players: Sequence[str],
-             seed: int) -> tuple[RaceState, dict[str, Any]]:
+             seed: int, seats: Sequence[int] | None = None) -> tuple[RaceState, dict[str, Any]]:
     """The initial state and the setup facts (start order and reveals) for the record.
 
-    The players draw for the start places; chariots that no player drives (if the rules
-    fill empty places) take the places behind them.
+    The players draw for the start places — or, given ``seats`` (player indices in start-place
+    order, as a tournament's next-race order decides), take them; chariots that no player
+    drives (if the rules fill empty places) take the places behind them.
     """
+    per = rules.chariots_for(len(players))
+    people = tuple(players)
+    if per > 1:  # several chariots each: every chariot draws for its start place
+        players = [f"{p}/{j + 1}" for p in people for j in range(per)]
     n = len(players)
     if not 1 <= n <= len(board.start_places):
         raise ValueError(f"{n} chariots for a course with {len(board.start_places)} places")
@@ -128,11 +151,29 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
     if extra and rules.ownerless is not None:
         rules.ownerless.check()
     rng = random.Random(seed)
-    order, reveals = start_order(rng, rules.deck, n)
+    if seats is not None:
+        if sorted(seats) != list(range(n)):
+            raise ValueError(f"seats {list(seats)} are not an order of {n} players")
+        order, reveals = list(seats), []
+    else:
+        order, reveals = start_order(rng, rules.deck, n)
     names = tuple(players[s] for s in order) + tuple(
         OWNERLESS_NAME.format(i + 1) for i in range(extra))
     flags = (False,) * n + (True,) * extra
-    game = RaceGame(rules, board, names, flags if extra else ())
+    owners: tuple[int, ...] = ()
+    if per > 1:
+        owners = tuple(s // per for s in order) + (-1,) * extra
+        if extra and rules.ownerless and (
+                rules.ownerless.turn_order != "in_start_order"
+                and rules.team_order != "in_start_order"):
+            from avecaesar.engine.rules import UnsupportedRuleError
+            raise UnsupportedRuleError("teams.turn_order", rules.team_order, [], (
+                "chariots nobody drives that move after the players, and players who order "
+                "their own chariots, in one race: the rules give no common turn order; fill "
+                "the start places with players' chariots or use teams.turn_order="
+                "in_start_order"))
+    game = RaceGame(rules, board, names, flags if extra else (), owners,
+                    people if per > 1 else ())
     decks, hands = [], []
     for c in range(n + extra):
         d = list(rules.deck)
@@ -146,6 +187,9 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
     n += extra
     state = RaceState(game, list(board.start_places[:n]), [0] * n, [False] * n, hands, decks,
                       [()] * n, [RACING] * n, [False] * n, [], 0)
+    if game.player_turns:  # the first player's turn: all their chariots, best placed first
+        mine = state.player_turn_queue(owners[0], state.racing())
+        state.turn, state.queue = mine[0], tuple(mine[1:])
     return state, {"seats": order, "reveals": reveals, "start": state.notation()}
 
 
@@ -161,13 +205,15 @@ class RaceRun:
 
 
 def run_race(rules: RaceRules, board: Board, players: Sequence[str],
-             policies: Sequence[Policy], seed: int, max_turns: int = 100_000) -> RaceRun:
+             policies: Sequence[Policy], seed: int, max_turns: int = 100_000,
+             seats: Sequence[int] | None = None) -> RaceRun:
     """Play a race to its end; ``policies[i]`` drives the player in seat ``i``."""
     from avecaesar.engine.policies import greedy_policy
 
-    state, setup = new_race(rules, board, players, seed)
+    state, setup = new_race(rules, board, players, seed, seats)
     # a chariot no player drives moves "to its own best advantage": the greedy policy
-    by_chariot = [policies[s] for s in setup["seats"]]
+    per = rules.chariots_for(len(players))
+    by_chariot = [policies[s // per] for s in setup["seats"]]
     by_chariot += [greedy_policy] * (state.game.chariots - len(by_chariot))
     turns: list[dict[str, Any]] = []
     while not state.over and len(turns) < max_turns:
@@ -181,6 +227,9 @@ def play_turn(state: RaceState, policy: Policy) -> dict[str, Any]:
     A chariot that no player drives moves "to its own best advantage" by the greedy policy,
     whatever ``policy`` is given.
     """
+    options = state.choosable()
+    if len(options) > 1 and hasattr(policy, "choose_chariot"):
+        state.choose(policy.choose_chariot(state, options))  # type: ignore[attr-defined]
     c = state.turn
     if state.game.is_ownerless(c):
         from avecaesar.engine.policies import greedy_policy

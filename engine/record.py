@@ -51,8 +51,9 @@ def record_lines(run: RaceRun, header: dict[str, Any]) -> list[dict[str, Any]]:
         elif t["move"].card == 0:
             lines.append({"type": "wait", **base})
         else:
-            lines.append({"type": "move", **base, "card": t["move"].card,
-                          "path": list(t["move"].path)})
+            m = t["move"]
+            lines.append({"type": "move", **base, "card": m.card, "path": list(m.path),
+                          **({"ram": LETTERS[m.ram]} if m.ram >= 0 else {})})
     lines.append({"type": "result", **outcome(run.state).to_json(),
                   "final": run.state.notation()})
     return lines
@@ -98,10 +99,14 @@ def read_record(path: str | Path) -> list[dict[str, Any]]:
 
 def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
            file: str = "record") -> RaceState:
-    """Rebuild the race from its header and re-check every turn; return the final state."""
+    """Rebuild the race from its header and re-check every turn; return the final state.
+
+    A header with ``seated: true`` (a tournament's later race) takes its recorded seats
+    instead of drawing for them."""
     head = lines[0]
     players = [p["name"] for p in head["players"]]
-    state, setup = new_race(rules, board, players, int(head["seed"]))
+    state, setup = new_race(rules, board, players, int(head["seed"]),
+                            head["seats"] if head.get("seated") else None)
     if (setup["seats"] != head.get("seats", setup["seats"])
             or setup["start"] != head.get("start", setup["start"])):
         raise RecordError(file, head["_line"], "the seed does not give the recorded start "
@@ -112,11 +117,13 @@ def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
             if state.notation() != line["final"]:
                 raise RecordError(file, n, "the recorded final position differs from the "
                                   "replayed one")
-            if outcome(state).to_json()["placings"] != line["placings"]:
+            if outcome(state).to_json().get("placings") != line["placings"]:
                 raise RecordError(file, n, "the recorded result differs from the replayed one")
             continue
         if state.over:
             raise RecordError(file, n, "a turn after the race is over")
+        if line["chariot"] in LETTERS and LETTERS.index(line["chariot"]) in state.choosable():
+            state.choose(LETTERS.index(line["chariot"]))  # the player ordered own chariots
         who = LETTERS[state.turn]
         if line["chariot"] != who:
             raise RecordError(file, n, f"it is chariot {who}'s turn, not {line['chariot']}'s")
@@ -130,8 +137,9 @@ def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
                                   f"(e.g. {next(iter(moves))})")
             state.skip(moves.skip_reason or "blocked")
             continue
-        move = Move(0, ()) if kind == "wait" else Move(int(line["card"]),
-                                                       tuple(line["path"]))
+        move = Move(0, ()) if kind == "wait" else Move(
+            int(line["card"]), tuple(line["path"]),
+            LETTERS.index(line["ram"]) if line.get("ram") else -1)
         reason = why_not(state, move)
         if reason is not None:
             raise RecordError(file, n, f"illegal move {move}: {reason}")

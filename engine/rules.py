@@ -13,8 +13,8 @@ from typing import Any
 
 from avecaesar.errors import AveCaesarError
 
-__all__ = ["RULE_KEYS", "OwnerlessRules", "RaceRules", "UnsupportedRuleError",
-           "rules_from_ruleset"]
+__all__ = ["RULE_KEYS", "OwnerlessRules", "RaceRules", "TournamentRules",
+           "UnsupportedRuleError", "rules_from_ruleset", "tournament_rules_from_ruleset"]
 
 
 class UnsupportedRuleError(AveCaesarError):
@@ -34,17 +34,22 @@ ALLEY_WAIT = ("must_wait", "may_wait", "no_wait", "must_move")
 # Rule values the engine assumes without a switch: a ruleset stating another value is refused
 # (never silently ignored). Groups the engine has no primitives for yet are refused whole.
 ASSUMED: dict[str, tuple[object, ...]] = {
-    "players.chariots_per_player": (1,),
-    "deck.piles": (1,),
     "start.order": ("reveal_highest_card",),
     "start.ties": ("redraw",),
     "start.reshuffle_after": (True,),
     "turns.order": ("start_place_order",),
-    "alley.tribute": ("coin",),
-    "scoring.method": ("laurels_by_place",),
+    "alley.tribute": ("coin", "race_card"),
+    "scoring.method": ("laurels_by_place", "prize_money"),
     "ownerless.turn_order": ("in_start_order", "after_players_best_placed_first"),
 }
-UNSUPPORTED_GROUPS = ("bonus", "prize_money", "ramming", "teams")
+UNSUPPORTED_GROUPS: tuple[str, ...] = ()
+RAM_TIE = ("no_effect", "attacker_wins", "defender_wins")
+TEAM_ORDER = ("in_start_order", "player_orders_own_chariots")
+TEAM_SCORING = ("all_chariots_score", "individual_and_team", "team_total")
+NO_MOVE = {"skip_turn": "skip_turn", "skip_turn_cycle_card": "cycle_card",
+           "play_smallest_loss": "smallest_loss"}
+NO_STOP = {"disqualify": "disqualify", "execute": "execute", "none": "none",
+           "no_penalty": "none"}
 CONDITIONS = ("on_chicane", "blocks_others", "leading_jointly", "all_joint_leaders_only_sixes")
 
 
@@ -56,8 +61,8 @@ class OwnerlessRules:
         under the deck) or ``discard``.
     draws_when_blocked: whether a card is drawn when no card at all could move the chariot.
     six_rule: whether the 6-card rule binds them.
-    alley: ``exempt`` (need not stop) or ``tries_lap_1`` (bound like the others; the policy
-        stops in lap 1 when it can).
+    alley: ``exempt`` (need not stop), ``avoid`` (never enters an alley space) or
+        ``tries_lap_1`` (bound like the others; the policy stops in lap 1 when it can).
     scores: whether they score points; occupies_places: whether they take finishing places.
     move: ``top_card`` (every turn) or ``first_card_then_position`` (the first move by a
         card, then by race position: ``position_moves`` leading / middle / last).
@@ -106,7 +111,36 @@ class RaceRules:
     alley_must_stop: whether a chariot must stop in the alley.
     alley_wait: ``must_wait`` / ``may_wait`` / ``no_wait`` when the alley is blocked on
         the last chance (the data's ``must_move`` is ``no_wait``).
-    no_stop: what a missing alley stop does: ``disqualify`` or ``none``.
+    no_stop: what a missing alley stop does: ``disqualify``, ``execute`` (removed at once,
+        0 points) or ``none``.
+    no_move: when no card can be moved in full: ``skip_turn``, ``cycle_card`` (skip, put
+        the highest card under the deck and draw a replacement) or ``smallest_loss`` (play the
+        card that loses the fewest movement points, as far as it goes).
+    six_only: a leader the 6-card rule leaves without a card: ``skip_turn`` or ``crash``
+        (out of the race, its space blocked for the rest of it; if then anyone fails to
+        finish, nobody scores).
+    alley_card: with the race-card tribute, the value of the card picked up in the alley
+        (it joins the hand), else None.
+    bonus: the points of the bonus piece a chariot receives with its alley stop and may use
+        once instead of a card, or None.
+    ramming: None, or ramming attacks on with this tie resolution: ``no_effect``,
+        ``attacker_wins`` or ``defender_wins``. A chariot whose move (not over the line) ends
+        beside an opponent's, with the space straight ahead of both free, may attack: both
+        show their highest hand card, the higher wins, the winner moves one space straight
+        ahead, the loser one straight back (if that space is free).
+    prizes: None, or prize money instead of laurels: the amounts paid for completing each
+        lap, by the order in which the chariots complete it (the first to complete a lap
+        gets the first amount, …). A stop in the alley (once per lap, in the alley laps)
+        reshuffles the played cards into the deck and forfeits the prize of that lap. A
+        chariot's race points are its money.
+    chariots_per_player: chariots each player drives: a number, or ``((players, chariots),
+        …)`` by the number of players (see :meth:`chariots_for`).
+    team_order: ``in_start_order`` (each chariot in the turn of its start place) or
+        ``player_orders_own_chariots`` (players in the order of their first start place; on
+        a player's turn all their chariots move, in the order the player chooses).
+    team_scoring: None (one chariot each) or how a player's chariots score:
+        ``all_chariots_score`` / ``individual_and_team`` / ``team_total`` — each chariot
+        scores by its place, the player's (team's) points are their sum.
     dq_may_finish, dq_keeps_place: what a disqualified chariot may do.
     out_of_cards: ``remove``.
     places: points per place (1st first).
@@ -137,11 +171,34 @@ class RaceRules:
     disqualified_points: int
     water: str = "space"
     ownerless: OwnerlessRules | None = None
+    no_move: str = "skip_turn"
+    six_only: str = "skip_turn"
+    alley_card: int | None = None
+    bonus: int | None = None
+    ramming: str | None = None
+    prizes: tuple[int, ...] | None = None
+    chariots_per_player: int | tuple[tuple[int, int], ...] = 1
+    team_order: str = "in_start_order"
+    team_scoring: str | None = None
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def cite(self, name: str) -> str:
         """The citation of a field, or a plain note when none was given."""
         return self.citations.get(name, "rule data")
+
+    def chariots_for(self, players: int) -> int:
+        """Chariots each player drives when ``players`` play."""
+        cpp = self.chariots_per_player
+        if isinstance(cpp, int):
+            return cpp
+        for n, k in cpp:
+            if n == players:
+                return k
+        raise UnsupportedRuleError(
+            "players.chariots_per_player", players, [str(n) for n, _ in cpp],
+            f"the rules give chariots per player only for "
+            f"{', '.join(str(n) for n, _ in cpp)} players, not {players} "
+            f"({self.cite('chariots_per_player')})")
 
     @property
     def deck_points(self) -> int:
@@ -187,6 +244,7 @@ RULE_KEYS: dict[str, str] = {
     "water": "water.ditches",
     "ownerless": "ownerless.when",
     "must_play": "turns.must_play",
+    "chariots_per_player": "players.chariots_per_player",
     "exact_move": "turns.exact_move",
     "no_move": "turns.no_move",
 }
@@ -259,10 +317,41 @@ def _ownerless(ruleset: Any) -> OwnerlessRules | None:
                         ("under_deck", "discard", "skip_move")),
         draws_when_blocked=bool(get("draws_when_blocked", True)),
         six_rule=bool(get("six_rule", True)),
-        alley=_check("ownerless.alley", get("alley", "exempt"), ("exempt", "tries_lap_1")),
+        alley=_check("ownerless.alley", get("alley", "exempt"), ("exempt", "avoid",
+                                                                  "tries_lap_1")),
         scores=bool(get("scores", False)),
         occupies_places=bool(get("occupies_places", True)),
         missing=tuple(missing))
+
+
+def _deck(ruleset: Any) -> list[int]:
+    """The deck every chariot races with: the composition, or the chosen alternative deck
+    (its cards checked against the alternative's card count and the deck's points)."""
+    v = ruleset.value
+    deck: list[int] = []
+    for entry in v("deck.composition"):
+        deck += [int(entry["card"])] * int(entry["count"])
+    if not ruleset.has("deck.choice"):
+        return deck
+    choice = str(v("deck.choice"))
+    if choice == "normal":
+        return deck
+    alts = {a["name"]: int(a["cards"]) for a in v("deck.alternatives") or []}
+    if choice not in alts:
+        raise UnsupportedRuleError("deck.choice", choice, ["normal", *alts])
+    comps = {c["name"]: [int(x) for x in c["values"]]
+             for c in v("deck.alternative_compositions") or []}
+    if choice not in comps:
+        raise UnsupportedRuleError("deck.alternative_compositions", None, [], (
+            f"deck.choice is {choice!r}, but deck.alternative_compositions gives no cards "
+            f"for it: supply [{{name: {choice}, values: [...]}}]"))
+    cards = comps[choice]
+    points = int(v("deck.points"))
+    if len(cards) != alts[choice] or sum(cards) != points:
+        raise UnsupportedRuleError("deck.alternative_compositions", cards, [], (
+            f"the {choice} deck must hold {alts[choice]} cards of {points} points in all, "
+            f"not {len(cards)} cards of {sum(cards)} ({ruleset.citation('deck.alternatives')})"))
+    return cards
 
 
 def rules_from_ruleset(ruleset: Any) -> RaceRules:
@@ -275,9 +364,12 @@ def rules_from_ruleset(ruleset: Any) -> RaceRules:
     k = RULE_KEYS
     _refuse_unsupported(ruleset)
     cites = {name: ruleset.citation(key) for name, key in k.items()}
-    deck: list[int] = []
-    for entry in v(k["deck"]):
-        deck += [int(entry["card"])] * int(entry["count"])
+    deck = _deck(ruleset)
+    piles = int(v("deck.piles"))
+    if piles > 1:
+        # dealt face down, a pile chosen blind gives an unseen card just like the top of the
+        # shuffled deck: the engine draws the deck in order
+        _check("deck.split", v("deck.split"), ("dealt_face_down",))
     forbidden = list(v(k["six_joint"]))
     if "leading" in forbidden:
         joint = True
@@ -285,16 +377,46 @@ def rules_from_ruleset(ruleset: Any) -> RaceRules:
         joint = False
     else:
         raise UnsupportedRuleError(k["six_joint"], forbidden, ["[leading]", "[leading_alone]"])
-    _check(k["six_only"], v(k["six_only"]), ("skip_turn",))
+    six_only = _check(k["six_only"], v(k["six_only"]), ("skip_turn", "crash"))
     _check(k["leader"], v(k["leader"]), ("progress",))
     _check(k["overshoot"], v(k["overshoot"]), ("lapses",))
     _check(k["others_continue"], v(k["others_continue"]), (True,))  # type: ignore[arg-type]
     _check(k["out_of_cards"], v(k["out_of_cards"]), ("remove",))
-    _check(k["no_move"], v(k["no_move"]), ("skip_turn",))
+    no_move = NO_MOVE[_check(k["no_move"], v(k["no_move"]), tuple(NO_MOVE))]
+    alley_card = None
+    if v("alley.tribute") == "race_card":
+        alley_card = int(v("alley.race_card"))
     if v(k["alley_overtaking"]) is not False:
         raise UnsupportedRuleError(k["alley_overtaking"], v(k["alley_overtaking"]), ["false"])
     rows = v(k["start_rows"])
     water = v(k["water"])
+    raw_cpp = v(k["chariots_per_player"])
+    cpp: int | tuple[tuple[int, int], ...] = (
+        int(raw_cpp) if isinstance(raw_cpp, int)
+        else tuple((int(e["players"]), int(e["chariots"])) for e in raw_cpp))
+    bonus = None
+    if ruleset.has("bonus.points"):
+        _check("bonus.granted", v("bonus.granted"), ("after_alley_stop",))
+        _check("bonus.uses", v("bonus.uses"), (1,))  # type: ignore[arg-type]
+        _check("bonus.instead_of_card", v("bonus.instead_of_card"), (True,))  # type: ignore[arg-type]
+        bonus = int(v("bonus.points"))
+    ramming = None
+    if ruleset.has("ramming.trigger"):
+        _check("ramming.trigger", v("ramming.trigger"), ("stop_beside_opponent_free_space_ahead",))
+        _check("ramming.card", v("ramming.card"), ("highest_in_hand",))
+        _check("ramming.winner", v("ramming.winner"), ("forward_one_take_chip",))
+        _check("ramming.loser", v("ramming.loser"), ("back_one",))
+        _check("ramming.attack_chips", v("ramming.attack_chips"), ("no_effect",))
+        ramming = _check("ramming.tie", v("ramming.tie"), RAM_TIE)
+    prizes = None
+    if v("scoring.method") == "prize_money":
+        _check("prize_money.alley_stop", v("prize_money.alley_stop"),
+               ("reshuffle_forfeit_lap_prize",))
+        prizes = tuple(int(x) for x in v("prize_money.per_lap"))
+    team_order, team_scoring = "in_start_order", None
+    if ruleset.has("teams.turn_order") or ruleset.has("teams.scoring") or cpp != 1:
+        team_order = _check("teams.turn_order", v("teams.turn_order"), TEAM_ORDER)
+        team_scoring = _check("teams.scoring", v("teams.scoring"), TEAM_SCORING)
     return RaceRules(
         deck=tuple(sorted(deck)),
         hand_size=int(v(k["hand_size"])),
@@ -310,7 +432,7 @@ def rules_from_ruleset(ruleset: Any) -> RaceRules:
         alley_must_stop=bool(v(k["alley_must_stop"])),
         alley_wait=_check(k["alley_wait"], v(k["alley_wait"]), ALLEY_WAIT).replace(
             "must_move", "no_wait"),
-        no_stop=_check(k["no_stop"], v(k["no_stop"]), ("disqualify", "none")),
+        no_stop=NO_STOP[_check(k["no_stop"], v(k["no_stop"]), tuple(NO_STOP))],
         dq_may_finish=bool(v(k["dq_may_finish"])),
         dq_keeps_place=bool(v(k["dq_keeps_place"])),
         out_of_cards="remove",
@@ -319,5 +441,76 @@ def rules_from_ruleset(ruleset: Any) -> RaceRules:
         disqualified_points=int(v(k["disqualified_points"])),
         water="skipped" if water == "skipped" else "space",
         ownerless=_ownerless(ruleset),
+        no_move=no_move,
+        six_only=six_only,
+        alley_card=alley_card,
+        bonus=bonus,
+        ramming=ramming,
+        prizes=prizes,
+        chariots_per_player=cpp,
+        team_order=team_order,
+        team_scoring=team_scoring,
         citations=cites,
+    )
+
+
+@dataclass(frozen=True)
+class TournamentRules:
+    """The rule values of a tournament (field → meaning).
+
+    races: races in the tournament.
+    next_start_order: ``reveal`` (draw again), ``loser_first`` (the last-placed player opens,
+        the others follow clockwise), ``last_starter_opens`` (whoever started last opens,
+        clockwise), ``by_result`` (the winner on start place 1, the others in finishing
+        order, non-finishers behind, farthest from the line last).
+    course_choice: ``rotation`` or ``recommended_then_draw``.
+    rotation: per race, entries ``(players range or None, course id or None, rulebook
+        name)``.
+    tie_break: ``none`` (tied players share the place) or ``places`` (more wins, then more
+        second places, and so on).
+    citations: field name → citation.
+    """
+
+    races: int
+    next_start_order: str
+    course_choice: str
+    rotation: Mapping[int, tuple[tuple[tuple[int, int] | None, str | None, str], ...]]
+    tie_break: str
+    citations: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def cite(self, name: str) -> str:
+        return self.citations.get(name, "rule data")
+
+
+TOURNAMENT_KEYS = {"races": "tournament.races", "next_start_order": "tournament.next_start_order",
+                   "course_choice": "tournament.course_choice",
+                   "rotation": "tournament.course_rotation", "tie_break": "tournament.tie_break"}
+NEXT_ORDER = {"loser_first": "loser_first", "last_starter_opens": "last_starter_opens",
+              "winner_stays_reseat_by_place": "by_result", "by_previous_result": "by_result",
+              "reveal_highest_card": "reveal"}
+TIE_BREAK = {"none": "none", "more_wins_then_seconds": "places"}
+
+
+def tournament_rules_from_ruleset(ruleset: Any) -> TournamentRules:
+    """Read the tournament group of a composed ruleset into :class:`TournamentRules`."""
+    v = ruleset.value
+    k = TOURNAMENT_KEYS
+    rotation: dict[int, list[tuple[tuple[int, int] | None, str | None, str]]] = {}
+    for entry in v(k["rotation"]) or []:
+        players = entry.get("players")
+        rng = None
+        if players:
+            lo, hi = (int(x) for x in str(players).split("-"))
+            rng = (lo, hi)
+        rotation.setdefault(int(entry["race"]), []).append(
+            (rng, entry.get("course_id"), str(entry["course"])))
+    return TournamentRules(
+        races=int(v(k["races"])),
+        next_start_order=NEXT_ORDER[_check(k["next_start_order"], v(k["next_start_order"]),
+                                           tuple(NEXT_ORDER))],
+        course_choice=_check(k["course_choice"], v(k["course_choice"]),
+                             ("rotation", "recommended_then_draw")),
+        rotation={r: tuple(e) for r, e in rotation.items()},
+        tie_break=TIE_BREAK[_check(k["tie_break"], v(k["tie_break"]), tuple(TIE_BREAK))],
+        citations={name: ruleset.citation(key) for name, key in k.items()},
     )

@@ -233,17 +233,24 @@ def report(spec: SimSpec, summaries: Iterable[RaceSummary]) -> SimReport:
 
 
 def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
-             progress: Callable[[int], None] | None = None) -> SimReport:
-    """Run ``spec.races`` races on ``workers`` processes and report.
+             progress: Callable[[int], None] | None = None,
+             cluster: str | None = None) -> SimReport:
+    """Run ``spec.races`` races on ``workers`` processes (or a Dask cluster) and report.
 
     The races are cut into chunks; each chunk reports back as it completes and
-    ``progress(done)`` is called with the number of races done so far.
+    ``progress(done)`` is called with the number of races done so far. With ``cluster``
+    (a Dask scheduler address such as ``tcp://10.0.0.5:8786``) the chunks run on that
+    cluster's workers instead, which must have this package installed; see
+    docs/simulation.md.
     """
     _setup(_spec_key(spec))  # bad names fail here, in the caller's process, with a clear error
-    chunk = max(1, min(250, spec.races // (workers * 8) or 1))
+    slots = workers if cluster is None else 64
+    chunk = max(1, min(250, spec.races // (max(1, slots) * 8) or 1))
     chunks = [range(i, min(i + chunk, spec.races)) for i in range(0, spec.races, chunk)]
     summaries: list[RaceSummary] = []
-    if workers <= 1:
+    if cluster is not None:
+        summaries = _on_cluster(cluster, spec, chunks, heat, progress)
+    elif workers <= 1:
         for ch in chunks:
             summaries.extend(_batch(spec, ch, heat))
             if progress:
@@ -258,3 +265,31 @@ def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
                 if progress:
                     progress(len(summaries))
     return report(spec, summaries)
+
+
+def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
+                progress: Callable[[int], None] | None) -> list[RaceSummary]:
+    """Run the chunks on a Dask cluster (the optional ``dask`` extra)."""
+    from avecaesar.errors import AveCaesarError
+
+    try:
+        from distributed import Client, as_completed
+    except ImportError as err:
+        raise AveCaesarError(
+            "--cluster needs Dask: pip install 'avecaesar[dask]' (on this machine and on the "
+            "cluster's workers)") from err
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError) as err:
+        raise AveCaesarError(f"cannot reach the Dask scheduler at {address}: {err} — start "
+                             "one with `dask scheduler` or check the address") from err
+    summaries: list[RaceSummary] = []
+    try:
+        futures = [client.submit(_batch, spec, list(ch), heat, pure=False) for ch in chunks]
+        for fut in as_completed(futures):
+            summaries.extend(fut.result())
+            if progress:
+                progress(len(summaries))
+    finally:
+        client.close()
+    return summaries

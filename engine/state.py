@@ -23,6 +23,10 @@ LETTERS = "ABCDEFGHIJKL"
 RACING, FINISHED, REMOVED = "r", "f", "x"
 
 
+def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:i], value, *values[i + 1:])
+
+
 class Move(NamedTuple):
     """A card and the spaces driven through, the landing space last.
 
@@ -32,11 +36,15 @@ class Move(NamedTuple):
 
     card: int
     path: tuple[int, ...]
+    ram: int = -1  # the chariot attacked in a ramming attack after the move, or -1
 
     def __str__(self) -> str:
         if self.card == 0:
             return "wait"
-        return f"{self.card}:" + "-".join(str(n) for n in self.path)
+        ram = f"!{LETTERS[self.ram]}" if self.ram >= 0 else ""
+        if self.card < 0:  # the bonus piece of -card points
+            return f"+{-self.card}:" + "-".join(str(n) for n in self.path) + ram
+        return f"{self.card}:" + "-".join(str(n) for n in self.path) + ram
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -44,7 +52,10 @@ class Move(NamedTuple):
         if text == "wait":
             return WAIT
         card, _, path = text.partition(":")
-        return cls(int(card), tuple(int(n) for n in path.split("-") if n))
+        path, _, ram = path.partition("!")
+        value = -int(card[1:]) if card.startswith("+") else int(card)
+        return cls(value, tuple(int(n) for n in path.split("-") if n),
+                   LETTERS.index(ram) if ram else -1)
 
 
 WAIT = Move(0, ())
@@ -70,10 +81,20 @@ class RaceGame:
     board: Board
     names: tuple[str, ...]
     ownerless: tuple[bool, ...] = ()  # per chariot: no player drives it (top card)
+    owners: tuple[int, ...] = ()  # per chariot: the player driving it (several each), or -1
+    players: tuple[str, ...] = ()  # with several chariots each: the players, by index
 
     @property
     def chariots(self) -> int:
         return len(self.names)
+
+    @property
+    def player_turns(self) -> bool:
+        """On a player's turn all of their chariots move, in the order they choose."""
+        return bool(self.owners) and self.rules.team_order == "player_orders_own_chariots"
+
+    def own_chariots(self, player: int) -> list[int]:
+        return [c for c, o in enumerate(self.owners) if o == player]
 
     def is_ownerless(self, c: int) -> bool:
         return bool(self.ownerless) and self.ownerless[c]
@@ -82,28 +103,39 @@ class RaceGame:
 class RaceState:
     """Positions, laps, alley stops, cards, finishers and the turn of one race."""
 
-    __slots__ = ("crossings", "decks", "dq", "end", "finish_order", "game", "hands", "idle",
-                 "played", "ply", "pos", "queue", "status", "stopped", "turn")
+    __slots__ = ("bonus", "crossings", "decks", "dq", "end", "finish_order", "forfeit", "game",
+                 "hands", "idle", "money", "played", "ply", "pos", "queue", "status", "stopped",
+                 "turn")
 
     def __init__(self, game: RaceGame, pos: list[int | None], crossings: list[int],
                  stopped: list[bool], hands: list[tuple[int, ...]],
                  decks: list[tuple[int, ...]], played: list[tuple[int, ...]],
                  status: list[str], dq: list[bool], finish_order: list[int], turn: int,
                  idle: int = 0, ply: int = 0, end: str | None = None,
-                 queue: tuple[int, ...] = ()) -> None:
+                 queue: tuple[int, ...] = (), bonus: tuple[bool, ...] | None = None,
+                 money: tuple[int, ...] | None = None,
+                 forfeit: tuple[bool, ...] | None = None) -> None:
         self.game = game
         self.pos, self.crossings, self.stopped = pos, crossings, stopped
         self.hands, self.decks, self.played = hands, decks, played
         self.status, self.dq, self.finish_order = status, dq, finish_order
         self.turn, self.idle, self.ply, self.end = turn, idle, ply, end
-        self.queue = queue  # chariots nobody drives still to move this round, in order
+        self.queue = queue  # chariots still to move this round (team / player turn), in order
+        # variant facts, immutable tuples (shared by copies, replaced on change):
+        # holds the bonus piece; prize money won; stopped in the alley this lap, so the lap's
+        # prize is forfeited
+        n = len(pos)
+        self.bonus = tuple(bonus) if bonus is not None else (False,) * n
+        self.money = tuple(money) if money is not None else (0,) * n
+        self.forfeit = tuple(forfeit) if forfeit is not None else (False,) * n
 
     # -- copying, comparing, notation -------------------------------------------------------
     def copy(self) -> RaceState:
         return RaceState(self.game, list(self.pos), list(self.crossings), list(self.stopped),
                          list(self.hands), list(self.decks), list(self.played),
                          list(self.status), list(self.dq), list(self.finish_order), self.turn,
-                         self.idle, self.ply, self.end, self.queue)
+                         self.idle, self.ply, self.end, self.queue, self.bonus,
+                         self.money, self.forfeit)
 
     def notation(self) -> str:
         from avecaesar.engine.notation import to_notation
@@ -158,6 +190,10 @@ class RaceState:
             elif rp == best:
                 out.append(c)
         return out
+
+    def crashed(self, c: int) -> bool:
+        """Chariot ``c`` crashed: out of the race, its wreck still blocks its space."""
+        return self.status[c] == REMOVED and self.pos[c] is not None
 
     def occupied(self, but: int | None = None) -> set[int]:
         return {p for c, p in enumerate(self.pos) if p is not None and c != but}
@@ -214,7 +250,9 @@ class RaceState:
             return events
         own = self.game.is_ownerless(c)
         hand = list(self.hands[c])
-        if own and self.decks[c]:
+        if move.card < 0:  # the bonus piece, used instead of a card
+            self.bonus = _with(self.bonus, c, False)
+        elif own and self.decks[c]:
             self.decks[c] = self.decks[c][1:]
             self.played[c] = (*self.played[c], move.card)
         elif not own:
@@ -229,22 +267,39 @@ class RaceState:
             if node is not None and (nxt, True) in board.succ[node]:
                 self.crossings[c] += 1
                 events.append(Event("lap", c, {"lap": self.lap(c)}))
+                if rules.prizes is not None:
+                    self._prize(c, events)
             node = nxt
         self.pos[c] = node
         lap = self.lap(c)
-        if (node is not None and not self.stopped[c] and board.alley[node]
-                and lap in rules.alley_laps):
+        if (node is not None and board.alley[node] and lap in rules.alley_laps
+                and (not self.stopped[c]
+                     or (rules.prizes is not None and not self.forfeit[c]))):
             self.stopped[c] = True
             events.append(Event("alley_stop", c, {"lap": lap}))
+            if rules.prizes is not None and not own:
+                self._reshuffle(c, events)
+            if rules.alley_card is not None and not own:
+                hand.append(rules.alley_card)  # the race-card tribute: it joins the hand
+                events.append(Event("alley_card", c, {"card": rules.alley_card}))
+            if rules.bonus is not None and not own:
+                self.bonus = _with(self.bonus, c, True)
+                events.append(Event("bonus", c, {"points": rules.bonus}))
         finished = self.crossings[c] >= target
-        needs_stop = (board.has_alley and rules.alley_must_stop and rules.no_stop == "disqualify"
-                      and not (own and rules.ownerless and rules.ownerless.alley == "exempt"))
+        needs_stop = (board.has_alley and rules.alley_must_stop and rules.no_stop != "none"
+                      and not (own and rules.ownerless
+                               and rules.ownerless.alley in ("exempt", "avoid")))
         if (needs_stop and not self.stopped[c] and not self.dq[c]
                 and (finished or lap > max(rules.alley_laps))):
             self.dq[c] = True
             events.append(Event("disqualified", c, {"reason": "no_alley_stop"}))
-            if not rules.dq_may_finish and not finished:
+            if rules.no_stop == "execute":
+                finished = False  # executed: out at once, 0 points
+                self._remove(c, "executed", events)
+            elif not rules.dq_may_finish and not finished:
                 self._remove(c, "disqualified", events)
+        if move.ram >= 0 and not finished and self.status[c] == RACING:
+            self._ram(c, move.ram, max(hand, default=0), events)
         if finished and self.status[c] == RACING:
             self.status[c] = FINISHED
             self.pos[c] = None
@@ -271,9 +326,26 @@ class RaceState:
         self.ply += 1
         events = [Event("skip", c, {"reason": reason})]
         counts = True
+        rules = self.game.rules
         if self.game.is_ownerless(c) and self.decks[c]:
             from avecaesar.engine.moves import ownerless_skip
             counts = ownerless_skip(self, c, events)
+        elif (reason == "six_rule" and rules.six_only == "crash" and self.hands[c]
+              and all(x == rules.six_card for x in self.hands[c])):
+            # crash and burn: out of the race, the wreck blocks its space (pos is kept)
+            self.status[c] = REMOVED
+            events.append(Event("crashed", c, {"space": self.pos[c]}))
+            self.idle = 0
+            self._advance(events)
+            return events
+        elif rules.no_move == "cycle_card" and self.decks[c] and self.hands[c]:
+            hand = list(self.hands[c])
+            card = max(hand)  # the highest card goes under the deck
+            hand.remove(card)
+            hand.append(self.decks[c][0])
+            self.decks[c] = (*self.decks[c][1:], card)
+            self.hands[c] = tuple(sorted(hand))
+            events.append(Event("cycle", c, {"card": card}))
         if counts:
             self.idle += 1
         own = self.game.rules.ownerless
@@ -284,6 +356,55 @@ class RaceState:
             self.idle = 0
         self._advance(events)
         return events
+
+    def _prize(self, c: int, events: list[Event]) -> None:
+        """Chariot ``c`` has just completed a lap: the prize by the order of completing it,
+        unless it stopped in the alley during that lap."""
+        prizes = self.game.rules.prizes
+        assert prizes is not None
+        done = self.crossings[c] - self.game.board.start_crossings[c]
+        if done < 1:
+            return
+        if self.forfeit[c]:
+            self.forfeit = _with(self.forfeit, c, False)
+            events.append(Event("prize", c, {"lap": done, "money": 0, "forfeited": True}))
+            return
+        before = sum(1 for o in range(len(self.pos)) if o != c
+                     and self.crossings[o] - self.game.board.start_crossings[o] >= done)
+        won = prizes[before] if before < len(prizes) else 0
+        self.money = _with(self.money, c, self.money[c] + won)
+        events.append(Event("prize", c, {"lap": done, "money": won}))
+
+    def _reshuffle(self, c: int, events: list[Event]) -> None:
+        """The alley stop in a money race: the played cards go back and the whole deck is
+        reshuffled (a shuffle seeded by the position, so a replay repeats it); the lap's
+        prize is forfeited."""
+        import random
+
+        deck = [*self.decks[c], *self.played[c]]
+        random.Random(f"{self.ply}/{c}/{deck}").shuffle(deck)
+        self.decks[c], self.played[c] = tuple(deck), ()
+        self.forfeit = _with(self.forfeit, c, True)
+        events.append(Event("reshuffle", c, {"cards": len(deck)}))
+
+    def _ram(self, c: int, o: int, shown: int, events: list[Event]) -> None:
+        """A ramming attack of ``c`` on ``o``: the higher highest card wins; the winner moves
+        one space straight ahead, the loser one straight back if that space is free."""
+        board, tie = self.game.board, self.game.rules.ramming
+        other = max(self.hands[o], default=0)
+        if shown != other:
+            winner = c if shown > other else o
+        else:
+            winner = {"attacker_wins": c, "defender_wins": o}.get(tie or "", -1)
+        events.append(Event("ram", c, {"target": o, "cards": [shown, other],
+                                       "winner": winner}))
+        if winner < 0:
+            return
+        loser = o if winner == c else c
+        self.pos[winner] = board.ahead[self.pos[winner]]  # type: ignore[index]
+        back = board.behind[self.pos[loser]]  # type: ignore[index]
+        if back >= 0 and back not in self.pos and not board.alley[back]:
+            self.pos[loser] = back
 
     def _remove(self, c: int, reason: str, events: list[Event]) -> None:
         self.status[c] = REMOVED
@@ -296,7 +417,9 @@ class RaceState:
             self.end = "finished"
             events.append(Event("end", None, {"termination": "finished"}))
             return
-        if self.idle >= len(racing):
+        rules = self.game.rules
+        limit = len(racing) * (len(rules.deck) + 1 if rules.no_move == "cycle_card" else 1)
+        if self.idle >= limit:
             # a full round without a move: nothing can change any more (deadlock rule)
             self.end = "deadlock"
             events.append(Event("end", None, {"termination": "deadlock"}))
@@ -305,12 +428,58 @@ class RaceState:
         if self.game.ownerless and own and own.turn_order == "after_players_best_placed_first":
             self.turn = self._next_after_players(racing)
             return
+        if self.game.player_turns:
+            self.turn = self._next_player_turn(racing)
+            return
         n = len(self.status)
         for step in range(1, n + 1):
             c = (self.turn + step) % n
             if self.status[c] == RACING:
                 self.turn = c
                 return
+
+    def player_turn_queue(self, player: int, racing: list[int]) -> list[int]:
+        """A player's racing chariots in the default order of a turn: best placed first."""
+        mine = [c for c in racing if self.game.owners[c] == player]
+        return sorted(mine, key=lambda c: (-self.race_progress(c), c))
+
+    def _next_player_turn(self, racing: list[int]) -> int:
+        """Several chariots per player, the player orders them: the rest of this player's
+        turn (``queue``), else the next player (by first start place) with a racing
+        chariot."""
+        queued = [c for c in self.queue if c in racing]
+        if queued:
+            self.queue = tuple(queued[1:])
+            return queued[0]
+        owners = self.game.owners
+        order = list(dict.fromkeys(o for o in owners if o >= 0))
+        cur = owners[self.turn]
+        i = order.index(cur) if cur in order else -1
+        for step in range(1, len(order) + 1):
+            mine = self.player_turn_queue(order[(i + step) % len(order)], racing)
+            if mine:
+                self.queue = tuple(mine[1:])
+                return mine[0]
+        return racing[0]
+
+    def choosable(self) -> list[int]:
+        """The chariots the player to move may move now (their own not yet moved this turn);
+        empty when there is no choice."""
+        if not self.game.player_turns or self.end is not None or not self.queue:
+            return []
+        return [self.turn, *self.queue]
+
+    def choose(self, c: int) -> None:
+        """The player to move moves chariot ``c`` next (one of :meth:`choosable`)."""
+        options = self.choosable()
+        if c == self.turn:
+            return
+        if c not in options:
+            from avecaesar.errors import AveCaesarError
+            raise AveCaesarError(f"chariot {LETTERS[c]} cannot move now; the player to move "
+                                 f"may choose {', '.join(LETTERS[o] for o in options) or 'none'}")
+        self.queue = tuple(o for o in options if o != c)
+        self.turn = c
 
     def _next_after_players(self, racing: list[int]) -> int:
         """Players in start order, then the chariots nobody drives, best placed first.

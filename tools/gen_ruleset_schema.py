@@ -102,7 +102,12 @@ ROTATION = {
                                             "colour or name)",
                              "type": "string", "minLength": 1},
                   "direction": {"description": "driving direction of that race",
-                                "enum": ["clockwise", "anticlockwise", "either"]}}},
+                                "enum": ["clockwise", "anticlockwise", "either"]},
+                  "course_id": {"description": "the bundled course id this entry maps to "
+                                               "(``edition/name``, ``-ccw`` for anticlockwise); "
+                                               "absent = no bundled course: the tournament "
+                                               "needs --courses",
+                                "type": "string", "minLength": 1}}},
 }
 
 JOINT_EXCEPTION = {
@@ -172,8 +177,26 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
                   "the player's choice when more than 1.", True, integer(1)),
         "alternatives": ("Other decks a player may choose (same points, fewer cards).", False,
                          ALTERNATIVES),
-        "alternative_compositions": ("Card values of the alternative decks.", False,
-                                     {"description": "the rule value", "type": "array"}),
+        "alternative_compositions": ("Card values of the alternative decks.", False, {
+            "description": "the rule value: per alternative deck its name and every card's "
+                           "value",
+            "type": "array",
+            "items": {"type": "object", "additionalProperties": False,
+                      "required": ["name", "values"],
+                      "properties": {
+                          "name": {"description": "the alternative's name (deck.alternatives)",
+                                   "type": "string", "minLength": 1},
+                          "values": {"description": "the value of every card of that deck",
+                                     "type": "array", "minItems": 1,
+                                     "items": {"type": "integer", "minimum": 1}}}}}),
+        "split": ("How a deck is split into its piles (deck.piles > 1).", False, enum({
+            "dealt_face_down": "the shuffled deck is dealt face down onto the piles: a pile "
+                               "chosen blind gives an unseen card like the deck's top card",
+            "sorted_by_player": "each player sorts their own deck onto the piles before the "
+                                "race and draws from the pile of their choice",
+        })),
+        "choice": ("The deck every chariot races with: 'normal' (deck.composition) or the name "
+                   "of one of deck.alternatives.", False, STRING),
     }),
     "hand": ("The cards a player holds.", True, {
         "size": ("Cards in hand; after playing one, draw back to this many.", True,
@@ -256,8 +279,10 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
         "overtaking": ("Whether chariots may overtake inside the alley.", True, BOOL),
         "tribute": ("What a chariot does when it stops in the alley.", True, enum({
             "coin": "it gives its coin to Caesar",
-            "race_card": "it picks up a face-down race card",
+            "race_card": "it picks up a face-down race card (alley.race_card: its value)",
         })),
+        "race_card": ("The value of the face-down race card a chariot picks up with the "
+                      "race_card tribute; it joins the hand.", False, integer(1)),
         "blocked_last_chance": ("What a chariot that still owes the stop does when the alley "
                                 "is blocked on its last lap to stop.", True, enum({
                                     "must_wait": "it must skip turns until the way is free",
@@ -352,7 +377,8 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
                      "discarded without moving).", False, BOOL),
         "alley": ("Their alley duty.", False, enum({
             "tries_lap_1": "they try to stop in the alley on lap 1 and hold a coin",
-            "exempt": "they need not (or do not) visit the alley",
+            "exempt": "they need not visit the alley (they may drive through it)",
+            "avoid": "they do not drive through the alley: they keep out of it",
         })),
         "out_of_cards": ("When their deck runs out.", False, enum({
             "remove": "they are removed",

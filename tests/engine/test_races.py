@@ -35,42 +35,127 @@ def _board(name, oval):
     return Board.from_graph(load_course(name).graph, name)
 
 
-@pytest.mark.parametrize("course", ["oval", "dicetree-2022/hippodrom-constantinople",
-                                    "ravensburger-1989/b-yellow"])
+COURSES = ("oval", "dicetree-2022/hippodrom-constantinople", "ravensburger-1989/b-yellow")
+RACES_PER_CASE = 134  # 5 editions x 3 courses x 134 = 2,010 seeded races
+EXHAUSTIVE_EVERY = 9  # these races also compare the move generator with why_not everywhere
+REPLAY_EVERY = 12  # these races are also recorded and replayed
+_BOARDS: dict[tuple[str, str], object] = {}
+
+
+def _race_board(course, rules, oval):
+    """The board a race uses (water contracted where the rules skip it, as the CLI does)."""
+    from avecaesar.engine.board import Board
+    from avecaesar.engine.course import contract_water, load_course
+
+    if course == "oval":
+        return oval
+    key = (course, rules.water)
+    if key not in _BOARDS:
+        _board(course, oval)  # skips if the course is not bundled
+        g = load_course(course).graph
+        _BOARDS[key] = Board.from_graph(contract_water(g) if rules.water == "skipped" else g,
+                                        course)
+    return _BOARDS[key]
+
+
+def _generator_agrees_with_why_not(state):
+    """Every walk of every card in hand (on the empty track) is legal by ``why_not`` exactly
+    when the move generator lists it; a skip is forced exactly when nothing is legal."""
+    from avecaesar.engine.moves import walks, why_not
+    from avecaesar.engine.state import WAIT, Move
+
+    c = state.turn
+    listed = set(state.legal_moves())
+    checked = {Move(k, p) for k in set(state.cards(c)) for p in walks(state, c, k, empty=True)
+               if why_not(state, Move(k, p)) is None}
+    if why_not(state, WAIT) is None:
+        checked.add(WAIT)
+    assert checked == listed, state.notation()
+
+
+@pytest.mark.parametrize("course", COURSES)
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_invariants_over_seeded_races(edition, course, rules_of, oval):
+    """2,010 seeded races (2-6 players, greedy and random bots mixed): the 84 points are
+    conserved, never two chariots on a space, every step is a forward edge, every move is
+    legal by the checked path (``why_not``), every race ends; a sample also compares the
+    generator with ``why_not`` at every turn and replays its record exactly."""
+    from avecaesar.engine.moves import why_not
+    from avecaesar.engine.race import RaceRun, outcome
+
     rules = rules_of(edition)
-    board = _board(course, oval)
-    for seed in range(12):
-        n = min(2 + seed % 5, len(board.start_places))
-        state, setup = new_race(rules, board, [f"p{i}" for i in range(n)], seed)
-        pols = policies(seed, n)
+    board = _race_board(course, rules, oval)
+    forward = {(u, v) for u, succ in enumerate(board.succ) for v, _fin in succ}
+    tg = rules.ownerless is not None and rules.ownerless.position_moves is not None
+    total = rules.deck_points
+    base = EDITIONS.index(edition) * 1000 + COURSES.index(course) * 10_000
+    for i in range(RACES_PER_CASE):
+        seed = base + i
+        n = min(2 + i % 5, len(board.start_places))
+        state, setup = new_race(rules, board, [f"p{j}" for j in range(n)], seed)
+        # mostly random bots (cheap, and they try everything), greedy in some seats
+        pols = [make_policy("greedy" if (seed + j) % 3 == 0 else "random", seed * 10 + j)
+                for j in range(n)]
         by_chariot = [pols[s] for s in setup["seats"]]
         by_chariot += [greedy_policy] * (state.game.chariots - n)  # chariots nobody drives
-        n = state.game.chariots
-        turns = 0
+        chariots = state.game.chariots
+        own = [state.game.is_ownerless(c) for c in range(chariots)]
+        exhaustive = i % EXHAUSTIVE_EVERY == 0
+        turns = []
+
+        def checked(policy):
+            def choose(st, moves):
+                move = policy(st, moves)
+                assert why_not(st, move) is None, (st.notation(), str(move))
+                return move
+            return choose
+
+        checked_by_chariot = [checked(p) for p in by_chariot]
         while not state.over:
-            start = state.pos[state.turn]
-            t = play_turn(state, by_chariot[state.turn])
-            turns += 1
-            assert turns < 5000, "a race must end"
-            # the 84 points are conserved: hand + deck + played
-            # (Team Gladiator chariots move by position after one revealed card: no deck)
-            tg = rules.ownerless is not None and rules.ownerless.position_moves is not None
-            assert all(state.points_total(c) == rules.deck_points for c in range(n)
-                       if not (tg and state.game.is_ownerless(c)))
-            # never two chariots on a space
-            spaces = [p for p in state.pos if p is not None]
-            assert len(spaces) == len(set(spaces))
-            # chariots only move forward: every step is a forward edge of the lane graph
-            # (race progress itself may dip when a chariot swings out in a curve)
-            if "move" in t and t["move"].card:
+            c = state.turn
+            start = state.pos[c]
+            if exhaustive:
+                _generator_agrees_with_why_not(state)
+            before = state.copy() if own[c] else None
+            t = play_turn(state, checked_by_chariot[c])
+            turns.append(t)
+            assert len(turns) < 5000, "a race must end"
+            c = t["chariot"]
+            move = t.get("move")
+            if move is not None and before is not None:
+                assert why_not(before, move) is None  # a chariot nobody drives, too
+            # the 84 points are conserved (only the chariot that moved changed its cards);
+            # Team Gladiator chariots move by position after one revealed card: no deck
+            if not (tg and own[c]):
+                assert sum(state.hands[c]) + sum(state.decks[c]) + sum(state.played[c]) \
+                    == total
+            if move is not None and move.card:
+                # one chariot per space: the one that moved landed on a free space
+                p = state.pos[c]
+                assert p is None or state.pos.count(p) == 1
+                # forward only: every step is a forward edge of the lane graph, no more
+                # steps than the card (steps beyond the line lapse)
                 node = start
-                for nxt in t["move"].path:
-                    assert nxt in dict(board.succ[node])
+                for nxt in move.path:
+                    assert (node, nxt) in forward
                     node = nxt
-                assert len(t["move"].path) <= t["move"].card
+                assert len(move.path) <= move.card
         assert state.end in ("finished", "deadlock")
+        spaces = [p for p in state.pos if p is not None]
+        assert len(spaces) == len(set(spaces))
+        assert all(state.points_total(c) == total for c in range(chariots)
+                   if not (tg and own[c]))
+        if i % REPLAY_EVERY == 0:
+            run = RaceRun(state, setup, turns, outcome(state))
+            header = {"ruleset": edition, "variants": [], "overrides": {}, "course": course,
+                      "seed": seed, "players": [{"name": f"p{j}", "bot": "mixed"}
+                                                for j in range(n)]}
+            lines = [{**json.loads(json.dumps(x)), "_line": k}
+                     for k, x in enumerate(record_lines(run, header), start=1)]
+            final = replay(lines, rules, board, f"{edition}-{seed}")
+            assert final.notation() == state.notation()
+            assert RaceState.parse(state.game, state.notation()).notation() == \
+                state.notation()
 
 
 def test_same_seed_same_race(rules_of, oval):

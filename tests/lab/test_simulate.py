@@ -98,3 +98,17 @@ def test_simulate_cli_bad_input_is_clear() -> None:
     assert res.exit_code == 1 and "did you mean 'greedy'" in res.output
     res = runner.invoke(app, ["simulate", "-r", "2O22", "-c", COURSE, "-k", "2", "--quiet"])
     assert res.exit_code == 1 and "unknown ruleset" in res.output
+
+
+def test_course_validate_with_simulation() -> None:
+    res = runner.invoke(app, ["course", "validate", COURSE, "--ruleset", "2022",
+                              "--simulate", "6", "--json"])
+    assert res.exit_code == 0, res.output
+    sim = json.loads(res.stdout)[0]["simulation"]
+    assert sim["races"] == 6 and sim["players"] == 6
+    assert 0 <= sim["finish_rate"] <= 1 and 0 <= sim["balance"] <= 1
+
+
+def test_course_validate_simulation_needs_a_ruleset() -> None:
+    res = runner.invoke(app, ["course", "validate", COURSE, "--simulate", "6"])
+    assert res.exit_code == 1 and "--simulate needs --ruleset" in res.output

@@ -144,10 +144,13 @@ def test_variants_apply_in_order_later_wins() -> None:
 UNKNOWN = [
     ("dicetree-2022", ["scoring-by-player-count"], "scoring.places"),
     ("dicetree-2022", ["deck-sizes"], "deck.alternative_compositions"),
+    ("dicetree-2022", ["deck-sizes"], "deck.choice"),
+    ("dicetree-2022", ["split-deck"], "deck.split"),
     ("dicetree-2022", ["money-instead-of-laurels"], "prize_money.per_lap"),
     ("dicetree-2022", ["ramming-attacks"], "ramming.attack_chips"),
     ("dicetree-2022", ["ramming-attacks"], "ramming.tie"),
     ("dicetree-2022", ["mini-tournament"], "tournament.races"),
+    ("dicetree-2022", ["alley-race-card"], "alley.race_card"),
     ("dicetree-2022", ["team-gladiator"], "ownerless.six_rule"),
     ("ravensburger-1989", [], "disqualification.keeps_place"),
     ("ravensburger-1989", [], "ownerless.six_rule"),

@@ -1,1 +1,0 @@
-"""The generic race engine: lane graphs, rules, state, turns, bots."""

@@ -1,0 +1,139 @@
+"""``avecaesar tournament``: a whole evening of races with bots — the course rotation or draw,
+the next-race order, points per race and in total, the tie-break, the final standings; a
+tournament record that replays (``--replay FILE``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from avecaesar.editor.common import echo_json, handles_errors
+from avecaesar.editor.race_cli import _overrides, load_race_setup
+from avecaesar.engine.board import Board
+from avecaesar.engine.course import bundled_courses
+from avecaesar.engine.policies import POLICIES, make_policy
+from avecaesar.engine.rules import RaceRules, TournamentRules, tournament_rules_from_ruleset
+from avecaesar.engine.tournament import Tournament, replay_tournament, run_tournament
+from avecaesar.errors import AveCaesarError
+
+__all__ = ["register", "tournament"]
+
+
+def _setup(ruleset: str, variants: list[str], overrides: dict[str, str]):
+    cache: dict[str, tuple[RaceRules, Board]] = {}
+
+    def get(course: str) -> tuple[RaceRules, Board]:
+        if course not in cache:
+            cache[course] = load_race_setup(ruleset, variants, overrides, course)
+        return cache[course]
+
+    return get
+
+
+def _tournament_rules(ruleset: str, variants: list[str],
+                      overrides: dict[str, str]) -> tuple[TournamentRules, str]:
+    from avecaesar.engine.ruleset import load_ruleset
+
+    rs = load_ruleset(ruleset, variants, overrides)
+    chain = [*rs.data.get("based_on", []), rs.id]
+    return tournament_rules_from_ruleset(rs), str(chain[0])
+
+
+def _pool(edition: str) -> list[str]:
+    """The bundled courses a draw may take: those of the ruleset's edition (clockwise)."""
+    return sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
+
+
+def tournament(
+    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset id or file.")]
+    = None,
+    players: Annotated[int, typer.Option("--players", "-n", help="Number of players.")] = 4,
+    variant: Annotated[list[str] | None, typer.Option(
+        "--variant", "-v", help="Variant id or overlay file (repeat).")] = None,
+    setting: Annotated[list[str] | None, typer.Option("--set", help="Rule value key=value.")]
+    = None,
+    courses: Annotated[str | None, typer.Option(
+        help="Courses race by race, comma-separated (cycled); 'draw' draws a course of the "
+             "edition without repeats. Default: the ruleset's rotation.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots per player, comma-separated, cycled: "
+                                      + ", ".join(POLICIES))] = "greedy",
+    seed: Annotated[int, typer.Option(help="Seed of the tournament.")] = 1,
+    record: Annotated[Path | None, typer.Option(help="Write the tournament record (JSON).")]
+    = None,
+    replay_file: Annotated[Path | None, typer.Option(
+        "--replay", help="Re-check a tournament record instead of playing.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Play a tournament with bots and print each race's result and the standings."""
+    _tournament(ruleset, players, variant or [], _overrides(setting), courses, bots, seed,
+                record, replay_file, as_json)
+
+
+@handles_errors
+def _tournament(ruleset: str | None, players: int, variants: list[str],
+                overrides: dict[str, str], courses: str | None, bots: str, seed: int,
+                record: Path | None, replay_file: Path | None, as_json: bool) -> None:
+    if replay_file is not None:
+        try:
+            doc = json.loads(replay_file.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as err:
+            raise AveCaesarError(f"{replay_file}: cannot read the record: {err}") from None
+        t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"])
+        done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
+                                                doc["overrides"]), str(replay_file),
+                                 _pool(edition))
+        if as_json:
+            echo_json({"replayed": True, **done.to_json()})
+            return
+        typer.echo(f"{replay_file}: {len(done.races)} races replayed, every move legal; "
+                   "standings as recorded")
+        _print(done)
+        return
+    if ruleset is None:
+        raise AveCaesarError("--ruleset is required (or --replay FILE)")
+    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    for k in kinds:
+        if k not in POLICIES:
+            raise AveCaesarError(f"unknown bot {k!r}; known: {', '.join(POLICIES)}")
+    seats = [kinds[i % len(kinds)] for i in range(players)]
+    names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
+    policies = [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]
+    t, edition = _tournament_rules(ruleset, variants, overrides)
+    given = [c.strip() for c in courses.split(",") if c.strip()] if courses else None
+    header: dict[str, Any] = {"ruleset": ruleset, "variants": variants, "overrides": overrides,
+                              "courses": given,
+                              "players": [{"name": n, "bot": k}
+                                          for n, k in zip(names, seats, strict=True)]}
+    done = run_tournament(t, _setup(ruleset, variants, overrides), names, policies, seed,
+                          given, _pool(edition), {**header, "tournament_seed": seed})
+    if record is not None:
+        record.write_text(json.dumps(done.record(), ensure_ascii=False) + "\n",
+                          encoding="utf-8")
+    if as_json:
+        echo_json({"ruleset": ruleset, "variants": variants, "seed": seed, **done.to_json()})
+        return
+    typer.echo(f"tournament under {ruleset}"
+               + (f" + {', '.join(variants)}" if variants else "")
+               + f", {players} players, {len(done.races)} races, seed {seed}")
+    _print(done)
+
+
+def _print(done: Tournament) -> None:
+    names = done.names
+    for r in done.races:
+        typer.echo(f"race {r.race} on {r.course} (start order: "
+                   + ", ".join(r.seat_name(names, s) for s in r.seats) + f"; {r.termination})")
+        for p in r.order:
+            place = f"{r.places[p]}." if r.places[p] is not None else "—"
+            typer.echo(f"   {place:>3} {names[p]:<14} {r.points[p]:>3} points")
+    typer.echo("standings:")
+    for s in done.standings:
+        per = " + ".join(str(x) for x in s.points)
+        typer.echo(f"   {s.rank:>2}. {s.name:<14} {s.total:>3}  ({per})")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tournament")(tournament)

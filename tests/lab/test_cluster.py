@@ -1,0 +1,30 @@
+"""The simulation on a Dask cluster (the optional extra) gives the local report exactly.
+
+CI installs the extra (`make test` installs '.[test,dask]') and this test starts a local
+cluster of two worker processes, as a user's remote cluster would be addressed.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from avecaesar.engine.simulate import SimSpec, simulate
+from avecaesar.errors import AveCaesarError
+
+distributed = pytest.importorskip("distributed")
+
+
+def test_cluster_report_equals_local() -> None:
+    spec = SimSpec("dicetree-2022", "dicetree-2022/hippodrom-constantinople", 4, 16, seed=5)
+    local = simulate(spec, workers=1, heat=True)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = simulate(spec, heat=True, cluster=cluster.scheduler_address)
+    assert remote.to_json() == local.to_json()
+    assert remote.stood == local.stood
+
+
+def test_unreachable_scheduler_is_a_clear_error() -> None:
+    spec = SimSpec("dicetree-2022", "dicetree-2022/hippodrom-constantinople", 4, 2)
+    with pytest.raises(AveCaesarError, match="cannot reach the Dask scheduler"):
+        simulate(spec, cluster="tcp://127.0.0.1:9")
