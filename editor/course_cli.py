@@ -254,7 +254,9 @@ def _range(values: list[int | None] | None) -> str:
     if not nums:
         return "—"
     lo, hi = min(nums), max(nums)
-    return str(lo) if lo == hi else f"{lo}–{hi}"
+    if lo == hi:
+        return str(lo)
+    return f"{lo} to {hi}" if lo < 0 else f"{lo}–{hi}"
 
 
 @app.command()
