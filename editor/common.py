@@ -15,7 +15,7 @@ import typer
 
 from avecaesar.errors import AveCaesarError, InputError
 
-__all__ = ["echo_json", "fail", "handles_errors"]
+__all__ = ["echo_json", "fail", "handles_errors", "rule_settings"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,3 +49,15 @@ def handles_errors(func: F) -> F:
 def echo_json(value: object) -> None:
     """Print one JSON document on stdout."""
     typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def rule_settings(texts: list[str] | None) -> dict[str, str]:
+    """``--set KEY=VALUE`` options as a mapping; each key and value is checked early against
+    the ruleset schema (an unknown key gets "did you mean")."""
+    from avecaesar.engine.ruleset_compose import parse_override
+
+    out: dict[str, str] = {}
+    for text in texts or []:
+        key, _value = parse_override(text)
+        out[key] = text.partition("=")[2].strip()
+    return out

@@ -9,7 +9,7 @@ from typing import Annotated
 import networkx as nx
 import typer
 
-from avecaesar.editor.common import echo_json, fail, handles_errors
+from avecaesar.editor.common import echo_json, fail, handles_errors, rule_settings
 from avecaesar.engine.course import (
     Course,
     CourseFigures,
@@ -33,7 +33,7 @@ def _rules(deck_points: int | None, ruleset: str | None, variants: list[str] | N
     if ruleset:
         from avecaesar.engine.ruleset import load_ruleset, race_figures
 
-        overrides = dict(_split_setting(s) for s in settings or [])
+        overrides = rule_settings(settings)
         figures = race_figures(load_ruleset(ruleset, variants or [], overrides))
     elif variants:
         raise AveCaesarError("--variant needs --ruleset (the variant applies to a ruleset)")
@@ -41,13 +41,6 @@ def _rules(deck_points: int | None, ruleset: str | None, variants: list[str] | N
         figures = RaceFigures(**{**figures.__dict__, "deck_points": deck_points,
                                  "source": f"--deck-points {deck_points}"})
     return figures
-
-
-def _split_setting(text: str) -> tuple[str, str]:
-    if "=" not in text:
-        raise AveCaesarError(f"--set {text!r}: write key=value, e.g. --set hand.size=4")
-    key, value = text.split("=", 1)
-    return key.strip(), value.strip()
 
 
 def _courses(ref: str) -> list[Course]:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from avecaesar.editor.common import echo_json, handles_errors
+from avecaesar.editor.common import echo_json, handles_errors, rule_settings
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import contract_water, load_course
 from avecaesar.engine.moves import LegalMoves, walks, why_not
@@ -21,17 +21,6 @@ from avecaesar.engine.state import LETTERS, Event, Move, RaceGame, RaceState
 from avecaesar.errors import AveCaesarError
 
 __all__ = ["human_policy", "load_race_setup", "play", "race", "register", "replay_cmd"]
-
-
-def _overrides(settings: list[str] | None) -> dict[str, str]:
-    out = {}
-    for text in settings or []:
-        if "=" not in text:
-            raise AveCaesarError(f"--set {text!r}: write key=value, e.g. "
-                                 "--set disqualification.keeps_place=true")
-        key, value = text.split("=", 1)
-        out[key.strip()] = value.strip()
-    return out
 
 
 def load_race_setup(ruleset: str, variants: list[str], overrides: dict[str, str],
@@ -117,7 +106,7 @@ def race(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Run a race with bots: print a readable log and the result."""
-    _race(ruleset, course, players, variant or [], _overrides(setting), bots, seed, record,
+    _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed, record,
           as_json)
 
 
@@ -244,7 +233,7 @@ def play(
     ] = None,
 ) -> None:
     """Race at one terminal: people choose their moves, bots drive the other seats."""
-    _play(ruleset, course, humans, players, variant or [], _overrides(setting), bots, seed,
+    _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots, seed,
           record, board_svg)
 
 

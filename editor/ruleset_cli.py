@@ -7,10 +7,9 @@ from typing import Annotated, Any
 
 import typer
 
-from avecaesar.editor.common import echo_json, handles_errors
+from avecaesar.editor.common import echo_json, handles_errors, rule_settings
 from avecaesar.engine.ruleset import Ruleset, list_rulesets, load_ruleset
 from avecaesar.engine.ruleset_catalog import check_source
-from avecaesar.engine.ruleset_compose import parse_override
 from avecaesar.engine.ruleset_keys import rule_keys
 from avecaesar.errors import InputError, Problem
 from avecaesar.yamlsource import load_yaml
@@ -24,14 +23,6 @@ VariantOpt = Annotated[list[str] | None, typer.Option(
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="KEY=VALUE: set a rule (dotted key, e.g. scoring.places=9,6,4,3,2,1)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of text")]
-
-
-def _overrides(sets: list[str] | None) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for text in sets or []:
-        key, _value = parse_override(text)  # checks key and value early
-        out[key] = text.partition("=")[2]
-    return out
 
 
 def _shown(value: Any) -> str:
@@ -65,7 +56,7 @@ def list_cmd(as_json: JsonOpt = False) -> None:
 def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file")],
              variant: VariantOpt = None, set_: SetOpt = None, as_json: JsonOpt = False) -> None:
     """The composed rules, grouped, each with its citation."""
-    rs = load_ruleset(name, variant or [], _overrides(set_))
+    rs = load_ruleset(name, variant or [], rule_settings(set_))
     if as_json:
         echo_json(rs.data)
         return

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from avecaesar.editor.common import handles_errors
+from avecaesar.editor.common import handles_errors, rule_settings
 from avecaesar.engine.simulate import SimReport, SimSpec, simulate
 from avecaesar.errors import AveCaesarError
 
@@ -18,12 +18,7 @@ __all__ = ["format_report", "simulate_cmd", "spec_from_options"]
 def spec_from_options(ruleset: str, course: str, players: int, races: int, seed: int,
                       variants: list[str] | None, settings: list[str] | None,
                       bots: str) -> SimSpec:
-    pairs = []
-    for text in settings or []:
-        if "=" not in text:
-            raise AveCaesarError(f"--set {text!r}: write key=value")
-        k, v = text.split("=", 1)
-        pairs.append((k.strip(), v.strip()))
+    pairs = list(rule_settings(settings).items())
     names = tuple(b.strip() for b in bots.split(",") if b.strip())
     from avecaesar.engine.policies import POLICIES
 

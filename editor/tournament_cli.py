@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 import typer
 
-from avecaesar.editor.common import echo_json, handles_errors
-from avecaesar.editor.race_cli import _overrides, load_race_setup
+from avecaesar.editor.common import echo_json, handles_errors, rule_settings
+from avecaesar.editor.race_cli import load_race_setup
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import bundled_courses
 from avecaesar.engine.policies import POLICIES, make_policy
@@ -68,7 +68,7 @@ def tournament(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Play a tournament with bots and print each race's result and the standings."""
-    _tournament(ruleset, players, variant or [], _overrides(setting), courses, bots, seed,
+    _tournament(ruleset, players, variant or [], rule_settings(setting), courses, bots, seed,
                 record, replay_file, as_json)
 
 

@@ -43,8 +43,18 @@ class Board:
     beside: tuple[tuple[int, ...], ...] = ()
     _paths: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = field(
         default_factory=dict, compare=False, repr=False)
+    _finish_steps: list[frozenset[tuple[int, int]]] = field(
+        default_factory=list, compare=False, repr=False)
     _moves: dict[tuple[int, int, int], tuple[Any, ...]] = field(
         default_factory=dict, compare=False, repr=False)
+
+    @property
+    def finish_steps(self) -> frozenset[tuple[int, int]]:
+        """The steps (u, v) that cross the finish line, as a set (built once)."""
+        if not self._finish_steps:
+            self._finish_steps.append(frozenset(
+                (u, v) for u, succ in enumerate(self.succ) for v, fin in succ if fin))
+        return self._finish_steps[0]
 
     def moves(self, start: int, k: int, left: int) -> tuple[Any, ...]:
         """:meth:`paths` as ``Move(k, path)`` values, made once."""

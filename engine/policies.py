@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import NamedTuple
 
 from avecaesar.engine.moves import LegalMoves, alley_pending, gives_up_alley
 from avecaesar.engine.state import Move, RaceState
@@ -100,44 +101,124 @@ def remaining(state: RaceState, c: int) -> float:
     return float(got) if got is not None else 1e6
 
 
-def _score(state: RaceState, move: Move) -> tuple[float, ...]:
+class _After(NamedTuple):
+    """What a move does to its own chariot: the facts the greedy score reads."""
+
+    pos: int | None  # None: finished or removed
+    crossings: int
+    stopped: bool
+    dq: bool
+    finished: bool
+
+
+def _after(state: RaceState, move: Move) -> _After | None:
+    """The mover's facts after ``move``, worked out without copying the state.
+
+    Covers the plain turn; returns None where :meth:`RaceState.push` does more (a ramming
+    attack, prizes, the alley race card, the bonus piece, chariots no player drives,
+    execution, the last card), and the caller then copies and pushes. A test checks that
+    both ways agree on every legal move of thousands of positions.
+    """
+    c = state.turn
+    game = state.game
+    rules, board = game.rules, game.board
+    if (move.ram >= 0 or move.card <= 0 or rules.prizes is not None
+            or rules.alley_card is not None or rules.bonus is not None
+            or rules.no_stop == "execute" or game.is_ownerless(c)
+            or (len(state.hands[c]) <= 1 and not state.decks[c])):
+        return None
+    node = state.pos[c]
+    cross = state.crossings[c]
+    finish_steps = board.finish_steps
+    for nxt in move.path:
+        if (node, nxt) in finish_steps:
+            cross += 1
+        node = nxt
+    lap = cross - board.start_crossings[c] + 1
+    stopped = state.stopped[c] or (board.alley[node] and lap in rules.alley_laps)
+    finished = cross >= board.start_crossings[c] + rules.laps
+    dq = state.dq[c]
+    removed = False
+    if (board.has_alley and rules.alley_must_stop and rules.no_stop != "none"
+            and not stopped and not dq and (finished or lap > max(rules.alley_laps))):
+        dq = True
+        removed = not rules.dq_may_finish and not finished
+    return _After(None if finished or removed else node, cross, stopped, dq, finished)
+
+
+def _after_slow(state: RaceState, move: Move) -> _After:
+    """The same facts by copying the state and pushing the move (the reference)."""
+    c = state.turn
+    after = state.copy()
+    after.push(move)
+    return _After(after.pos[c], after.crossings[c], after.stopped[c], after.dq[c],
+                  after.status[c] == "f")
+
+
+def _remaining_at(state: RaceState, c: int, a: _After) -> float:
+    """:func:`remaining` for chariot ``c`` in the facts ``a``."""
+    if a.pos is None:
+        return 0.0
+    game = state.game
+    left = game.board.start_crossings[c] + game.rules.laps - a.crossings
+    dist = distances(state)
+    got = dist.get((a.pos, left, a.stopped or a.dq))
+    if got is None:
+        got = dist.get((a.pos, left, True))
+    return float(got) if got is not None else 1e6
+
+
+def _score(state: RaceState, move: Move, pending: bool | None = None,
+           before: float | None = None) -> tuple[float, ...]:
+    """The greedy score of ``move`` (``pending``: :func:`alley_pending` for the mover,
+    ``before``: its :func:`remaining` now — passed in when scoring many moves)."""
     c = state.turn
     game = state.game
     board, rules = game.board, game.rules
     if move.card == 0:
         return (-400.0, 0, 0)  # waiting at a blocked alley beats giving the stop up
-    after = state.copy()
-    after.push(move)
-    gain = after.race_progress(c) - state.race_progress(c) if after.pos[c] is not None else 0
+    a = _after(state, move)
+    if a is None:
+        a = _after_slow(state, move)
+    if pending is None:
+        pending = alley_pending(state, c)
+    b = board
+    lap_after = a.crossings - b.start_crossings[c] + 1
+    gain = 0
+    if a.pos is not None:
+        gain = ((a.crossings - b.start_crossings[c]) * b.lap_value + b.progress[a.pos]
+                - state.race_progress(c))
     score = 0.0
-    if after.status[c] == "f":
+    if a.finished:
         score += 1000 - move.card  # finish, with the smallest card
-    if after.stopped[c] and not state.stopped[c]:
+    if a.stopped and not state.stopped[c]:
         score += 500  # the alley stop, made in time
-    if after.dq[c] and not state.dq[c]:
+    if a.dq and not state.dq[c]:
         score -= 800
-    if alley_pending(state, c) and gives_up_alley(state, c, move.path):
+    if pending and gives_up_alley(state, c, move.path):
         score -= 600  # drives past the alley on the last chance: disqualification ahead
-    elif (alley_pending(state, c) and not after.stopped[c] and after.pos[c] is not None
-          and board.before_alley[after.pos[c]] and after.lap(c) in rules.alley_laps):
+    elif (pending and not a.stopped and a.pos is not None
+          and board.before_alley[a.pos] and lap_after in rules.alley_laps):
         # stop in time: prefer a landing from which a card kept in hand reaches the alley
         rest = list(state.cards(c))
         rest.remove(move.card)
-        left = board.start_crossings[c] + rules.laps - after.crossings[c]
+        left = board.start_crossings[c] + rules.laps - a.crossings
         if any(board.alley[p[-1]] for k in set(rest)
-               for p in board.paths(after.pos[c], k, left)):
+               for p in board.paths(a.pos, k, left)):
             score += 300
-    elif (alley_pending(state, c) and state.lap(c) in rules.alley_laps
-          and not after.stopped[c] and after.pos[c] is not None
-          and not board.before_alley[after.pos[c]]):
+    elif (pending and state.lap(c) in rules.alley_laps
+          and not a.stopped and a.pos is not None
+          and not board.before_alley[a.pos]):
         score -= 200  # passes up this lap's chance
     # progress per point: waste as little as possible (lane changes, detours), then go far;
     # the waste is measured against the shortest way still to drive, so the reserve for the
     # finish is spent only where the track forces it
-    if after.status[c] == "f":
+    if a.finished:
         waste = 0.0
     else:
-        waste = move.card - (remaining(state, c) - remaining(after, c))
+        if before is None:
+            before = remaining(state, c)
+        waste = move.card - (before - _remaining_at(state, c, a))
     score += -3.0 * waste + 0.3 * gain
     end = move.path[-1]
     return (score, -board.progress[end], -end)
@@ -154,12 +235,14 @@ def greedy_scored(state: RaceState, moves: LegalMoves) -> list[tuple[tuple[float
     finishing 1000, alley stop 500, giving the stop up −600, …; waste costs 3 a step)."""
     scored: list[tuple[tuple[float, ...], Move]] = []
     seen: set[tuple[int, int]] = set()
+    pending = alley_pending(state, state.turn)
+    before = remaining(state, state.turn)
     for m in moves:
         if m.card and (m.card, m.path[-1]) in seen:
             continue
         if m.card:
             seen.add((m.card, m.path[-1]))
-        scored.append((_score(state, m), m))
+        scored.append((_score(state, m, pending, before), m))
     scored.sort(key=lambda x: x[0], reverse=True)  # stable: the first of equals stays first
     return scored
 
@@ -168,12 +251,14 @@ def greedy_policy(state: RaceState, moves: LegalMoves) -> Move:
     best = None
     best_key: tuple[float, ...] | None = None
     seen: set[tuple[int, int]] = set()
+    pending = alley_pending(state, state.turn)
+    before = remaining(state, state.turn)
     for m in moves:
         if m.card and (m.card, m.path[-1]) in seen:
             continue
         if m.card:
             seen.add((m.card, m.path[-1]))
-        key = _score(state, m)
+        key = _score(state, m, pending, before)
         if best_key is None or key > best_key:
             best, best_key = m, key
     return best if best is not None else next(iter(moves))
