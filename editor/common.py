@@ -15,7 +15,7 @@ import typer
 
 from avecaesar.errors import AveCaesarError, InputError
 
-__all__ = ["echo_json", "fail", "handles_errors", "rule_settings"]
+__all__ = ["bot_kinds", "echo_json", "fail", "handles_errors", "rule_settings", "seat_bots"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -61,3 +61,28 @@ def rule_settings(texts: list[str] | None) -> dict[str, str]:
         key, _value = parse_override(text)
         out[key] = text.partition("=")[2].strip()
     return out
+
+
+def bot_kinds(bots: str) -> list[str]:
+    """``--bots greedy,search`` as a list of known bot names (an unknown one is an error
+    with "did you mean")."""
+    from avecaesar.engine.policies import POLICIES
+    from avecaesar.suggest import did_you_mean
+
+    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    for k in kinds:
+        if k not in POLICIES:
+            raise AveCaesarError(f"unknown bot {k!r}{did_you_mean(k, POLICIES)}; known: "
+                                 f"{', '.join(POLICIES)}")
+    return kinds
+
+
+def seat_bots(bots: str, players: int, seed: int
+              ) -> tuple[list[str], list[str], list[Any]]:
+    """Names (``P1-greedy``, …), bot kinds and policies for ``players`` seats, cycled."""
+    from avecaesar.engine.policies import make_policy
+
+    kinds = bot_kinds(bots)
+    seats = [kinds[i % len(kinds)] for i in range(players)]
+    names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
+    return names, seats, [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]

@@ -9,7 +9,13 @@ from typing import Annotated, Any
 
 import typer
 
-from avecaesar.editor.common import echo_json, handles_errors, rule_settings
+from avecaesar.editor.common import (
+    bot_kinds,
+    echo_json,
+    handles_errors,
+    rule_settings,
+    seat_bots,
+)
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import contract_water, load_course
 from avecaesar.engine.moves import LegalMoves, walks, why_not
@@ -118,13 +124,7 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
     if not 1 <= players <= len(board.start_places):
         raise AveCaesarError(f"--players {players}: the course has "
                              f"{len(board.start_places)} start places")
-    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
-    for k in kinds:
-        if k not in POLICIES:
-            raise AveCaesarError(f"unknown bot {k!r}; known: {', '.join(POLICIES)}")
-    seats = [kinds[i % len(kinds)] for i in range(players)]
-    names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
-    policies = [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]
+    names, seats, policies = seat_bots(bots, players, seed)
     run = run_race(rules, board, names, policies, seed)
     if as_json:
         header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
@@ -265,10 +265,7 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
     players = max(players, len(people))
     if not people or players > len(board.start_places):
         raise AveCaesarError(f"--humans: give 1 to {len(board.start_places)} names")
-    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
-    for k in kinds:
-        if k not in POLICIES:
-            raise AveCaesarError(f"unknown bot {k!r}; known: {', '.join(POLICIES)}")
+    kinds = bot_kinds(bots)
     seats: list[str | None] = [None] * len(people) + [
         kinds[i % len(kinds)] for i in range(players - len(people))]
     names = people + [f"P{i + 1}-{k}" for i, k in enumerate(seats) if k][: players - len(people)]

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from avecaesar.editor.common import handles_errors, rule_settings
+from avecaesar.editor.common import bot_kinds, handles_errors, rule_settings
 from avecaesar.engine.simulate import SimReport, SimSpec, simulate
 from avecaesar.errors import AveCaesarError
 
@@ -19,15 +19,7 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
                       variants: list[str] | None, settings: list[str] | None,
                       bots: str) -> SimSpec:
     pairs = list(rule_settings(settings).items())
-    names = tuple(b.strip() for b in bots.split(",") if b.strip())
-    from avecaesar.engine.policies import POLICIES
-
-    for b in names:
-        if b not in POLICIES:
-            from avecaesar.suggest import did_you_mean
-
-            raise AveCaesarError(f"unknown bot {b!r}{did_you_mean(b, POLICIES)}; known: "
-                                 f"{', '.join(POLICIES)}")
+    names = tuple(bot_kinds(bots))
     if races < 1:
         raise AveCaesarError("--races must be at least 1")
     return SimSpec(ruleset, course, players, races, seed, tuple(variants or ()),

@@ -10,11 +10,11 @@ from typing import Annotated, Any
 
 import typer
 
-from avecaesar.editor.common import echo_json, handles_errors, rule_settings
+from avecaesar.editor.common import echo_json, handles_errors, rule_settings, seat_bots
 from avecaesar.editor.race_cli import load_race_setup
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import bundled_courses
-from avecaesar.engine.policies import POLICIES, make_policy
+from avecaesar.engine.policies import POLICIES
 from avecaesar.engine.rules import RaceRules, TournamentRules, tournament_rules_from_ruleset
 from avecaesar.engine.tournament import Tournament, replay_tournament, run_tournament
 from avecaesar.errors import AveCaesarError
@@ -94,13 +94,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
         return
     if ruleset is None:
         raise AveCaesarError("--ruleset is required (or --replay FILE)")
-    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
-    for k in kinds:
-        if k not in POLICIES:
-            raise AveCaesarError(f"unknown bot {k!r}; known: {', '.join(POLICIES)}")
-    seats = [kinds[i % len(kinds)] for i in range(players)]
-    names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
-    policies = [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]
+    names, seats, policies = seat_bots(bots, players, seed)
     t, edition = _tournament_rules(ruleset, variants, overrides)
     given = [c.strip() for c in courses.split(",") if c.strip()] if courses else None
     header: dict[str, Any] = {"ruleset": ruleset, "variants": variants, "overrides": overrides,

@@ -9,7 +9,7 @@ each candidate move, :mod:`avecaesar.engine.search`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from avecaesar.engine.moves import LegalMoves, alley_pending, gives_up_alley
@@ -230,10 +230,9 @@ def greedy_ranking(state: RaceState, moves: LegalMoves) -> list[Move]:
     return [m for _k, m in greedy_scored(state, moves)]
 
 
-def greedy_scored(state: RaceState, moves: LegalMoves) -> list[tuple[tuple[float, ...], Move]]:
-    """:func:`greedy_ranking` with each move's greedy score (first element: the points —
-    finishing 1000, alley stop 500, giving the stop up −600, …; waste costs 3 a step)."""
-    scored: list[tuple[tuple[float, ...], Move]] = []
+def _distinct_scored(state: RaceState, moves: LegalMoves
+                     ) -> Iterator[tuple[tuple[float, ...], Move]]:
+    """Each distinct (card, landing) legal move with its greedy score, in move order."""
     seen: set[tuple[int, int]] = set()
     pending = alley_pending(state, state.turn)
     before = remaining(state, state.turn)
@@ -242,23 +241,22 @@ def greedy_scored(state: RaceState, moves: LegalMoves) -> list[tuple[tuple[float
             continue
         if m.card:
             seen.add((m.card, m.path[-1]))
-        scored.append((_score(state, m, pending, before), m))
+        yield _score(state, m, pending, before), m
+
+
+def greedy_scored(state: RaceState, moves: LegalMoves) -> list[tuple[tuple[float, ...], Move]]:
+    """:func:`greedy_ranking` with each move's greedy score (first element: the points —
+    finishing 1000, alley stop 500, giving the stop up −600, …; waste costs 3 a step)."""
+    scored = list(_distinct_scored(state, moves))
     scored.sort(key=lambda x: x[0], reverse=True)  # stable: the first of equals stays first
     return scored
 
 
 def greedy_policy(state: RaceState, moves: LegalMoves) -> Move:
+    """The best move by the greedy score; of equals, the first in move order."""
     best = None
     best_key: tuple[float, ...] | None = None
-    seen: set[tuple[int, int]] = set()
-    pending = alley_pending(state, state.turn)
-    before = remaining(state, state.turn)
-    for m in moves:
-        if m.card and (m.card, m.path[-1]) in seen:
-            continue
-        if m.card:
-            seen.add((m.card, m.path[-1]))
-        key = _score(state, m, pending, before)
+    for key, m in _distinct_scored(state, moves):
         if best_key is None or key > best_key:
             best, best_key = m, key
     return best if best is not None else next(iter(moves))
