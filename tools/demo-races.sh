@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The demo's second half: the course's figures under each edition's rules, then a seeded
-# race under each edition with greedy bots, its record written to OUT and replayed.
+# The demo's second half: under each edition's rules, the figures of one of its courses and
+# a seeded race there with bots; its record is written to OUT and replayed.
 set -euo pipefail
 cli=$1; out=$2
-course=${COURSE:-ravensburger-1989/a-white}
-for rules in ravensburger-1989 pro-ludo-2006 dicetree-2022; do
+for pair in ravensburger-1989:ravensburger-1989/a-white pro-ludo-2006:pro-ludo-2006/circus-maximus \
+            dicetree-2022:dicetree-2022/hippodrom-constantinople; do
+  rules=${pair%%:*}; course=${pair#*:}
   echo
-  echo "== $rules"
+  echo "== $rules on $course"
   # 1989 and 2006 do not say whether a disqualified chariot keeps its place (RULES.md
   # section 2): a race under them needs the group's answer, here "it keeps its place".
   settings=()
@@ -15,6 +16,6 @@ for rules in ravensburger-1989 pro-ludo-2006 dicetree-2022; do
   esac
   "$cli" course validate "$course" --ruleset "$rules"
   "$cli" race --ruleset "$rules" "${settings[@]}" --course "$course" --players 4 --seed 1 \
-    --record "$out/race-$rules.jsonl" | tail -n 8
+    --bots greedy,search --record "$out/race-$rules.jsonl" | tail -n 8
   "$cli" replay "$out/race-$rules.jsonl"
 done
