@@ -106,10 +106,30 @@ def check_graph(model: CourseModel, g: nx.DiGraph, direction_note: str = "") -> 
             problems.append(aw.problem(
                 f"the alley does not rejoin the track{tag}: its last space has no step back "
                 "— make sure a lane continues beside its end"))
+    if alley:
+        problems.extend(_alley_shortcut(model, g, alley))
     if not starts:
         problems.append(Where(model.source, ("start",)).problem(
             "no usable start place — list spaces on the track, place 1 first"))
     return problems
+
+
+def _alley_shortcut(model: CourseModel, g: nx.DiGraph, alley: list[int]) -> list[Problem]:
+    """A warning when the alley has fewer spaces than the track lane beside it: driving
+    through it would then be a shortcut every lap."""
+    lane = g.nodes[alley[0]]["lane"]
+    beside_lane = 0 if lane < 0 else model.lanes - 1
+    lo = min(g.nodes[n]["a"] for n in alley)
+    hi = max(g.nodes[n]["b"] for n in alley)
+    beside = [n for n, d in g.nodes(data=True) if d["kind"] == "track"
+              and d["lane"] == beside_lane and lo - 1e-9 <= d["a"] and d["b"] <= hi + 1e-9]
+    if len(beside) > len(alley):
+        return [Where(model.source, ("alley",)).problem(
+            f"the alley has {len(alley)} spaces beside {len(beside)} track spaces: driving "
+            f"through it saves {len(beside) - len(alley)} a lap — give it at least "
+            f"{len(beside)} spaces if it is not meant as a shortcut", "spaces",
+            severity="warning")]
+    return []
 
 
 def check_layout(model: CourseModel) -> list[Problem]:

@@ -84,3 +84,15 @@ def test_variant_without_ruleset_is_refused() -> None:
     r = runner.invoke(app, ["course", "validate", "--variant", "four-hand-cards",
                             str(VALID / "alley.yaml")])
     assert r.exit_code == 1 and "--variant needs --ruleset" in r.output
+
+
+def test_an_alley_shorter_than_the_track_beside_it_is_a_warning(tmp_path: Path) -> None:
+    """An alley is a detour (5 spaces beside 2, Pro Ludo 2006 rules (PT) comments); one with
+    fewer spaces than the track beside it would be a shortcut every lap: a warning only."""
+    src = (VALID / "oval.yaml").read_text().replace(
+        "start: [", "alley: {from: back, to: back, spaces: 3}\nstart: [")
+    f = tmp_path / "shortcut.yaml"
+    f.write_text(src)
+    r = runner.invoke(app, ["course", "validate", str(f)])
+    assert r.exit_code == 0, r.output
+    assert "warning: the alley has 3 spaces beside 6 track spaces" in r.output
