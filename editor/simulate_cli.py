@@ -38,9 +38,10 @@ def format_report(r: SimReport) -> str:
         lo, hi = p.win_ci
         mp = f"{p.mean_place:.2f}" if p.mean_place is not None else "—"
         res = f"{p.mean_reserve:.1f}" if p.mean_reserve is not None else "—"
+        mark = "  (driven by no player)" if p.ownerless else ""
         lines.append(f"{p.place:>5}  {p.wins:>4}  {p.win_rate:6.1%} ({lo:5.1%}–{hi:5.1%})    "
                      f"{mp:>9}  {p.not_finished:6.1%} ({p.out_of_cards:5.1%} / "
-                     f"{p.disqualified:5.1%})          {res:>5}")
+                     f"{p.disqualified:5.1%})          {res:>5}{mark}")
     lines += ["",
               f"balance {r.balance:.3f} (1 − the largest gap in win rate between start "
               "places)",

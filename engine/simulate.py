@@ -50,6 +50,7 @@ class RaceSummary:
     blocked_skips: int
     alley_waits: int
     termination: str
+    ownerless: tuple[bool, ...] = ()  # per start place: a chariot no player drives
     stood: tuple[tuple[int, int], ...] = ()  # (space, turns a chariot stood there)
     blocked_at: tuple[tuple[int, int], ...] = ()  # (space, turns a chariot was stuck there)
 
@@ -133,6 +134,7 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary
                     for c in range(n))
     return RaceSummary(index, tuple(places), tuple(finished), tuple(removed), tuple(dq),
                        reserve, changes, turns, six, blocked, waits, result.termination,
+                       tuple(state.game.is_ownerless(c) for c in range(n)),
                        tuple(sorted(stood.items())), tuple(sorted(blocked_at.items())))
 
 
@@ -154,6 +156,7 @@ class PlaceStats:
     out_of_cards: float
     disqualified: float
     mean_reserve: float | None
+    ownerless: bool = False  # driven by no player (it scores nothing)
 
     def to_json(self) -> dict[str, Any]:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
@@ -211,7 +214,8 @@ def report(spec: SimSpec, summaries: Iterable[RaceSummary]) -> SimReport:
             c + 1, k, wins, wins / k if k else 0.0, wilson_interval(wins, k),
             mean(placed),  # type: ignore[arg-type]
             dnf / k if k else 0.0, ooc / k if k else 0.0, dq / k if k else 0.0,
-            mean(reserve)))  # type: ignore[arg-type]
+            mean(reserve),  # type: ignore[arg-type]
+            bool(rows) and all(r.ownerless[c] for r in rows if r.ownerless)))
     rates = [p.win_rate for p in by_place]
     balance = 1.0 - (max(rates) - min(rates)) if rates else 1.0
     stood: dict[int, int] = {}
