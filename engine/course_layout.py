@@ -41,12 +41,13 @@ class Layout:
             if abs(turn) < 1e-9:
                 pose = PiecePose(x, y, heading, longest * SPACE, 0.0, 0.0)
             elif turn > 0:  # right turn: the inside lanes are the short ones
-                inner = next((n for n in lens if n), longest)
-                radius = max(inner * SPACE / turn - 0.5 * LANE, 0.25 * LANE)
+                # the innermost lane present fits its spaces on its own arc
+                i = next((k for k, n in enumerate(lens) if n), 0)
+                radius = max(lens[i] * SPACE / turn - (i + 0.5) * LANE, 0.25 * LANE)
                 pose = PiecePose(x, y, heading, 0.0, turn, radius)
-            else:  # left turn: the outermost lane is on the inside of this bend
-                outer = next((n for n in reversed(lens) if n), longest)
-                radius = outer * SPACE / -turn + (lanes - 0.5) * LANE
+            else:  # left turn: the outermost lane present is on the inside of this bend
+                j = next((k for k in range(len(lens) - 1, -1, -1) if lens[k]), lanes - 1)
+                radius = lens[j] * SPACE / -turn + (j + 0.5) * LANE
                 pose = PiecePose(x, y, heading, 0.0, turn, radius)
             self.poses.append(pose)
             x, y, heading = self._at(pose, 1.0, 0.0)
