@@ -219,3 +219,17 @@ def test_course_crosses_itself(cid: str) -> None:
 
     assert sum(1 for a in over for b in under if dist(a, b) < 34) >= 2
     assert not any(g.has_edge(a, b) or g.has_edge(b, a) for a in over for b in under)
+
+
+def test_rome_finishable_under_the_homebrew_bonus() -> None:
+    """Under the reader's homebrew (reader homebrew (PT comments): a +3 bonus piece after
+    saluting Caesar, usable once instead of a card) Rome's 85 fits 84 + 3 with 2 in reserve
+    from the front row; the rows behind need 86 and 87 (1 and 0 in reserve)."""
+    import json
+
+    result = CliRunner().invoke(app, ["course", "validate", "homebrew/rome", "--ruleset",
+                                      "homebrew", "--json"])
+    assert result.exit_code == 0, result.output
+    figs = json.loads(result.stdout)[0]["figures"]
+    assert figs["deck_points"] == 84 and figs["bonus_points"] == 3
+    assert figs["reserve"] == [2, 2, 1, 1, 0, 0]
