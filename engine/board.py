@@ -12,7 +12,52 @@ from typing import Any
 
 import networkx as nx
 
-__all__ = ["Board"]
+__all__ = ["Board", "WalkTable"]
+
+
+class WalkTable:
+    """The walks of one (start, card, laps left), indexed by their depth-first order.
+
+    ``ends``: per (finish-line crossings, landing) the bits of the walks that have them.
+
+    Walk ``i`` is bit ``i``: ``masks[node]`` has the bits of the walks through ``node``, so
+    the walks a set of taken spaces blocks are the OR of their masks; ``groups`` has, per
+    landing space in order of its first walk, the bits of the walks that land there, and
+    ``firsts`` that first walk of each.
+    """
+
+    __slots__ = ("ends", "firsts", "groups", "masks", "moves", "n", "span")
+
+    def __init__(self, moves: tuple[Any, ...], start: int,
+                 finish_steps: frozenset[tuple[int, int]]) -> None:
+        self.moves = moves
+        self.n = len(moves)
+        masks: dict[int, int] = {}
+        groups: dict[int, int] = {}
+        firsts: dict[int, Any] = {}
+        ends: dict[tuple[int, int], int] = {}
+        crossing_from = {u for u, _v in finish_steps}
+        for i, m in enumerate(moves):
+            bit = 1 << i
+            path = m.path
+            for node in path:
+                masks[node] = masks.get(node, 0) | bit
+            end = path[-1]
+            groups[end] = groups.get(end, 0) | bit
+            if end not in firsts:
+                firsts[end] = m
+            crossed, node = 0, start
+            for nxt in path:
+                if node in crossing_from and (node, nxt) in finish_steps:
+                    crossed += 1
+                node = nxt
+            ends[(crossed, end)] = ends.get((crossed, end), 0) | bit
+        self.masks = masks
+        self.span = frozenset(masks)
+        self.groups = tuple(groups.values())
+        self.firsts = tuple(firsts.values())
+        # (finish-line crossings on the way, landing) and the walks that have them
+        self.ends = tuple(ends.items())
 
 
 @dataclass(frozen=True)
@@ -47,6 +92,10 @@ class Board:
         default_factory=list, compare=False, repr=False)
     _moves: dict[tuple[int, int, int], tuple[Any, ...]] = field(
         default_factory=dict, compare=False, repr=False)
+    _tables: dict[tuple[int, int, int], WalkTable] = field(
+        default_factory=dict, compare=False, repr=False)
+    _hands: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, WalkTable], ...]] = field(
+        default_factory=dict, compare=False, repr=False)
 
     @property
     def finish_steps(self) -> frozenset[tuple[int, int]]:
@@ -64,6 +113,28 @@ class Board:
             from avecaesar.engine.state import Move
 
             found = self._moves[key] = tuple(Move(k, p) for p in self.paths(start, k, left))
+        return found
+
+    def walk_table(self, start: int, k: int, left: int) -> WalkTable:
+        """:meth:`moves` with the facts to count and pick the free ones by bit masks (made
+        once)."""
+        key = (start, k, left if left < k + 1 else k + 1)
+        found = self._tables.get(key)
+        if found is None:
+            found = self._tables[key] = WalkTable(self.moves(start, k, left), start,
+                                                   self.finish_steps)
+        return found
+
+    def hand_tables(self, start: int, left: int,
+                    cards: tuple[int, ...]) -> tuple[tuple[int, WalkTable], ...]:
+        """(card, :meth:`walk_table`) for each distinct card of ``cards``, ascending."""
+        key = (start, left, cards)
+        found = self._hands.get(key)
+        if found is None:
+            if len(self._hands) >= 200_000:
+                self._hands.clear()
+            found = self._hands[key] = tuple((k, self.walk_table(start, k, left))
+                                             for k in sorted(set(cards)))
         return found
 
     def paths(self, start: int, k: int, left: int) -> tuple[tuple[int, ...], ...]:

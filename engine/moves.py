@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from avecaesar.engine.board import WalkTable
 from avecaesar.engine.state import LETTERS, WAIT, Move, RaceState
 from avecaesar.errors import AveCaesarError
 
@@ -130,8 +131,12 @@ def gives_up_alley(state: RaceState, c: int, path: tuple[int, ...]) -> bool:
         if node is not None and (nxt, True) in board.succ[node]:
             lap += 1
         node = nxt
-    end = path[-1]
-    if board.alley[end] and lap in state.game.rules.alley_laps:
+    return _gives_up_at(state, lap, path[-1])
+
+
+def _gives_up_at(state: RaceState, lap: int, end: int) -> bool:
+    """:func:`gives_up_alley` for a path that ends on ``end`` in lap ``lap``."""
+    if state.game.board.alley[end] and lap in state.game.rules.alley_laps:
         return False
     return not _chance(state, lap, end)
 
@@ -140,9 +145,16 @@ def _stop_possible_on_empty_track(state: RaceState, c: int, six_ok: bool) -> boo
     """Some card of the hand could keep the stop possible if no other chariot were there:
     then it is the other chariots that block the alley."""
     six = state.game.rules.six_card
-    return any(not gives_up_alley(state, c, path)
+    start = state.pos[c]
+    if start is None:
+        return False
+    board = state.game.board
+    left = board.start_crossings[c] + state.game.rules.laps - state.crossings[c]
+    lap = state.lap(c)
+    # each walk of the empty track by its (crossings, landing): gives_up_alley of its path
+    return any(not _gives_up_at(state, lap + crossed, end)
                for k in set(state.cards(c)) if k != six or six_ok
-               for path in walks(state, c, k, empty=True))
+               for (crossed, end), _bits in board.walk_table(start, k, left).ends)
 
 
 def _in_alley(board, path: tuple[int, ...]) -> bool:
@@ -206,59 +218,154 @@ def ram_targets(state: RaceState, c: int, start: int | None,
 
 
 class _Analysis:
-    """The legal moves of the chariot to move, computed once."""
+    """The legal moves of the chariot to move, computed once.
 
-    __slots__ = ("blocked_alley", "moves", "reason")
+    The free walks of each card are kept as (walk table, blocked bits) — counted by bit
+    masks, the list of moves made only when asked for (:attr:`moves`); the moves after them
+    (lapsed points, bonus piece, ramming, waiting) are kept as a list.
+    """
+
+    __slots__ = ("_moves", "blocked_alley", "count", "parts", "reason", "tail")
 
     def __init__(self, state: RaceState) -> None:
-        self.moves: list[Move] = []
+        self._moves: list[Move] | None = None
+        self.parts: list[tuple[WalkTable, int]] | None = []
+        self.tail: list[Move] = []
+        self.count = 0
         self.reason: str | None = None
         self.blocked_alley = False
-        c = state.current()
-        if c is None:
+        if state.end is not None:
             self.reason = "race_over"
             return
-        rules = state.game.rules
-        board = state.game.board
+        c = state.turn
+        game = state.game
+        rules = game.rules
+        board = game.board
         six_no = None
         movable_any = False
         start = state.pos[c]
         occ = state.occupied(but=c)
         left = board.start_crossings[c] + rules.laps - state.crossings[c]
-        out = self.moves
-        avoid = _avoids_alley(state, c)
-        for k in sorted(set(state.cards(c))):
-            if k == rules.six_card:
-                six_no = six_rule(state, c)
-            if start is None:
-                continue
-            for m in board.moves(start, k, left):
-                if occ.isdisjoint(m.path) and not (avoid and _in_alley(board, m.path)):
+        tail = self.tail
+        parts = self.parts
+        assert parts is not None
+        count = 0
+        avoid = bool(game.ownerless) and _avoids_alley(state, c)
+        six = rules.six_card
+        cards = state.cards(c)
+        if start is None or avoid:
+            for k in sorted(set(cards)):
+                if k == six:
+                    six_no = six_rule(state, c)
+                if start is None:
+                    continue
+                for m in board.moves(start, k, left):
+                    if occ.isdisjoint(m.path) and not _in_alley(board, m.path):
+                        movable_any = True
+                        if k == six and six_no is not None:
+                            break
+                        tail.append(m)
+        else:
+            for k, table in board.hand_tables(start, left, cards):
+                if k == six:
+                    six_no = six_rule(state, c)
+                blocked = 0
+                if not occ.isdisjoint(table.span):
+                    masks = table.masks
+                    for node in occ:
+                        bits = masks.get(node)
+                        if bits:
+                            blocked |= bits
+                free = table.n - blocked.bit_count()
+                if free:
                     movable_any = True
-                    if k == rules.six_card and six_no is not None:
-                        break
-                    out.append(m)
-        if (not out and not movable_any and start is not None
+                    if k != six or six_no is None:
+                        parts.append((table, blocked))
+                        count += free
+        self.count = count + len(tail)
+        if (not self.count and not movable_any and start is not None
                 and rules.no_move == "smallest_loss" and not state.game.is_ownerless(c)):
-            out.extend(_smallest_loss(state, c, six_no is None))
+            self._extend(_smallest_loss(state, c, six_no is None))
         if state.bonus[c] and start is not None and rules.bonus is not None:
-            for m in board.moves(start, rules.bonus, left):
-                if occ.isdisjoint(m.path):
-                    out.append(Move(-rules.bonus, m.path))  # the bonus piece
-        if rules.ramming is not None and out and not state.game.is_ownerless(c):
-            out.extend(Move(m.card, m.path, o) for m in list(out)
-                       for o in ram_targets(state, c, start, m.path))
-        if rules.alley_wait != "no_wait" and self.moves and alley_pending(state, c):
-            keeps = any(not gives_up_alley(state, c, m.path) for m in self.moves)
+            self._extend([Move(-rules.bonus, m.path)  # the bonus piece
+                          for m in board.moves(start, rules.bonus, left)
+                          if occ.isdisjoint(m.path)])
+        if rules.ramming is not None and self.count and not state.game.is_ownerless(c):
+            self._extend([Move(m.card, m.path, o) for m in list(self.moves)
+                          for o in ram_targets(state, c, start, m.path)])
+        if rules.alley_wait != "no_wait" and self.count and alley_pending(state, c):
+            keeps = self._keeps_alley(state, c)
             if not keeps and _stop_possible_on_empty_track(state, c, six_no is None):
                 self.blocked_alley = True
                 if rules.alley_wait == "must_wait":
-                    self.moves = []
+                    self._moves, self.parts, self.tail, self.count = [], [], [], 0
                     self.reason = "alley_blocked"
                 else:
-                    self.moves.append(WAIT)
-        if not self.moves and self.reason is None:
+                    self._extend([WAIT])
+        if not self.count and self.reason is None:
             self.reason = "six_rule" if movable_any else "blocked"
+
+    def _extend(self, more: list[Move]) -> None:
+        """Moves after those already there (in that order)."""
+        if not more:
+            return
+        self.tail.extend(more)
+        if self._moves is not None:
+            self._moves.extend(more)
+        self.count += len(more)
+
+    def _keeps_alley(self, state: RaceState, c: int) -> bool:
+        """Some legal move does not give up the alley stop (:func:`gives_up_alley`)."""
+        if self._moves is not None:
+            return any(not gives_up_alley(state, c, m.path) for m in self._moves)
+        lap = state.lap(c)
+        for table, blocked in self.parts or ():
+            for (crossed, end), bits in table.ends:
+                if bits & ~blocked and not _gives_up_at(state, lap + crossed, end):
+                    return True
+        return any(not gives_up_alley(state, c, m.path) for m in self.tail)
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every legal move, in order: each card (ascending) its free walks depth-first, then
+        the rest."""
+        if self._moves is None:
+            out: list[Move] = []
+            for table, blocked in self.parts or ():
+                if blocked:
+                    out.extend(m for i, m in enumerate(table.moves) if not blocked >> i & 1)
+                else:
+                    out.extend(table.moves)
+            out.extend(self.tail)
+            self._moves = out
+        return self._moves
+
+    def distinct(self) -> list[Move]:
+        """The first legal move of each (card, landing) in move order (the waiting move and
+        each other card-less move kept), without making the list of every move."""
+        out: list[Move] = []
+        for table, blocked in self.parts or ():
+            if not blocked:
+                out.extend(table.firsts)
+                continue
+            found = []
+            for bits in table.groups:
+                x = bits & ~blocked
+                if x:
+                    found.append((x & -x).bit_length() - 1)
+            found.sort()
+            moves = table.moves
+            out.extend(moves[i] for i in found)
+        if self.tail:
+            seen = {(m.card, m.path[-1]) for m in out}
+            for m in self.tail:
+                if m.card:
+                    key = (m.card, m.path[-1])
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                out.append(m)
+        return out
 
 
 class LegalMoves:
@@ -277,13 +384,17 @@ class LegalMoves:
         return iter(self._get().moves)
 
     def __len__(self) -> int:
-        return len(self._get().moves)
+        return self._get().count
 
     def count(self) -> int:
         return len(self)
 
     def __bool__(self) -> bool:
-        return bool(self._get().moves)
+        return self._get().count > 0
+
+    def distinct(self) -> list[Move]:
+        """The first legal move of each distinct (card, landing), in move order."""
+        return self._get().distinct()
 
     def __contains__(self, move: object) -> bool:
         return isinstance(move, Move) and why_not(self._state, move) is None

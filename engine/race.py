@@ -227,9 +227,10 @@ def play_turn(state: RaceState, policy: Policy) -> dict[str, Any]:
     A chariot that no player drives moves "to its own best advantage" by the greedy policy,
     whatever ``policy`` is given.
     """
-    options = state.choosable()
-    if len(options) > 1 and hasattr(policy, "choose_chariot"):
-        state.choose(policy.choose_chariot(state, options))  # type: ignore[attr-defined]
+    if state.queue:  # else nothing to choose (:meth:`RaceState.choosable` is empty)
+        options = state.choosable()
+        if len(options) > 1 and hasattr(policy, "choose_chariot"):
+            state.choose(policy.choose_chariot(state, options))  # type: ignore[attr-defined]
     c = state.turn
     if state.game.is_ownerless(c):
         from avecaesar.engine.policies import greedy_policy

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["LETTERS", "WAIT", "Event", "Move", "RaceGame", "RaceState"]
 
 LETTERS = "ABCDEFGHIJKL"
+_LAZY: dict[str, Any] = {}  # classes of modules that import this one, imported once
 RACING, FINISHED, REMOVED = "r", "f", "x"
 
 
@@ -226,8 +227,12 @@ class RaceState:
         return sum(self.hands[c]) + sum(self.decks[c]) + sum(self.played[c])
 
     def legal_moves(self) -> LegalMoves:
-        from avecaesar.engine.moves import LegalMoves
-        return LegalMoves(self)
+        view = _LAZY.get("LegalMoves")
+        if view is None:
+            from avecaesar.engine.moves import LegalMoves as view
+
+            _LAZY["LegalMoves"] = view
+        return view(self)
 
     # -- applying ----------------------------------------------------------------------------
     def apply(self, move: Move) -> list[Event]:
@@ -412,13 +417,13 @@ class RaceState:
         events.append(Event("removed", c, {"reason": reason}))
 
     def _advance(self, events: list[Event]) -> None:
-        racing = self.racing()
+        racing = self.status.count(RACING)
         if not racing:
             self.end = "finished"
             events.append(Event("end", None, {"termination": "finished"}))
             return
         rules = self.game.rules
-        limit = len(racing) * (len(rules.deck) + 1 if rules.no_move == "cycle_card" else 1)
+        limit = racing * (len(rules.deck) + 1 if rules.no_move == "cycle_card" else 1)
         if self.idle >= limit:
             # a full round without a move: nothing can change any more (deadlock rule)
             self.end = "deadlock"
@@ -426,10 +431,10 @@ class RaceState:
             return
         own = self.game.rules.ownerless
         if self.game.ownerless and own and own.turn_order == "after_players_best_placed_first":
-            self.turn = self._next_after_players(racing)
+            self.turn = self._next_after_players(self.racing())
             return
         if self.game.player_turns:
-            self.turn = self._next_player_turn(racing)
+            self.turn = self._next_player_turn(self.racing())
             return
         n = len(self.status)
         for step in range(1, n + 1):

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from avecaesar.engine.policies import _after, _after_slow, greedy_policy, make_policy
+from avecaesar.engine.policies import (
+    _after,
+    _after_slow,
+    greedy_policy,
+    greedy_policy_reference,
+    make_policy,
+)
 from avecaesar.engine.race import new_race, play_turn
 
 RULESETS = ("dicetree-2022", "ravensburger-1989", "pro-ludo-2006", "pro-ludo-2006+ownerless",
@@ -40,3 +46,78 @@ def test_greedy_is_deterministic(rules_of, oval) -> None:
             play_turn(state, greedy_policy)
         runs.append(state.notation())
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_fast_greedy_scores_equal_reference(name: str, rules_of, oval) -> None:
+    """The greedy's inline scoring gives the same moves, in the same order, with the same
+    scores as :func:`_score` one move at a time."""
+    from avecaesar.engine.policies import _distinct_scored, _distinct_scored_fast
+
+    rules = rules_of(name)
+    checked = 0
+    for seed in range(12):
+        n = 2 + seed % 5
+        state, _ = new_race(rules, oval, [f"p{i}" for i in range(n)], seed)
+        bots = [make_policy("random" if (seed + i) % 2 else "greedy", seed + i)
+                for i in range(state.game.chariots)]
+        while not state.over:
+            moves = state.legal_moves()
+            if moves:
+                fast = list(_distinct_scored_fast(state, moves))
+                assert fast == list(_distinct_scored(state, moves)), state.notation()
+                assert greedy_policy(state, moves) == greedy_policy_reference(
+                    state, moves), state.notation()
+                assert len(moves) == len(list(moves)) == moves.count()
+                checked += len(fast)
+            play_turn(state, bots[state.turn])
+    assert checked > 1000
+
+
+@pytest.mark.parametrize(("ruleset", "course", "settings"), [
+    ("ravensburger-1989", "ravensburger-1989/b-yellow", {"disqualification.keeps_place": "true"}),
+    ("pro-ludo-2006", "pro-ludo-2006/circus-maximus", {"disqualification.keeps_place": "true"}),
+    ("dicetree-2022", "dicetree-2022/hippodrom-constantinople", {}),
+])
+def test_fast_greedy_equals_reference_on_bundled_courses(ruleset: str, course: str,
+                                                         settings: dict[str, str]) -> None:
+    """Six greedy chariots on a bundled course of each edition: the legal moves (count,
+    order) and the greedy's choice equal the one-move-at-a-time reference every turn."""
+    from avecaesar.engine.board import Board
+    from avecaesar.engine.course import load_course
+    from avecaesar.engine.moves import (
+        _Analysis,
+        _stop_possible_on_empty_track,
+        gives_up_alley,
+        walks,
+    )
+    from avecaesar.engine.policies import _distinct
+    from avecaesar.engine.rules import rules_from_ruleset
+    from avecaesar.engine.ruleset import load_ruleset
+
+    rules = rules_from_ruleset(load_ruleset(ruleset, [], settings))
+    loaded = load_course(course)
+    board = Board.from_graph(loaded.graph, loaded.id)
+    turns = 0
+    for seed in range(6):
+        state, _ = new_race(rules, board, [f"g{i}" for i in range(6)], seed)
+        while not state.over:
+            moves = state.legal_moves()
+            if moves:
+                every = list(moves)
+                assert len(moves) == len(every)
+                assert _distinct(state, moves) == _distinct(state, every)
+                assert greedy_policy(state, moves) == greedy_policy_reference(state, moves)
+                c = state.turn
+                fresh = _Analysis(state)  # the alley checks by walk tables, before any list
+                if all(m.card for m in every):  # (asked before waiting is added)
+                    assert fresh._keeps_alley(state, c) == any(
+                        not gives_up_alley(state, c, m.path) for m in every)
+                for six_ok in (True, False):
+                    assert _stop_possible_on_empty_track(state, c, six_ok) == any(
+                        not gives_up_alley(state, c, p)
+                        for k in set(state.cards(c)) if k != rules.six_card or six_ok
+                        for p in walks(state, c, k, empty=True))
+            play_turn(state, greedy_policy)
+            turns += 1
+    assert turns > 500
