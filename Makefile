@@ -39,7 +39,7 @@ lint: setup
 
 test: setup
 	$(BIN)/ruff check .
-	$(BIN)/pytest -q
+	$(BIN)/pytest
 
 bench: setup
 	$(BIN)/python bench/bench_course.py
