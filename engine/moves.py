@@ -8,7 +8,7 @@ beyond lapse.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from avecaesar.engine.board import WalkTable
 from avecaesar.engine.state import LETTERS, WAIT, Move, RaceState
@@ -357,15 +357,24 @@ class _Analysis:
             moves = table.moves
             out.extend(moves[i] for i in found)
         if self.tail:
-            seen = {(m.card, m.path[-1]) for m in out}
-            for m in self.tail:
-                if m.card:
-                    key = (m.card, m.path[-1])
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                out.append(m)
+            out.extend(distinct_moves(self.tail, {(m.card, m.path[-1]) for m in out}))
         return out
+
+
+def distinct_moves(moves: Iterable[Move], seen: set[tuple[int, int]] | None = None
+                   ) -> list[Move]:
+    """The first move of each distinct (card, landing) not in ``seen``, in move order
+    (card-less moves kept)."""
+    seen = set() if seen is None else seen
+    out: list[Move] = []
+    for m in moves:
+        if m.card:
+            key = (m.card, m.path[-1])
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(m)
+    return out
 
 
 class LegalMoves:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from avecaesar.engine.board import WalkTable
-from avecaesar.engine.moves import LegalMoves, alley_pending, gives_up_alley
+from avecaesar.engine.moves import LegalMoves, alley_pending, distinct_moves, gives_up_alley
 from avecaesar.engine.state import Move, RaceState
 
 __all__ = ["POLICIES", "greedy_policy", "greedy_ranking", "greedy_scored",
@@ -306,16 +306,7 @@ def _distinct(state: RaceState, moves: LegalMoves) -> list[Move]:
     kept)."""
     if isinstance(moves, LegalMoves) and moves._state is state:
         return moves.distinct()
-    out: list[Move] = []
-    seen: set[tuple[int, int]] = set()
-    for m in moves:
-        if m.card:
-            key = (m.card, m.path[-1])
-            if key in seen:
-                continue
-            seen.add(key)
-        out.append(m)
-    return out
+    return distinct_moves(moves)
 
 
 class _At:
