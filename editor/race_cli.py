@@ -16,31 +16,31 @@ from avecaesar.editor.common import (
     rule_settings,
     seat_bots,
 )
-from avecaesar.engine.board import Board
-from avecaesar.engine.course import contract_water, load_course
+from avecaesar.engine.course import load_course
 from avecaesar.engine.moves import LegalMoves, walks, why_not
 from avecaesar.engine.policies import POLICIES, Policy, greedy_policy, make_policy
 from avecaesar.engine.race import RaceRun, new_race, outcome, play_turn, run_race
 from avecaesar.engine.record import read_record, record_lines, replay, write_record
-from avecaesar.engine.rules import RaceRules, rules_from_ruleset
+from avecaesar.engine.setup import race_setup as load_race_setup
 from avecaesar.engine.state import LETTERS, Event, Move, RaceGame, RaceState
 from avecaesar.errors import AveCaesarError
 
 __all__ = ["human_policy", "load_race_setup", "play", "race", "register", "replay_cmd"]
 
 
-def load_race_setup(ruleset: str, variants: list[str], overrides: dict[str, str],
-                    course: str) -> tuple[RaceRules, Board]:
-    """The race rules and the compiled board for a ruleset and a course reference."""
-    from avecaesar.engine.ruleset import load_ruleset
-
-    rules = rules_from_ruleset(load_ruleset(ruleset, variants, overrides))
-    c = load_course(course)
-    if c.errors:
-        from avecaesar.errors import InputError
-        raise InputError(c.errors)
-    g = contract_water(c.graph) if rules.water == "skipped" else c.graph
-    return rules, Board.from_graph(g, c.id)
+# Events whose text only fills in its fields; the others are worded in describe().
+EVENT_TEXT = {
+    "crashed": "   {who} crashes (leads with only sixes): its wreck blocks space {space}",
+    "cycle": "   {who} puts a {card} under its deck and draws a replacement",
+    "reshuffle": "   {who} reshuffles its whole deck ({cards} cards)",
+    "bonus": "   {who} receives the +{points} bonus piece",
+    "alley_card": "   {who} picks up the race card {card} in the alley",
+    "wait": "{who} waits in front of the blocked alley",
+    "alley_stop": "   {who} stops in the alley: Ave Caesar! (coin paid, lap {lap})",
+    "disqualified": "   {who} is disqualified: no alley stop",
+    "finish": "   {who} finishes ({order}. over the line)",
+    "end": "race over: {termination}",
+}
 
 
 def describe(game: RaceGame, e: Event) -> str:
@@ -48,16 +48,14 @@ def describe(game: RaceGame, e: Event) -> str:
     who = f"{LETTERS[e.chariot]} ({game.names[e.chariot]})" if e.chariot is not None else ""
     d = e.data
     label = game.board.label
+    if e.kind in EVENT_TEXT:
+        return EVENT_TEXT[e.kind].format(who=who, **d)
     if e.kind == "move":
         card = f"the +{-d['card']} bonus piece" if d["card"] < 0 else str(d["card"])
         lapsed = "" if d["card"] <= 0 or len(d["path"]) >= d["card"] else \
             f" ({d['card'] - len(d['path'])} points lapse)"
         return (f"{who} plays {card}: {d['from']} → {d['path'][-1]} ({label[d['path'][-1]]})"
                 + lapsed)
-    if e.kind == "crashed":
-        return f"   {who} crashes (leads with only sixes): its wreck blocks space {d['space']}"
-    if e.kind == "cycle":
-        return f"   {who} puts a {d['card']} under its deck and draws a replacement"
     if e.kind == "ram":
         o = d["target"]
         won = {e.chariot: "wins", o: "loses"}.get(d["winner"], "is a draw")
@@ -67,33 +65,17 @@ def describe(game: RaceGame, e: Event) -> str:
         if d.get("forfeited"):
             return f"   {who} forfeits the prize of lap {d['lap']} (stopped in the alley)"
         return f"   {who} wins {d['money']} for lap {d['lap']}"
-    if e.kind == "reshuffle":
-        return f"   {who} reshuffles its whole deck ({d['cards']} cards)"
-    if e.kind == "bonus":
-        return f"   {who} receives the +{d['points']} bonus piece"
-    if e.kind == "alley_card":
-        return f"   {who} picks up the race card {d['card']} in the alley"
     if e.kind == "skip":
         why = {"blocked": "no card can be moved in full; keeps its cards",
                "six_rule": "leads with only sixes in hand (6-card rule)",
                "alley_blocked": "waits: the alley is blocked on its last chance"}
         return f"{who} skips — {why.get(d['reason'], d['reason'])}"
-    if e.kind == "wait":
-        return f"{who} waits in front of the blocked alley"
     if e.kind == "lap":
         if d["lap"] > game.rules.laps:
             return f"   {who} crosses the finish line after the last lap"
         return f"   {who} crosses the line: lap {d['lap']}"
-    if e.kind == "alley_stop":
-        return f"   {who} stops in the alley: Ave Caesar! (coin paid, lap {d['lap']})"
-    if e.kind == "disqualified":
-        return f"   {who} is disqualified: no alley stop"
-    if e.kind == "finish":
-        return f"   {who} finishes ({d['order']}. over the line)"
     if e.kind == "removed":
         return f"   {who} is removed ({d['reason'].replace('_', ' ')})"
-    if e.kind == "end":
-        return f"race over: {d['termination']}"
     return f"{e.kind} {who} {d}"
 
 

@@ -11,11 +11,11 @@ from typing import Annotated, Any
 import typer
 
 from avecaesar.editor.common import echo_json, handles_errors, rule_settings, seat_bots
-from avecaesar.editor.race_cli import load_race_setup
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import bundled_courses
 from avecaesar.engine.policies import POLICIES
 from avecaesar.engine.rules import RaceRules, TournamentRules, tournament_rules_from_ruleset
+from avecaesar.engine.setup import race_setup as load_race_setup
 from avecaesar.engine.tournament import Tournament, replay_tournament, run_tournament
 from avecaesar.errors import AveCaesarError
 

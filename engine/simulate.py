@@ -64,15 +64,10 @@ def race_seed(seed: int, index: int) -> int:
 @cache
 def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
     """Rules and board for a spec, built once per process."""
-    from avecaesar.engine.board import Board
-    from avecaesar.engine.course import load_course
-    from avecaesar.engine.rules import rules_from_ruleset
-    from avecaesar.engine.ruleset import load_ruleset
+    from avecaesar.engine.setup import race_setup
 
     ruleset, variants, settings, course = spec_key
-    rules = rules_from_ruleset(load_ruleset(ruleset, list(variants), dict(settings)))
-    c = load_course(course)
-    return rules, Board.from_graph(c.graph, c.id)
+    return race_setup(ruleset, variants, dict(settings), course)
 
 
 def _spec_key(spec: SimSpec) -> tuple[Any, ...]:

@@ -76,24 +76,20 @@ def test_anticlockwise_loads(cid: str) -> None:
     assert figs.shortest_race == clockwise.shortest_race
 
 
-def test_1989_side_a_white() -> None:
-    """Side A: 26-space laps + 1-space alley = 79 + 1 to cross = 80; ~4 spare; 3-4 players
+@pytest.mark.parametrize(("cid", "figures", "players", "places"), [
+    pytest.param("ravensburger-1989/a-white", (26, 1, 80, 4), (3, 4), 4, id="side-A-white"),
+    pytest.param("ravensburger-1989/b-yellow", (25, 2, 78, 6), (5, 6), 6, id="side-B-yellow"),
+])
+def test_1989_side_figures(cid: str, figures: tuple[int, ...], players: tuple[int, int],
+                           places: int) -> None:
+    """Side A: 26-space laps + 1-space alley = 79 + 1 to cross = 80; ~4 spare; 3-4 players.
+    Side B: 25-space laps + 2-space alley = 77 + 1 to cross = 78; ~6 spare; 5-6 players
     (Ravensburger 1989 rules (EN summary), Track lengths, Spare movement points, Setup)."""
-    course = load_course("ravensburger-1989/a-white")
+    course = load_course(cid)
     figs = course.figures()
-    assert (figs.lap, figs.alley_extra, figs.shortest_race[0], figs.reserve[0]) == (26, 1, 80, 4)
-    assert course.model.players == (3, 4)
-    assert len(course.graph.graph["start_places"]) == 4
-
-
-def test_1989_side_b_yellow() -> None:
-    """Side B: 25-space laps + 2-space alley = 77 + 1 to cross = 78; ~6 spare; 5-6 players
-    (Ravensburger 1989 rules (EN summary), Track lengths, Spare movement points, Setup)."""
-    course = load_course("ravensburger-1989/b-yellow")
-    figs = course.figures()
-    assert (figs.lap, figs.alley_extra, figs.shortest_race[0], figs.reserve[0]) == (25, 2, 78, 6)
-    assert course.model.players == (5, 6)
-    assert len(course.graph.graph["start_places"]) == 6
+    assert (figs.lap, figs.alley_extra, figs.shortest_race[0], figs.reserve[0]) == figures
+    assert course.model.players == players
+    assert len(course.graph.graph["start_places"]) == places
 
 
 def test_1989_spare_within_published_range() -> None:

@@ -18,22 +18,28 @@ RULESETS = ("dicetree-2022", "ravensburger-1989", "pro-ludo-2006", "pro-ludo-200
             "dicetree-2022+team-gladiator")
 
 
-@pytest.mark.parametrize("name", RULESETS)
-def test_fast_effects_equal_copy_and_push(name: str, rules_of, oval) -> None:
-    rules = rules_of(name)
-    checked = 0
-    for seed in range(12):
+def positions(rules, oval, seeds: int = 12):
+    """Every position of seeded races with 2-6 chariots, random and greedy bots mixed; the
+    race goes on once the caller has looked at a position."""
+    for seed in range(seeds):
         n = 2 + seed % 5
         state, _ = new_race(rules, oval, [f"p{i}" for i in range(n)], seed)
         bots = [make_policy("random" if (seed + i) % 2 else "greedy", seed + i)
                 for i in range(state.game.chariots)]
         while not state.over:
-            for move in state.legal_moves():
-                fast = _after(state, move)
-                if fast is not None:
-                    assert fast == _after_slow(state, move), (state.notation(), move)
-                    checked += 1
+            yield state
             play_turn(state, bots[state.turn])
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_fast_effects_equal_copy_and_push(name: str, rules_of, oval) -> None:
+    checked = 0
+    for state in positions(rules_of(name), oval):
+        for move in state.legal_moves():
+            fast = _after(state, move)
+            if fast is not None:
+                assert fast == _after_slow(state, move), (state.notation(), move)
+                checked += 1
     assert checked > 1000
 
 
@@ -54,23 +60,16 @@ def test_fast_greedy_scores_equal_reference(name: str, rules_of, oval) -> None:
     scores as :func:`_score` one move at a time."""
     from avecaesar.engine.policies import _distinct_scored, _distinct_scored_fast
 
-    rules = rules_of(name)
     checked = 0
-    for seed in range(12):
-        n = 2 + seed % 5
-        state, _ = new_race(rules, oval, [f"p{i}" for i in range(n)], seed)
-        bots = [make_policy("random" if (seed + i) % 2 else "greedy", seed + i)
-                for i in range(state.game.chariots)]
-        while not state.over:
-            moves = state.legal_moves()
-            if moves:
-                fast = list(_distinct_scored_fast(state, moves))
-                assert fast == list(_distinct_scored(state, moves)), state.notation()
-                assert greedy_policy(state, moves) == greedy_policy_reference(
-                    state, moves), state.notation()
-                assert len(moves) == len(list(moves)) == moves.count()
-                checked += len(fast)
-            play_turn(state, bots[state.turn])
+    for state in positions(rules_of(name), oval):
+        moves = state.legal_moves()
+        if moves:
+            fast = list(_distinct_scored_fast(state, moves))
+            assert fast == list(_distinct_scored(state, moves)), state.notation()
+            assert greedy_policy(state, moves) == greedy_policy_reference(
+                state, moves), state.notation()
+            assert len(moves) == len(list(moves)) == moves.count()
+            checked += len(fast)
     assert checked > 1000
 
 

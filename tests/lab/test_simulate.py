@@ -112,3 +112,20 @@ def test_course_validate_with_simulation() -> None:
 def test_course_validate_simulation_needs_a_ruleset() -> None:
     res = runner.invoke(app, ["course", "validate", COURSE, "--simulate", "6"])
     assert res.exit_code == 1 and "--simulate needs --ruleset" in res.output
+
+
+def test_simulation_jumps_water_ditches_as_a_race_does() -> None:
+    """Under the Pro Ludo DE reading a water ditch is not a space (Pro Ludo 2006 Spielregel
+    (DE) p.5); the PT reading keeps it (Pro Ludo 2006 rules (PT) III). The simulation builds
+    its board the way `race` does."""
+    from avecaesar.engine.setup import race_setup
+    from avecaesar.engine.simulate import _setup
+
+    course = str(Path(__file__).parents[1] / "courses" / "valid" / "composed.yaml")
+    keep = (("disqualification.keeps_place", "true"),)
+    _, de = _setup(("pro-ludo-2006", (), keep, course))
+    _, pt = _setup(("pro-ludo-2006", ("pro-ludo-2006-water-pt",), keep, course))
+    assert len(pt.succ) - sum(1 for s in pt.succ if s) == 0
+    assert sum(1 for s in de.succ if s) == sum(1 for s in pt.succ if s) - 1
+    _, direct = race_setup("pro-ludo-2006", [], dict(keep), course)
+    assert direct.succ == de.succ

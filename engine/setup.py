@@ -1,0 +1,28 @@
+"""From names to a race: the composed rules and the board of a course, as every command
+(race, play, replay, tournament, simulate) builds them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from avecaesar.engine.board import Board
+from avecaesar.engine.course import contract_water, load_course
+from avecaesar.engine.rules import RaceRules, rules_from_ruleset
+from avecaesar.errors import InputError
+
+__all__ = ["race_setup"]
+
+
+def race_setup(ruleset: str, variants: Sequence[str], overrides: Mapping[str, str],
+               course: str) -> tuple[RaceRules, Board]:
+    """The race rules and the board for a ruleset (with variants and ``--set`` values) and a
+    course id or file. A course with errors is an :class:`InputError`; water ditches are
+    contracted where the rules jump them uncounted."""
+    from avecaesar.engine.ruleset import load_ruleset
+
+    rules = rules_from_ruleset(load_ruleset(ruleset, list(variants), dict(overrides)))
+    c = load_course(course)
+    if c.errors:
+        raise InputError(c.errors)
+    g = contract_water(c.graph) if rules.water == "skipped" else c.graph
+    return rules, Board.from_graph(g, c.id)
