@@ -87,6 +87,17 @@ def validate(
     simulate: Annotated[int, typer.Option("--simulate", help="Also run K seeded greedy-bot "
                                           "races (needs --ruleset): finish rate and "
                                           "balance.", min=0)] = 0,
+    explain: Annotated[bool, typer.Option("--explain", help="Where the points go: each "
+                                          "start place's race by lap, by kind of piece and "
+                                          "by piece.")] = False,
+    what_if: Annotated[bool, typer.Option("--what-if", help="Try every one-space edit; list "
+                                          "those that reach --reserve, best first.")] = False,
+    reserve: Annotated[int, typer.Option("--reserve", help="Target reserve for --what-if "
+                                         "(points left at every start place).")] = 0,
+    update_figures: Annotated[bool, typer.Option("--update-figures", help="Rewrite the "
+                                                 "file's declared figures in place (only "
+                                                 "those lines change) and show the diff."
+                                                 )] = False,
 ) -> None:
     """Check course files — every problem as file:line:col — and compute their figures.
 
@@ -98,6 +109,7 @@ def validate(
         raise AveCaesarError("--simulate needs --ruleset: the races are run under its rules")
     results: list[dict[str, object]] = []
     bad = False
+    updates: dict[str, dict[tuple[str, ...], dict[str, object]]] = {}
     for ref in courses:
         try:
             loaded = _courses(ref)
@@ -112,8 +124,13 @@ def validate(
         for course in loaded:
             figs = None if course.errors else course.figures(rules)
             problems: list[Problem] = list(course.problems)
-            if figs is not None:
-                problems += course.figure_problems(figs)
+            stale = course.figure_problems(figs) if figs is not None else []
+            if figs is not None and update_figures:
+                block = ("anticlockwise", "figures") if course.direction == "anticlockwise" \
+                    else ("figures",)
+                updates.setdefault(course.model.file, {})[block] = figs.to_json()
+            elif stale:
+                problems += stale
             errors = [p for p in problems if p.severity == "error"]
             ok = not errors and figs is not None and figs.finishable
             bad |= not ok
@@ -127,15 +144,43 @@ def validate(
                 entry["simulation"], sim_lines = _simulation(
                     course.id if cid_of(ref) else ref, ruleset, variant, set_, course,
                     simulate)
+            extra: list[str] = []
+            if figs is not None and (explain or what_if):
+                from avecaesar.editor.course_insight import course_insight
+
+                extra, data = course_insight(course, figs, rules, explain_race=explain,
+                                             what_ifs=what_if, reserve=reserve)
+                entry.update(data)
             results.append(entry)
             if not json_out:
                 for p in sorted(problems):
                     typer.echo(str(p), err=True)
-                for line in _report(course, figs, rules) + sim_lines:
+                if stale and errors and set(errors) <= set(stale):
+                    typer.echo(f"  only the declared figures are stale — `avecaesar course "
+                               f"validate {ref} --update-figures` rewrites them", err=True)
+                for line in _report(course, figs, rules) + extra + sim_lines:
                     typer.echo(line)
+    for file, blocks in updates.items():
+        _update_figures(file, blocks, quiet=json_out)
     if json_out:
         echo_json(results)
     raise typer.Exit(1 if bad else 0)
+
+
+def _update_figures(file: str, blocks: dict[tuple[str, ...], dict[str, object]],
+                    quiet: bool) -> None:
+    """Rewrite the declared figures of ``file`` and show the change (on stderr with --json)."""
+    from avecaesar.editor.figures_update import rewrite_figures, unified_diff, write_text
+
+    old = Path(file).read_text(encoding="utf-8")
+    new = rewrite_figures(old, blocks)
+    if new == old:
+        typer.echo(f"{file}: the declared figures hold, nothing to update", err=quiet)
+        return
+    write_text(file, new)
+    for line in unified_diff(old, new, Path(file).name):
+        typer.echo(line, err=quiet)
+    typer.echo(f"updated the figures of {file}", err=quiet)
 
 
 def cid_of(ref: str) -> bool:

@@ -27,16 +27,18 @@ def _search(g: nx.DiGraph, start: int, crossings_at_start: int, figures: RaceFig
     alley_laps = set(figures.alley_laps)
     need_alley = figures.alley_required and bool(g.graph.get("alley"))
     kinds = {n: d["kind"] == "alley" for n, d in g.nodes(data=True)}
+    # plain lists: iterating networkx's adjacency views per state is the search's main cost
+    succ = {n: [(v, bool(d["finish"])) for v, d in nbrs.items()] for n, nbrs in g.adj.items()}
     begin = (start, 0, not need_alley)
     parent: dict[tuple[int, int, bool], tuple[int, int, bool] | None] = {begin: None}
     queue = deque([begin])
     while queue:
         state = queue.popleft()
         node, crossed, stopped = state
-        for nxt, data in g.adj[node].items():
+        for nxt, finish in succ[node]:
             if allowed is not None and not allowed(nxt):
                 continue
-            c = crossed + (1 if data["finish"] else 0)
+            c = crossed + (1 if finish else 0)
             if c >= needed:
                 if stopped:
                     route = [nxt]
