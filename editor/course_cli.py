@@ -217,40 +217,104 @@ def _simulation(ref: str, ruleset: str | None, variants: list[str] | None,
 @handles_errors
 def render(
     course: Annotated[str, typer.Argument(help=COURSE_HELP)],
-    out: Annotated[Path | None, typer.Option("-o", "--out", help="Output file (default: "
-                                             "<course>.<format> here).")] = None,
-    fmt: Annotated[str, typer.Option("--format", help="svg, png or dot.")] = "svg",
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Output file; its name "
+                                             "gives the format (.svg, .png, .pdf, .dot). "
+                                             "Default: <course>.<format> here.")] = None,
+    fmt: Annotated[str | None, typer.Option("--format", help="svg, png, pdf or dot "
+                                            "(overrides the file name).")] = None,
     highlight: Annotated[str | None, typer.Option(help="'shortest': draw the shortest legal "
-                                                  "race from start place 1.")] = None,
+                                                  "race from start place 1, a shade per "
+                                                  "lap, the alley stop marked.")] = None,
     labels: Annotated[bool, typer.Option(help="Write each space's label in it.")] = False,
+    numbers: Annotated[bool, typer.Option(help="Write each space's id in it (the ids moves "
+                                          "are named by, e.g. 51 → 53).")] = False,
+    direction: Annotated[str | None, typer.Option(help="clockwise or anticlockwise (a file "
+                                                  "that declares 'anticlockwise:').")] = None,
+    paper: Annotated[str, typer.Option(help="PDF paper, landscape: a4 or a3.")] = "a4",
 ) -> None:
-    """Draw a course as a board (Graphviz, every space pinned in place)."""
-    from avecaesar.editor.render import RenderError, course_dot
+    """Draw a course as a board (Graphviz, every space pinned in place).
+
+    Exit 1 when a step is drawn across the board (the pieces do not close there): the
+    picture is still written, without that line, and the step is reported.
+    """
+    from avecaesar.editor.render import (
+        PAPERS,
+        RenderError,
+        course_dot,
+        fit_to_paper,
+        long_steps,
+        output_format,
+    )
     from avecaesar.editor.render import render as run_graphviz
     from avecaesar.engine.race_path import shortest_race_route
 
-    if fmt not in ("svg", "png", "dot"):
-        raise fail(f"--format {fmt!r}: use svg, png or dot", 2)
+    try:
+        fmt = output_format(str(out) if out else None, fmt)
+    except RenderError as err:
+        raise fail(f"error: {err}", 2) from None
     if highlight not in (None, "shortest"):
         raise fail(f"--highlight {highlight!r}: the only highlight is 'shortest'", 2)
-    c = load_course(course)
+    if paper not in PAPERS:
+        raise fail(f"--paper {paper!r}: use {' or '.join(PAPERS)}", 2)
+    c = _course_in_direction(course, direction)
     if c.errors:
         raise InputError(c.errors)
     route = shortest_race_route(c.graph, 1) if highlight else None
-    dot = course_dot(c.graph, route=route, labels=labels)
+    dot = course_dot(c.graph, route=route, labels=labels, numbers=numbers)
     target = out or Path(f"{c.id.replace('/', '_')}.{fmt}")
     if fmt == "dot":
-        target.write_text(dot.source, encoding="utf-8")
-        typer.echo(f"wrote {target}")
-        return
-    try:
-        data = run_graphviz(dot, fmt)
-    except RenderError as err:
-        dot_file = target.with_suffix(".dot")
-        dot_file.write_text(dot.source, encoding="utf-8")
-        raise fail(f"error: {err} ({dot_file})") from None
-    target.write_bytes(data)
+        _write_output(target, dot.source.encode("utf-8"))
+    else:
+        try:
+            if fmt == "pdf":
+                fit_to_paper(dot, c.graph, paper)
+            data = run_graphviz(dot, fmt)
+        except RenderError as err:
+            dot_file = target.with_suffix(".dot")
+            _write_output(dot_file, dot.source.encode("utf-8"))
+            raise fail(f"error: {err} ({dot_file})") from None
+        _write_output(target, data)
     typer.echo(f"wrote {target}")
+    problems = _drawing_problems(c, long_steps(c.graph))
+    for p in problems:
+        typer.echo(str(p), err=True)
+    if problems:
+        raise typer.Exit(1)
+
+
+def _write_output(path: Path, data: bytes) -> None:
+    """Write a file a command produces (one place to make writes atomic)."""
+    path.write_bytes(data)
+
+
+def _course_in_direction(ref: str, direction: str | None) -> Course:
+    """The course ``ref`` in ``direction`` (default: the one the reference names)."""
+    if direction is None:
+        return load_course(ref)
+    if direction not in ("clockwise", "anticlockwise"):
+        raise fail(f"--direction {direction!r}: use clockwise or anticlockwise", 2)
+    found = [c for c in _courses(ref) if c.direction == direction]
+    if not found:
+        raise AveCaesarError(f"{ref} is not driven {direction} — declare 'anticlockwise:' in "
+                             "the course file (docs/course-format.md)")
+    return found[0]
+
+
+def _drawing_problems(c: Course, steps: list[tuple[int, int, float]]) -> list[Problem]:
+    """A step drawn across the board is a problem of the course's geometry, at its piece."""
+    from avecaesar.engine.course_model import Where
+
+    by_name = {p.name: p for p in c.model.pieces}
+    out: list[Problem] = []
+    for u, v, length in steps:
+        du, dv = c.graph.nodes[u], c.graph.nodes[v]
+        piece = by_name.get(dv["piece"])
+        where = piece.where if piece else Where(c.model.source, ("track",))
+        out.append(where.problem(
+            f"the step {du['label']} → {dv['label']} ({u} → {v}) is drawn {length} spaces "
+            "long: the pieces do not close there — adjust the turns or lengths so that each "
+            "piece starts where the one before it ends"))
+    return out
 
 
 @app.command("list")

@@ -10,13 +10,23 @@ the driving direction.
 from __future__ import annotations
 
 import itertools
+import math
+import re
 
 import graphviz
 import networkx as nx
 
 from avecaesar.errors import AveCaesarError
 
-__all__ = ["RenderError", "course_dot", "heat_colour", "render"]
+__all__ = ["FORMATS", "PAPERS", "RenderError", "course_dot", "fit_to_paper", "heat_colour",
+           "long_steps", "output_format", "render", "route_laps"]
+
+FORMATS = ("svg", "png", "pdf", "dot")
+PAPERS = {"a4": (11.69, 8.27), "a3": (16.54, 11.69)}  # landscape, inches
+LAP_COLOURS = ["#c0392b", "#1f6fb2", "#8e44ad", "#d35400", "#117a65", "#7b241c"]
+LAP_NAMES = ["red", "blue", "violet", "orange", "green", "brown"]
+LONG_STEP = 2.5 * 40.0  # points: a step drawn longer than this does not join its spaces
+BRIDGE_ALPHA = "70"  # the upper level is drawn translucent so the lower one shows through
 
 LANE_FILL = ["#f4e3c1", "#ead2a4", "#f4e3c1", "#ead2a4", "#f4e3c1", "#ead2a4", "#f4e3c1",
              "#ead2a4"]
@@ -50,8 +60,11 @@ def heat_colour(share: float) -> str:
 
 def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = False,
                title: str | None = None, heat: dict[int, float] | None = None,
-               chariots: dict[int, str] | None = None) -> graphviz.Digraph:
-    """The DOT graph of course ``g``; ``route`` (space ids) is drawn as a red path.
+               chariots: dict[int, str] | None = None, numbers: bool = False
+               ) -> graphviz.Digraph:
+    """The DOT graph of course ``g``; ``route`` (space ids, a race from a start place) is
+    drawn lap by lap, each lap in its own colour and offset beside the others, with the
+    alley stop marked. ``numbers`` writes each space's id (the ids moves are named by).
 
     ``heat`` maps spaces to counts: spaces are then coloured from pale (never) to deep red
     (most), on the same pinned layout, with the count in the tooltip.
@@ -60,8 +73,11 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
     letter in white on the chariot's own colour (class ``chariot``).
     """
     dot = graphviz.Digraph(name=str(g.graph.get("id", "course")), engine="neato")
+    label = title or f"{g.graph.get('name', '')} — {g.graph.get('direction', '')}"
+    if route and title is None:
+        label += "\n" + _route_legend(g, route)
     dot.attr("graph", bgcolor="#3f6b35", pad="0.4", splines="false", outputorder="edgesfirst",
-             label=title or f"{g.graph.get('name', '')} — {g.graph.get('direction', '')}",
+             label=label,
              labelloc="t", fontname="Helvetica", fontsize="18", fontcolor="white")
     dot.attr("node", shape="box", style="filled", fixedsize="true", width="0.47",
              height="0.47", fontname="Helvetica", fontsize="11", color="#6b4f2a",
@@ -90,10 +106,13 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
             attrs["fillcolor"] = LANE_FILL[d["lane"] % len(LANE_FILL)]
         if d.get("level") == "over":
             attrs["penwidth"] = "2.5"
+            attrs["fillcolor"] += BRIDGE_ALPHA
             attrs["class"] += " bridge"
+            attrs["labelloc"] = "t"  # its text above, the text of the space beneath below
         elif d.get("level") == "under":
             attrs["style"] = "filled,dashed"
             attrs["class"] += " underpass"
+            attrs["labelloc"] = "b"
         if heat is not None:
             top = max(heat.values(), default=0) or 1
             value = heat.get(n, 0)
@@ -106,6 +125,12 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
             attrs["fontsize"] = "16"
             attrs["fontcolor"] = "#1b3a8a"
             attrs["class"] += " start"
+            if numbers:
+                text = f"{d['start_place']}\n{n}"
+                attrs["fontsize"] = "10"
+        elif numbers:
+            text = str(n)
+            attrs["fontsize"] = "10"
         elif labels:
             text = d["label"]
             attrs["fontsize"] = "6"
@@ -129,10 +154,123 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
     dot.edge("arrow0", "arrow1", dir="forward", color="white", penwidth="3", arrowsize="1.5",
              **{"class": "direction"})
     if route:
-        for u, v in itertools.pairwise(route):
-            dot.edge(f"n{u}", f"n{v}", dir="forward", color=ROUTE, penwidth="2.5",
-                     arrowsize="0.6", **{"class": "route"})
+        _route(dot, g, route)
     return dot
+
+
+def route_laps(g: nx.DiGraph, route: list[int]) -> list[int]:
+    """The lap of each step of a race from a start place: 1, 2, …; the run-up to the line
+    from a grid behind it counts with lap 1, the step over the line with the lap it ends."""
+    offset = 0
+    if route and route[0] in g.graph["start_places"]:
+        offset = g.graph["start_crossings"][g.graph["start_places"].index(route[0])]
+    laps, crossed = [], 0
+    for u, v in itertools.pairwise(route):
+        laps.append(max(crossed - offset + 1, 1))
+        crossed += 1 if g.edges[u, v].get("finish") else 0
+    return laps
+
+
+def long_steps(g: nx.DiGraph, edges: list[tuple[int, int]] | None = None
+               ) -> list[tuple[int, int, float]]:
+    """Steps whose two spaces are drawn far apart (more than 2.5 spaces): the pieces do not
+    close there, so a step would be a long line across the board. (u, v, length in spaces)."""
+    out = []
+    for u, v in edges if edges is not None else g.edges:
+        (x0, y0), (x1, y1) = g.nodes[u]["pos"], g.nodes[v]["pos"]
+        length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+        if length > LONG_STEP:
+            out.append((u, v, round(length / 40.0, 1)))
+    return out
+
+
+def _route_legend(g: nx.DiGraph, route: list[int]) -> str:
+    laps = sorted(set(route_laps(g, route)))
+    place = g.nodes[route[0]].get("start_place") or "?"
+    shades = ", ".join(f"lap {k} {LAP_NAMES[(k - 1) % len(LAP_NAMES)]}" for k in laps)
+    stop = " · ● alley stop" if any(g.nodes[n]["kind"] == "alley" for n in route) else ""
+    return f"shortest legal race from place {place}: {len(route) - 1} steps ({shades}){stop}"
+
+
+def _route(dot: graphviz.Digraph, g: nx.DiGraph, route: list[int]) -> None:
+    """The race drawn lap by lap: each lap a parallel line of its own colour, offset to the
+    side of the others so that three laps over the same spaces stay apart."""
+    laps = route_laps(g, route)
+    far = {(u, v) for u, v, _ in long_steps(g, list(itertools.pairwise(route)))}
+    for i, ((u, v), lap) in enumerate(zip(itertools.pairwise(route), laps, strict=True)):
+        if (u, v) in far:
+            continue  # reported as a problem by the caller, never a line across the board
+        off = (lap - 2) * 5.0
+        colour = LAP_COLOURS[(lap - 1) % len(LAP_COLOURS)]
+        ends = []
+        for k, n in enumerate((u, v)):
+            (x, y), ang = g.nodes[n]["pos"], math.radians(g.nodes[n]["angle"])
+            name = f"r{i}_{k}"
+            dot.node(name, "", shape="point", width="0.01", style="invis",
+                     pos=_pos(x - math.sin(ang) * off, y + math.cos(ang) * off))
+            ends.append(name)
+        dot.edge(*ends, dir="forward", color=colour, penwidth="2.5", arrowsize="0.6",
+                 id=f"route-lap{lap}-{i}", **{"class": "route"})
+    stop = next((n for n in route if g.nodes[n]["kind"] == "alley"), None)
+    if stop is not None:
+        x, y = g.nodes[stop]["pos"]
+        dot.node("alley_stop", "", shape="circle", width="0.2", height="0.2",
+                 fixedsize="true", style="filled", fillcolor=ROUTE, color="white",
+                 penwidth="2", pos=_pos(x, y + 13),
+                 tooltip=f"alley stop: {g.nodes[stop]['label']}", **{"class": "alley-stop"})
+
+
+def output_format(out: str | None, fmt: str | None) -> str:
+    """The format: ``--format`` if given, else the output file's suffix, else SVG."""
+    if fmt:
+        if fmt not in FORMATS:
+            raise RenderError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
+        return fmt
+    if out is None:
+        return "svg"
+    suffix = out.rsplit(".", 1)[-1].lower() if "." in out else ""
+    if suffix not in FORMATS:
+        raise RenderError(f"cannot tell the format of {out!r} from its name — end it in "
+                          f"{', '.join('.' + f for f in FORMATS)} or pass --format")
+    return suffix
+
+
+def fit_to_paper(dot: graphviz.Digraph, g: nx.DiGraph, paper: str) -> None:
+    """Scale the drawing to a landscape paper size (``a4``, ``a3``) for PDF output.
+
+    Graphviz's ``page`` only works for PostScript, and ``size`` keeps the drawing's aspect
+    ratio; so the drawing is first measured (one SVG run), then widened or heightened by
+    two invisible points to the paper's aspect, and ``size=W,H!`` with no margin scales it
+    to exactly the page.
+    """
+    width, height = PAPERS[paper]
+    dot.attr("graph", pad="0.3", margin="0")
+    xs = [d["pos"][0] for _, d in g.nodes(data=True)]
+    ys = [d["pos"][1] for _, d in g.nodes(data=True)]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    wide: bool | None = None
+    half = 0.0
+    # Grow two invisible points apart until the drawing (title included) has the paper's
+    # aspect; each step adds what is still missing, so it never overshoots.
+    for k in range(8):
+        svg = render(dot, "svg").decode("utf-8")
+        m = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', svg)
+        if m is None:
+            raise RenderError("Graphviz gave an SVG without a viewBox; cannot fit it to paper")
+        w, h = float(m[1]), float(m[2])
+        if wide is None:
+            wide = w / h < width / height
+            half = (max(xs) - min(xs) if wide else max(ys) - min(ys)) / 2
+        short = (width / height * h - w) if wide else (w * height / width - h)
+        if short < 1:
+            break
+        half += short / 2
+        corners = ([(cx - half, cy), (cx + half, cy)] if wide else
+                   [(cx, cy - half), (cx, cy + half)])
+        for j, (x, y) in enumerate(corners):
+            dot.node(f"paper{k}_{j}", "", shape="point", width="0.01", style="invis",
+                     pos=_pos(x, y))
+    dot.attr("graph", size=f"{width:.2f},{height:.2f}!")
 
 
 def _polyline(dot: graphviz.Digraph, name: str, points: list[tuple[float, float]], *,
