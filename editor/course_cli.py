@@ -317,6 +317,36 @@ def _drawing_problems(c: Course, steps: list[tuple[int, int, float]]) -> list[Pr
     return out
 
 
+@app.command()
+@handles_errors
+def diff(
+    a: Annotated[str, typer.Argument(help="The first course (file or bundled id).")],
+    b: Annotated[str, typer.Argument(help="The second course.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Machine-readable.")] = False,
+    deck_points: Annotated[int | None, typer.Option(help="Points in a deck (default 84).",
+                                                    min=1)] = None,
+    ruleset: Annotated[str | None, typer.Option(help="Figures under this ruleset.")] = None,
+    variant: Annotated[list[str] | None, typer.Option(help="Variant(s) of the ruleset.")
+                       ] = None,
+) -> None:
+    """Two courses side by side: lap, alley, race and reserve per start place, and which
+    pieces differ."""
+    from avecaesar.editor.course_insight import diff_lines
+    from avecaesar.engine.course_diff import diff_courses
+
+    rules = _rules(deck_points, ruleset, variant, None)
+    ca, cb = load_course(a), load_course(b)
+    errors = ca.errors + cb.errors
+    if errors:
+        raise InputError(errors)
+    d = diff_courses(ca, cb, rules)
+    if json_out:
+        echo_json(d.to_json())
+        return
+    for line in diff_lines(d):
+        typer.echo(line)
+
+
 @app.command("list")
 @handles_errors
 def list_courses(
@@ -408,17 +438,32 @@ alley: {{from: caesar, to: caesar, spaces: 4, side: outside}}
 @app.command()
 @handles_errors
 def new(
-    name: Annotated[str, typer.Argument(help="Name of the course; the file is <name>.yaml.")],
+    name: Annotated[str, typer.Argument(help="A file to write (ends in .yaml/.yml or has a "
+                                        "folder: written exactly there), or a course name "
+                                        "(the file is <name>.yaml here).")],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="File to write.")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
 ) -> None:
     """Write a commented starter course that validates."""
     from avecaesar.paths import SCHEMAS_DIR
 
-    slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") or "course"
-    target = out or Path(f"{slug}.yaml")
+    target, title = _new_target(name, out)
     if target.exists() and not force:
         raise fail(f"error: {target} exists — choose another name or pass --force")
+    if not target.parent.is_dir():
+        raise fail(f"error: the folder {target.parent} does not exist — create it first")
     schema = (SCHEMAS_DIR / "course.schema.json").resolve().as_uri()
-    target.write_text(STARTER.format(schema=schema, file=target, name=name), encoding="utf-8")
+    text = STARTER.format(schema=schema, file=target, name=title)
+    _write_output(target, text.encode("utf-8"))
     typer.echo(f"wrote {target} — next: avecaesar course validate {target}")
+
+
+def _new_target(name: str, out: Path | None) -> tuple[Path, str]:
+    """(file, course name) for ``course new``: a path is taken as written, a bare name
+    becomes ``<slug>.yaml`` here; the course's name comes from the other one."""
+    as_path = Path(name)
+    if out is None and (as_path.suffix in (".yaml", ".yml") or len(as_path.parts) > 1):
+        title = as_path.stem.replace("-", " ").replace("_", " ").strip().title() or "Course"
+        return as_path, title
+    slug = "".join(ch if ch.isalnum() else "-" for ch in name.lower()).strip("-") or "course"
+    return out or Path(f"{slug}.yaml"), name

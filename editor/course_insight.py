@@ -5,11 +5,12 @@ change. The numbers come from :mod:`avecaesar.engine.course_explain` and
 from __future__ import annotations
 
 from avecaesar.engine.course import Course, CourseFigures
+from avecaesar.engine.course_diff import CourseDiff
 from avecaesar.engine.course_explain import KINDS, PieceUse, RaceExplanation, explain
 from avecaesar.engine.course_whatif import WhatIf, what_if
 from avecaesar.engine.figures import RaceFigures
 
-__all__ = ["course_insight", "explain_lines", "what_if_lines"]
+__all__ = ["course_insight", "diff_lines", "explain_lines", "what_if_lines"]
 
 
 def course_insight(course: Course, figs: CourseFigures, rules: RaceFigures, *,
@@ -128,4 +129,49 @@ def what_if_lines(results: list[WhatIf], tried: int, reserve: int, budget: int) 
         out.append(f"        lap {f.lap} · alley {alley} · race {races} · reserve {res}")
         for msg in w.warnings:
             out.append(f"        warning: {msg}")
+    return out
+
+
+def _num(v: int | None, sign: bool = False) -> str:
+    if v is None:
+        return "—"
+    return f"+{v}" if sign and v >= 0 else str(v)
+
+
+def diff_lines(d: CourseDiff) -> list[str]:
+    """``course diff``: the figures side by side, then what differs in the geometry."""
+    fa, fb = d.figures
+    rows = [["", f"A: {d.a.id}", f"B: {d.b.id}", "B − A"]]
+
+    def row(name: str, va: int | None, vb: int | None, sign: bool = False) -> None:
+        delta = "" if va is None or vb is None else _num(vb - va, True)
+        rows.append([name, _num(va, sign), _num(vb, sign), delta])
+
+    row("lap", fa.lap, fb.lap)
+    row("alley stop", fa.alley_extra, fb.alley_extra, sign=True)
+    row("outside race", fa.outside_race, fb.outside_race)
+    for i in range(max(len(fa.shortest_race), len(fb.shortest_race))):
+        ra = fa.shortest_race[i] if i < len(fa.shortest_race) else None
+        rb = fb.shortest_race[i] if i < len(fb.shortest_race) else None
+        row(f"place {i + 1} race", ra, rb)
+        sa = fa.reserve[i] if i < len(fa.reserve) else None
+        sb = fb.reserve[i] if i < len(fb.reserve) else None
+        row(f"place {i + 1} reserve", sa, sb)
+    rows.append(["finishable", "yes" if fa.finishable else "NO",
+                 "yes" if fb.finishable else "NO", ""])
+    out = [f"deck {fa.deck_points}" + (f" + bonus {fa.bonus_points}" if fa.bonus_points
+                                        else "")]
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for r in rows:
+        out.append(("  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w)
+                                     in enumerate(zip(r, widths, strict=True)))).rstrip())
+    if d.same_geometry:
+        out.append("same pieces, alley, finish and start places")
+        return out
+    if d.pieces:
+        out.append("pieces that differ:")
+        out += [f"  {name}: {what}" for name, what in d.pieces]
+    for key, va, vb in d.other:
+        out.append(f"{key}: A {va}")
+        out.append(f"{' ' * len(key)}  B {vb}")
     return out

@@ -75,7 +75,7 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
     dot = graphviz.Digraph(name=str(g.graph.get("id", "course")), engine="neato")
     label = title or f"{g.graph.get('name', '')} — {g.graph.get('direction', '')}"
     if route and title is None:
-        label += "\n" + _route_legend(g, route)
+        label += "\\n" + _route_legend(g, route)
     dot.attr("graph", bgcolor="#3f6b35", pad="0.4", splines="false", outputorder="edgesfirst",
              label=label,
              labelloc="t", fontname="Helvetica", fontsize="18", fontcolor="white")
@@ -126,7 +126,7 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
             attrs["fontcolor"] = "#1b3a8a"
             attrs["class"] += " start"
             if numbers:
-                text = f"{d['start_place']}\n{n}"
+                text = f"{d['start_place']}\\n{n}"
                 attrs["fontsize"] = "10"
         elif numbers:
             text = str(n)
