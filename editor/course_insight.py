@@ -7,7 +7,7 @@ from __future__ import annotations
 from avecaesar.engine.course import Course, CourseFigures
 from avecaesar.engine.course_diff import CourseDiff
 from avecaesar.engine.course_explain import KINDS, PieceUse, RaceExplanation, explain
-from avecaesar.engine.course_whatif import WhatIf, what_if
+from avecaesar.engine.course_whatif import WhatIf, WhatIfReport, what_if
 from avecaesar.engine.figures import RaceFigures
 
 __all__ = ["course_insight", "diff_lines", "explain_lines", "what_if_lines"]
@@ -24,10 +24,12 @@ def course_insight(course: Course, figs: CourseFigures, rules: RaceFigures, *,
         lines += explain_lines(ex)
         data["explain"] = ex.to_json()
     if what_ifs:
-        found, tried = what_if(course, rules, reserve)
-        lines += what_if_lines(found, tried, reserve, figs.deck_points + figs.bonus_points)
-        data["what_if"] = {"reserve": reserve, "tried": tried,
-                           "edits": [w.to_json() for w in found]}
+        report = what_if(course, rules, reserve)
+        lines += what_if_lines(report, reserve, figs.deck_points + figs.bonus_points)
+        data["what_if"] = {"reserve": reserve, "tried": report.tried,
+                           "edits": [w.to_json() for w in report.found],
+                           "invalid": [{**e.to_json(), "problem": why}
+                                       for e, why in report.invalid]}
     return lines, data
 
 
@@ -111,8 +113,19 @@ def explain_lines(ex: RaceExplanation) -> list[str]:
     return out
 
 
-def what_if_lines(results: list[WhatIf], tried: int, reserve: int, budget: int) -> list[str]:
-    """The edits that reach the target reserve, best first, each with its new figures."""
+def what_if_lines(report: WhatIfReport, reserve: int, budget: int) -> list[str]:
+    """The edits that reach the target reserve, best first, each with its new figures;
+    then the edits that would make the course invalid, and why."""
+    results, tried = report.found, report.tried
+    out = _found_lines(results, tried, reserve, budget)
+    if report.invalid:
+        n = len(report.invalid)
+        out.append(f"  {n} edit{'' if n == 1 else 's'} would make the course invalid:")
+        out += [f"    {e.description}: {why}" for e, why in report.invalid]
+    return out
+
+
+def _found_lines(results: list[WhatIf], tried: int, reserve: int, budget: int) -> list[str]:
     target = ("finishable: reserve ≥ 0 at every place" if reserve == 0 else
               f"keep at least {reserve} in reserve at every place")
     if not results:

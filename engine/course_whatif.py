@@ -27,7 +27,7 @@ from avecaesar.engine.course_model import AlleySpec, CourseModel, Piece
 from avecaesar.engine.figures import DEFAULT_FIGURES, RaceFigures
 from avecaesar.engine.race_path import lap_length, outside_race, shortest_race_route
 
-__all__ = ["Edit", "WhatIf", "apply_to_data", "candidate_edits", "what_if"]
+__all__ = ["Edit", "WhatIf", "WhatIfReport", "apply_to_data", "candidate_edits", "what_if"]
 
 
 @dataclass(frozen=True)
@@ -183,19 +183,31 @@ def _races(course: Course, rules: RaceFigures, order: list[int], budget_min: int
     return out
 
 
+@dataclass
+class WhatIfReport:
+    """The edits that reach the target (best first), how many were tried, and the edits
+    that make the course invalid with the first error each gives."""
+
+    found: list[WhatIf]
+    tried: int
+    invalid: list[tuple[Edit, str]]
+
+
 def what_if(course: Course, rules: RaceFigures = DEFAULT_FIGURES, reserve: int = 0,
-            edits: list[Edit] | None = None) -> tuple[list[WhatIf], int]:
+            edits: list[Edit] | None = None) -> WhatIfReport:
     """The edits after which every start place keeps at least ``reserve`` points, best
-    first (edits that bring no new warning, then the largest worst reserve, then the
-    largest total reserve), and how many edits were tried."""
+    first: edits that bring no new warning, then the largest worst reserve, then the
+    largest total reserve."""
     base = course.figures(rules)
     order = sorted(range(len(base.shortest_race)),
                    key=lambda i: -(base.shortest_race[i] or 10**9))
     tried = edits if edits is not None else candidate_edits(course)
     found: list[WhatIf] = []
+    invalid: list[tuple[Edit, str]] = []
     for edit in tried:
         changed = _recompile(course, edit)
-        if changed is None:
+        if changed.errors:
+            invalid.append((edit, changed.errors[0].message))
             continue
         races = _races(changed, rules, order, reserve)
         if races is None:
@@ -204,7 +216,7 @@ def what_if(course: Course, rules: RaceFigures = DEFAULT_FIGURES, reserve: int =
                             _new_warnings(course, changed)))
     found.sort(key=lambda w: (bool(w.warnings), -w.worst_reserve,
                               -sum(r or 0 for r in w.figures.reserve)))
-    return found, len(tried)
+    return WhatIfReport(found, len(tried), invalid)
 
 
 def _figures(course: Course, rules: RaceFigures, races: list[int | None]) -> CourseFigures:
@@ -228,12 +240,11 @@ def _new_warnings(course: Course, changed: Course) -> list[str]:
             if p.severity == "warning" and p.message not in before | drawing]
 
 
-def _recompile(course: Course, edit: Edit) -> Course | None:
-    """The course with ``edit`` applied, or None when the edit makes it invalid."""
+def _recompile(course: Course, edit: Edit) -> Course:
+    """The course with ``edit`` applied (its ``errors`` say whether that is valid)."""
     model = edit.change(course.model)
     model = replace(model, problems=[p for p in model.problems if p.severity != "error"])
-    changed = _compile(model, course.direction)
-    return None if changed.errors else changed
+    return _compile(model, course.direction)
 
 
 def apply_to_data(data: Any, edit: Edit) -> Any:

@@ -118,9 +118,12 @@ def test_every_what_if_result_holds_when_written_to_the_file(cid: str, reserve: 
                                                              rules: RaceFigures,
                                                              tmp_path: Path) -> None:
     course = load_course(cid)
-    found, tried = what_if(course, rules, reserve)
+    report = what_if(course, rules, reserve)
+    found = report.found
     assert found, "each case has at least one edit that reaches the target"
-    assert tried == len(candidate_edits(course))
+    assert report.tried == len(candidate_edits(course))
+    for edit, _why in report.invalid:  # the edits called invalid are invalid in the file too
+        assert _revalidate(course, edit, rules, tmp_path).errors, edit.description
     for w in found:
         edited = _revalidate(course, w.edit, rules, tmp_path)
         assert not edited.errors, (w.edit.description, edited.errors)
@@ -137,7 +140,7 @@ def test_rome_edits_left_out_miss_the_target(tmp_path: Path) -> None:
     """Completeness: every one-space edit of Rome that --what-if does not list is invalid
     or leaves a start place short of points, checked from the edited file."""
     course = load_course("homebrew/rome")
-    found, _ = what_if(course)
+    found = what_if(course).found
     listed = {w.edit.description for w in found}
     assert "shorten curve 'east' lane 0: 5 → 4 (lengths [4, 7])" in listed
     for edit in candidate_edits(course):
@@ -155,6 +158,7 @@ def test_explain_and_what_if_on_the_command_line() -> None:
     assert "alley detour: +3 (place 1 without the stop: 82)" in r.stdout
     assert "what-if: 7 of 31 one-space edits make the course finishable" in r.stdout
     assert "shorten curve 'east' lane 0: 5 → 4" in r.stdout
+    assert "shorten straight 'grid': length 3 → 2: start place 5 (grid.0.-3)" in r.stdout
 
 
 def test_explain_and_what_if_json() -> None:
