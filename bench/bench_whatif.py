@@ -41,7 +41,8 @@ def main() -> None:
     worst = 0.0
     for cid in bundled_courses():
         course = load_course(cid)
-        t, (found, tried) = best_of(args.repeat, lambda c=course: what_if(c, reserve=args.reserve))
+        t, report = best_of(args.repeat, lambda c=course: what_if(c, reserve=args.reserve))
+        found, tried = report.found, report.tried  # type: ignore[attr-defined]
         te, _ = best_of(args.repeat, lambda c=course: explain(c))
         worst = max(worst, t)
         print(f"{cid:42} {course.graph.number_of_nodes():>6} {tried:>5} {len(found):>5} "

@@ -24,6 +24,7 @@ from avecaesar.engine.course import _bundled_ids, load_course, load_courses
 from avecaesar.engine.course_explain import explain
 from avecaesar.engine.course_whatif import apply_to_data, candidate_edits, what_if
 from avecaesar.engine.figures import DEFAULT_FIGURES, RaceFigures
+from avecaesar.errors import InputError
 from avecaesar.paths import COURSES_DIR
 
 runner = CliRunner()
@@ -176,3 +177,33 @@ def test_what_if_with_an_unreachable_reserve_says_so() -> None:
     r = runner.invoke(app, ["course", "validate", "homebrew/rome", "--what-if", "--reserve",
                             "40"])
     assert "none of the 31 one-space edits" in r.stdout
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(course_text())
+def test_what_if_results_on_random_courses_hold_in_the_file(text: str) -> None:
+    """Each edit reported on a random course, written into the file, gives the reported
+    figures; the edits called invalid are invalid in the file too."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "random.yaml"
+        path.write_text(text, encoding="utf-8")
+        (course,) = load_courses(path)
+        assume(not course.errors and course.figures().reserve[0] is not None)
+        target = min(course.figures().reserve) + 1  # one point more than now
+        report = what_if(course, DEFAULT_FIGURES, target)
+        data = yaml.safe_load(text)
+        for w in report.found:
+            edited = Path(tmp) / "edited.yaml"
+            edited.write_text(yaml.safe_dump(apply_to_data(data, w.edit)), encoding="utf-8")
+            (again,) = load_courses(edited)
+            assert not again.errors
+            assert again.figures().shortest_race == w.figures.shortest_race
+            assert min(again.figures().reserve) >= target
+        for edit, _why in report.invalid:
+            edited = Path(tmp) / "edited.yaml"
+            edited.write_text(yaml.safe_dump(apply_to_data(data, edit)), encoding="utf-8")
+            try:
+                (again,) = load_courses(edited)
+            except InputError:
+                continue
+            assert again.errors
