@@ -108,7 +108,6 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
             attrs["penwidth"] = "2.5"
             attrs["fillcolor"] += BRIDGE_ALPHA
             attrs["class"] += " bridge"
-            attrs["labelloc"] = "t"  # its text above, the text of the space beneath below
         elif d.get("level") == "under":
             attrs["style"] = "filled,dashed"
             attrs["class"] += " underpass"
@@ -142,6 +141,9 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
                          penwidth="2.5", color="white")
             attrs["class"] += " chariot"
             attrs["tooltip"] += f": chariot {letter}"
+        if text and d.get("level") == "over" and not (chariots and n in chariots):
+            # lift the bridge's text off the text of the space beneath (drawn at its bottom)
+            text += "\\n "
         dot.node(f"n{n}", text, **attrs)
     for i, seg in enumerate(g.graph.get("wall_segments", [])):
         _polyline(dot, f"wall{i}", seg, color=WALL, penwidth="6", cls="wall")
