@@ -73,6 +73,8 @@ def test_numbers_write_every_space_id() -> None:
     src = course_dot(c.graph, numbers=True).source
     for n, d in c.graph.nodes(data=True):
         want = f"{d['start_place']}\\n{n}" if d["start_place"] else str(n)
+        if d["level"] == "over":
+            want += "\\n "  # a bridge's text is lifted off the text beneath
         assert re.search(rf'^\s*n{n} \[label="?{re.escape(want)}"? ', src, re.M), n
 
 
