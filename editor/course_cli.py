@@ -107,6 +107,8 @@ def validate(
     rules = _rules(deck_points, ruleset, variant, set_)
     if simulate and not ruleset:
         raise AveCaesarError("--simulate needs --ruleset: the races are run under its rules")
+    if reserve and not what_if:
+        raise fail("--reserve is the target of --what-if: add --what-if", 2)
     results: list[dict[str, object]] = []
     bad = False
     updates: dict[str, dict[tuple[str, ...], dict[str, object]]] = {}

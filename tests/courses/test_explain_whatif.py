@@ -207,3 +207,8 @@ def test_what_if_results_on_random_courses_hold_in_the_file(text: str) -> None:
             except InputError:
                 continue
             assert again.errors
+
+
+def test_reserve_without_what_if_is_a_usage_error() -> None:
+    r = runner.invoke(app, ["course", "validate", "homebrew/rome", "--reserve", "2"])
+    assert r.exit_code == 2 and "add --what-if" in r.stderr
