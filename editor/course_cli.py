@@ -163,26 +163,33 @@ def validate(
                 for line in _report(course, figs, rules) + extra + sim_lines:
                     typer.echo(line)
     for file, blocks in updates.items():
-        _update_figures(file, blocks, quiet=json_out)
+        bad |= not _update_figures(file, blocks, rules, quiet=json_out)
     if json_out:
         echo_json(results)
     raise typer.Exit(1 if bad else 0)
 
 
 def _update_figures(file: str, blocks: dict[tuple[str, ...], dict[str, object]],
-                    quiet: bool) -> None:
-    """Rewrite the declared figures of ``file`` and show the change (on stderr with --json)."""
+                    rules: RaceFigures, quiet: bool) -> bool:
+    """Rewrite the declared figures of ``file`` and show the change (on stderr with --json);
+    False when a declared figure still does not hold (an anticlockwise direction that
+    shares the clockwise figures but drives differently)."""
     from avecaesar.editor.figures_update import rewrite_figures, unified_diff, write_text
 
     old = Path(file).read_text(encoding="utf-8")
     new = rewrite_figures(old, blocks)
     if new == old:
         typer.echo(f"{file}: the declared figures hold, nothing to update", err=quiet)
-        return
-    write_text(file, new)
-    for line in unified_diff(old, new, Path(file).name):
-        typer.echo(line, err=quiet)
-    typer.echo(f"updated the figures of {file}", err=quiet)
+    else:
+        write_text(file, new)
+        for line in unified_diff(old, new, Path(file).name):
+            typer.echo(line, err=quiet)
+        typer.echo(f"updated the figures of {file}", err=quiet)
+    left = [p for c in load_courses(file) if not c.errors
+            for p in c.figure_problems(c.figures(rules))]
+    for p in left:
+        typer.echo(f"{p} — give this direction its own 'figures:' block", err=True)
+    return not left
 
 
 def cid_of(ref: str) -> bool:

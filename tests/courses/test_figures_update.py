@@ -101,3 +101,31 @@ def test_update_figures_on_a_broken_file_changes_nothing(tmp_path: Path) -> None
     r = runner.invoke(app, ["course", "validate", str(target), "--update-figures"])
     assert r.exit_code == 1
     assert target.read_text(encoding="utf-8") == text
+
+
+SHARED = """name: Shared figures
+lanes: 2
+track:
+  - straight: {name: home, length: 4}
+  - curve: {name: north, turn: 180, lengths: [4, 5]}
+  - straight: {name: back, length: 4}
+  - curve: {name: south, turn: 180, lengths: [4, 5]}
+  - straight: {name: grid, length: 2}
+finish: {before: home}
+start: [grid.0.-1, grid.1.-1]
+figures:   # shared by both directions
+  lap: 1
+anticlockwise:
+  start: [home.0.0]
+"""
+
+
+def test_a_direction_sharing_figures_it_does_not_hold_is_reported(tmp_path: Path) -> None:
+    target = tmp_path / "shared.yaml"
+    target.write_text(SHARED.replace("  lap: 1", "  lap: 1\n  shortest_race: [1, 1]"),
+                      encoding="utf-8")
+    r = runner.invoke(app, ["course", "validate", str(target), "--update-figures"])
+    assert r.exit_code == 1
+    assert "give this direction its own 'figures:' block" in r.stderr
+    text = target.read_text(encoding="utf-8")  # the clockwise figures were written
+    assert "  lap: 18\n  shortest_race: [55, 55]\nanticlockwise:" in text
