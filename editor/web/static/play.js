@@ -117,6 +117,8 @@ async function show(g) {
 
 function render() {
   const g = game;
+  $("race").dataset.ply = g.ply;
+  $("race").dataset.turns = g.log.length ? g.log[g.log.length - 1].ply : 0;
   Board.chariots(board, g.chariots);
   Board.clear(board, "reach"); Board.clear(board, "path"); Board.clear(board, "last");
   const last = g.log.length ? g.log[g.log.length - 1] : null;
@@ -156,6 +158,7 @@ function render() {
   if (t.pass) {
     $("pass-text").textContent = `Pass the device to ${t.name}`;
     $("pass-name").textContent = t.name;
+    $("pass-undo").classList.toggle("hidden", !g.can_undo);
     $("pass").classList.remove("hidden");
     return;
   }
@@ -233,6 +236,7 @@ $("pass-ok").onclick = () => act("reveal");
 $("wait").onclick = () => act("move", { card: 0 });
 $("skip").onclick = () => act("skip");
 $("undo").onclick = () => act("undo");
+$("pass-undo").onclick = () => act("undo");
 $("again").onclick = playAgain;
 
 (async () => {
