@@ -300,9 +300,25 @@ def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A game record (.jsonl).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    html: Annotated[Path | None, typer.Option(
+        "--html", help="Also write the replay viewer as one self-contained HTML file.")
+    ] = None,
 ) -> None:
-    """Re-check every move of a game record; report the first illegal one with its line."""
+    """Re-check every move of a game record; report the first illegal one with its line.
+
+    Example: avecaesar replay game.jsonl --html game.html
+    """
     _replay(file, as_json)
+    if html is not None:
+        _replay_html(file, html)
+
+
+@handles_errors
+def _replay_html(file: Path, out: Path) -> None:
+    from avecaesar.editor.web.replay_html import write_replay_html
+
+    write_replay_html(file, out)
+    typer.echo(f"replay viewer written to {out}")
 
 
 @handles_errors

@@ -7,6 +7,7 @@ Errors: a user's mistake (the project's own errors, a malformed request) is a 4x
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 
 from avecaesar.editor.web import routes_play, routes_replay, routes_studio
 from avecaesar.editor.web.storage import BadRequest, Storage
-from avecaesar.errors import AveCaesarError, InputError, MissingRuleValueError
+from avecaesar.errors import AveCaesarError, InputError, MissingRuleValueError, Problem
 
 __all__ = ["STATIC", "create_app"]
 
@@ -32,13 +33,20 @@ async def _bad_request(request: Request, exc: Exception) -> Response:
     return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
 
+def _short(p: Problem) -> Problem:
+    """A problem named by its file's name only (the server's folders stay private)."""
+    return replace(p, file=Path(p.file).name)
+
+
 async def _user_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, InputError):
-        return JSONResponse({"error": "; ".join(str(p) for p in exc.problems),
-                             "problems": [p.to_json() for p in exc.problems]}, 400)
+        problems = [_short(p) for p in exc.problems]
+        return JSONResponse({"error": "; ".join(str(p) for p in problems),
+                             "problems": [p.to_json() for p in problems]}, 400)
     if isinstance(exc, MissingRuleValueError):
         return JSONResponse({"error": str(exc), "missing": exc.key}, 409)
-    return JSONResponse({"error": str(exc)}, status_code=400)
+    root = str(request.app.state.storage.root)
+    return JSONResponse({"error": str(exc).replace(root + "/", "")}, status_code=400)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -14,16 +14,16 @@ from avecaesar.engine.record import read_record, replay
 from avecaesar.engine.setup import race_setup
 
 
-def _wait(driver, cond, timeout: float = 20):  # noqa: ANN001, ANN202
+def _wait(driver, cond, timeout: float = 20):
     return WebDriverWait(driver, timeout, poll_frequency=0.03).until(cond)
 
 
-def _visible(driver, css: str) -> bool:  # noqa: ANN001
+def _visible(driver, css: str) -> bool:
     found = driver.find_elements(By.CSS_SELECTOR, css)
     return bool(found) and found[0].is_displayed()
 
 
-def _setup(driver, url: str, ruleset: str, course: str, players: list[tuple[str, str]],  # noqa: ANN001
+def _setup(driver, url: str, ruleset: str, course: str, players: list[tuple[str, str]],
            seed: int, delay: int = 20) -> None:
     driver.get(f"{url}/play?delay={delay}")
     _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#course option"))
@@ -46,7 +46,7 @@ def _setup(driver, url: str, ruleset: str, course: str, players: list[tuple[str,
     driver.find_element(By.ID, "start").click()
 
 
-def _state(driver) -> dict:  # noqa: ANN001
+def _state(driver) -> dict:
     """What the server sends the page now (fetched from inside the page)."""
     return driver.execute_async_script(
         "const done = arguments[0];"
@@ -54,8 +54,8 @@ def _state(driver) -> dict:  # noqa: ANN001
         ".then(r => r.json()).then(done);")
 
 
-def _human_turn_or_end(driver) -> str:  # noqa: ANN001
-    def ready(d):  # noqa: ANN001, ANN202
+def _human_turn_or_end(driver) -> str:
+    def ready(d):
         if _visible(d, "#end"):
             return "end"
         if _visible(d, "#pass"):
@@ -67,7 +67,7 @@ def _human_turn_or_end(driver) -> str:  # noqa: ANN001
     return _wait(driver, ready, 30)
 
 
-def _play_one(driver) -> None:  # noqa: ANN001
+def _play_one(driver) -> None:
     """Choose the first card that can move and click the first highlighted space."""
     if _visible(driver, "#skip"):
         driver.find_element(By.ID, "skip").click()
@@ -84,12 +84,12 @@ def _play_one(driver) -> None:  # noqa: ANN001
     _wait(driver, lambda d: len(_log(d)) > before)
 
 
-def _log(driver) -> list[str]:  # noqa: ANN001
+def _log(driver) -> list[str]:
     return driver.execute_script(
         "return Array.from(document.querySelectorAll('#log div')).map(e => e.textContent)")
 
 
-def test_a_race_for_four_by_clicking_with_a_break(live_server, browser, screenshot) -> None:  # noqa: ANN001
+def test_a_race_for_four_by_clicking_with_a_break(live_server, browser, screenshot) -> None:
     """The issue's "done when": a 1989 race for two people and two bots, the open rule value
     asked at the table, played to the end by clicking, the tab closed midway and resumed."""
     d = browser
@@ -99,7 +99,7 @@ def test_a_race_for_four_by_clicking_with_a_break(live_server, browser, screensh
     # 1989 leaves open whether a disqualified chariot keeps its place: the page asks
     choice = _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#missing button.choice"))
     assert "disqualification.keeps_place" in d.find_element(By.ID, "missing").text
-    [b for b in choice if b.get_attribute("data-value") == "false"][0].click()
+    next(b for b in choice if b.get_attribute("data-value") == "false").click()
     _wait(d, lambda d: "game=" in d.current_url)
     moves = 0
     resumed = False
@@ -134,7 +134,7 @@ def test_a_race_for_four_by_clicking_with_a_break(live_server, browser, screensh
     assert len(human) >= moves - 5  # the people's clicks are in the record
 
 
-def test_hidden_hand_why_not_undo_reload(live_server, browser) -> None:  # noqa: ANN001
+def test_hidden_hand_why_not_undo_reload(live_server, browser) -> None:
     d = browser
     _setup(d, live_server.url, "dicetree-2022", "dicetree-2022/arena-carthago",
            [("Clara", "human"), ("Dario", "human"), ("Bot", "greedy")], seed=5)
@@ -185,10 +185,10 @@ def test_hidden_hand_why_not_undo_reload(live_server, browser) -> None:  # noqa:
     again = _state(d)
     assert again["ply"] == ply and again["record"] == state["record"]
     record = live_server.data / "saves" / state["record"]
-    assert [json.loads(x)["type"] for x in record.read_text().splitlines()][0] == "header"
+    assert next(json.loads(x)["type"] for x in record.read_text().splitlines()) == "header"
 
 
-def test_saves_list_offers_resume(live_server, browser) -> None:  # noqa: ANN001
+def test_saves_list_offers_resume(live_server, browser) -> None:
     d = browser
     d.get(f"{live_server.url}/play")
     links = _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#saves a.resume"))
