@@ -11,6 +11,7 @@ from avecaesar.editor import (
     serve_cli,
     simulate_cli,
     tournament_cli,
+    version,
 )
 
 app = typer.Typer(
@@ -24,6 +25,7 @@ race_cli.register(app)  # race, replay
 app.command("simulate")(simulate_cli.simulate_cmd)
 tournament_cli.register(app)  # tournament
 app.command("serve")(serve_cli.serve)
+version.add_version_option(app)
 
 
 

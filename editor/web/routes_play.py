@@ -9,8 +9,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from avecaesar.editor.table import Game, GameSetup
 from avecaesar.editor.web.boards import cached_board
-from avecaesar.editor.web.game import Game, GameSetup
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
 from avecaesar.engine.course import bundled_courses

@@ -140,7 +140,7 @@ function render() {
   }
   const log = $("log");
   log.innerHTML = "";
-  for (const t of g.log) for (const e of t.events) log.append(el("div", {}, `${t.ply}. ${e}`));
+  for (const t of g.log) for (const e of t.events) log.append(el("div", {}, `${t.ply}. ${e.trim()}`));
   log.scrollTop = log.scrollHeight;
   $("undo").disabled = !g.can_undo;
   $("pass").classList.add("hidden");

@@ -1,4 +1,5 @@
-"""One race at the web table: whose turn, the hidden hands, bot steps, undo, the record.
+"""One race at a table (the web page or the terminal): whose turn, the hidden hands, bot
+steps, undo, the record.
 
 Every rule question goes to the engine (``legal_moves``, ``why_not``, ``push``, ``skip``,
 ``play_turn``, ``record_lines``, ``replay``); this module only keeps the table's memory:
@@ -58,7 +59,7 @@ class Game:
     """A race in progress (or over) and its record file."""
 
     setup: GameSetup
-    path: Path
+    path: Path | None  # the record file; None: not written until saved
     state: RaceState
     start: dict[str, Any]
     turns: list[dict[str, Any]] = field(default_factory=list)
@@ -70,7 +71,7 @@ class Game:
 
     # building ----------------------------------------------------------------------
     @classmethod
-    def new(cls, setup: GameSetup, path: Path) -> Game:
+    def new(cls, setup: GameSetup, path: Path | None) -> Game:
         rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides,
                                   setup.course)
         names = [p["name"] for p in setup.players]
@@ -94,7 +95,7 @@ class Game:
                           [{"name": p["name"], "bot": p.get("bot")} for p in head["players"]])
         rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course)
         turns = [ln for ln in lines[1:] if ln["type"] != "result"]
-        replay([head, *turns], rules, board, path.name)  # raises with the line if illegal
+        replay([head, *turns], rules, board, str(path))  # raises with the line if illegal
         state, start = new_race(rules, board, [p["name"] for p in setup.players],
                                 setup.seed, head["seats"] if head.get("seated") else None)
         game = cls(setup, path, state, start)
@@ -138,6 +139,8 @@ class Game:
 
     def write(self) -> None:
         """Rewrite the record (atomically: a temporary file renamed over it)."""
+        if self.path is None:
+            return
         tmp = self.path.with_suffix(".tmp")
         with open(tmp, "w", encoding="utf-8") as f:
             for line in self.record():
@@ -172,7 +175,7 @@ class Game:
         game = self.state.game
         self.log.append({"ply": len(self.turns), "chariot": LETTERS[turn["chariot"]],
                          "legal": turn["legal"],
-                         "events": [describe(game, e).strip() for e in turn["events"]]})
+                         "events": [describe(game, e) for e in turn["events"]]})
 
     def step_bot(self) -> None:
         """One turn of the bot (or chariot nobody drives) to move."""
@@ -258,7 +261,8 @@ class Game:
                 "status": {"r": "racing", "f": "finished", "x": "removed"}[s.status[c]],
                 "disqualified": s.dq[c], "cards": len(s.cards(c))})
         out: dict[str, Any] = {
-            "record": self.path.name, "course": self.setup.course, "ruleset": rules_name(self),
+            "record": self.path.name if self.path else None, "course": self.setup.course,
+            "ruleset": rules_name(self),
             "seed": self.setup.seed, "ply": s.ply, "over": s.over, "chariots": chariots,
             "log": self.log[-200:], "can_undo": bool(self.undo) and not s.over,
             "humans": self.humans}
