@@ -31,7 +31,7 @@ def _play_until(url: str, game: dict, plies: int) -> dict:
     return game
 
 
-def test_a_second_server_continues_the_game(tmp_path) -> None:  # noqa: ANN001
+def test_a_second_server_continues_the_game(tmp_path) -> None:
     first = LiveServer(tmp_path).start()
     try:
         game = httpx.post(first.url + "/api/games", json=SETUP).json()
