@@ -35,6 +35,16 @@ def _figure_rules(storage: Storage, data: dict[str, Any]) -> RaceFigures:
     return race_figures(load_ruleset(storage.rule_name(ruleset), variants, {}))
 
 
+def _laps(g: object, route: list[int]) -> list[list[int]]:
+    """The route split where it crosses the finish line (the graph marks those steps)."""
+    laps: list[list[int]] = [[]]
+    for i, n in enumerate(route):
+        if i and g.edges[route[i - 1], n].get("finish"):  # type: ignore[attr-defined]
+            laps.append([])
+        laps[-1].append(n)
+    return [lap for lap in laps if lap]
+
+
 async def check(request: Request) -> Response:
     storage: Storage = request.app.state.storage
     data = await json_body(request, MAX_COURSE_BYTES + 4096)
@@ -61,6 +71,7 @@ async def check(request: Request) -> Response:
 
             route = shortest_race_route(c.graph, 1, rules)
             entry["route"] = route
+            entry["laps"] = _laps(c.graph, route or [])
             try:
                 entry["svg"] = board_svg(c.graph, route=route)
             except RenderError as err:

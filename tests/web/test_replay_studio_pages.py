@@ -108,6 +108,10 @@ def test_studio_shows_figures_and_located_problems(live_server, browser, screens
     assert "NOT finishable" in d.find_element(By.ID, "figures").text
     assert d.find_elements(By.CSS_SELECTOR, "#board g.space")
     assert d.find_elements(By.CSS_SELECTOR, "#board g.route")
+    laps = d.find_elements(By.CSS_SELECTOR, "#laps button.lap")
+    assert len(laps) >= 3  # the grid lies before the line: a start segment, then 3 laps
+    laps[1].click()
+    assert d.find_elements(By.CSS_SELECTOR, "#board g.space.path")
     screenshot("web-studio.png")
     # break it: an unknown key on line 9 → the located problem, within a second of typing
     lines = ROME.read_text(encoding="utf-8").splitlines()

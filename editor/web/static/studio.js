@@ -47,7 +47,18 @@ function show(r) {
     g.shortest_race.forEach((s, i) => t.append(el("tr", {}, el("td", {}, String(i + 1)), el("td", { class: "shortest" }, s === null ? "—" : String(s)), el("td", {}, g.reserve[i] === null ? "—" : String(g.reserve[i])))));
     f.append(t, el("div", { class: c.finishable ? "note" : "error" }, c.finishable ? "finishable on the deck" : "NOT finishable: the shortest legal race needs more points than the deck gives"));
   }
-  if (svg) { Board.load($s("board"), svg); }
+  if (svg) {
+    const board = Board.load($s("board"), svg);
+    const laps = (r.courses.find((c) => c.svg) || {}).laps || [];
+    if (laps.length) {
+      const bar = el("div", { id: "laps" }, "Shortest race from place 1, lap by lap: ");
+      laps.forEach((lap, i) => bar.append(el("button", { class: "lap", onclick: () => {
+        Board.clear(board, "path"); Board.mark(board, lap, "path");
+      } }, `lap ${i + 1} (${lap.length} spaces)`)));
+      bar.append(el("button", { onclick: () => Board.clear(board, "path") }, "none"));
+      f.append(bar);
+    }
+  }
   else if (r.courses.length === 0) $s("board").innerHTML = "";
 }
 
