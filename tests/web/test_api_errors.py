@@ -69,3 +69,19 @@ def test_turn_actions_out_of_turn_are_refused(live_server) -> None:
     assert r.status_code == 400 and "nothing to undo" in r.json()["error"]
     r = httpx.post(f"{live_server.url}/api/games/{name}/fly")
     assert r.status_code == 404
+
+
+def test_an_uploaded_course_is_validated_drawn_and_raced(live_server) -> None:
+    from avecaesar.paths import COURSES_DIR
+
+    text = (COURSES_DIR / "homebrew" / "rome.yaml").read_text(encoding="utf-8")
+    up = httpx.post(live_server.url + "/api/courses", json={"text": text}).json()
+    assert up["course"].startswith("upload:") and up["name"].startswith("Rome")
+    svg = httpx.get(live_server.url + "/api/board", params={"course": up["course"]})
+    assert svg.status_code == 200 and 'id="space&#45;0"' in svg.text
+    game = httpx.post(live_server.url + "/api/games",
+                      json={**GOOD, "course": up["course"]}).json()
+    assert game["course"] == up["course"] and len(game["chariots"]) == 2
+    broken = text.replace("lanes: 2", "lanes: two")
+    r = httpx.post(live_server.url + "/api/courses", json={"text": broken})
+    assert r.status_code == 400 and ".yaml:8:" in r.json()["error"]

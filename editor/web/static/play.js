@@ -120,8 +120,7 @@ function render() {
   $("race").dataset.ply = g.ply;
   $("race").dataset.turns = g.log.length ? g.log[g.log.length - 1].ply : 0;
   Board.chariots(board, g.chariots);
-  Board.clear(board, "reach"); Board.clear(board, "path"); Board.clear(board, "last");
-  const last = g.log.length ? g.log[g.log.length - 1] : null;
+  Board.clear(board, "reach"); Board.clear(board, "path");
   $("seed-shown").textContent = g.seed;
   $("rules-shown").textContent = g.ruleset;
   $("record-link").textContent = g.record;
@@ -172,7 +171,6 @@ function render() {
   if (chosen !== null) highlight();
   if (g.wait) $("wait").classList.remove("hidden");
   if (g.skip) { $("skip").classList.remove("hidden"); message(`No legal move (${g.skip}): you skip and keep your cards.`); }
-  if (last) Board.mark(board, [], "last");
 }
 
 function chooseCard(card) {
