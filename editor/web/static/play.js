@@ -79,6 +79,12 @@ function askMissing(data) {
   const box = $("missing");
   box.innerHTML = "";
   box.append(el("div", { class: "error" }, data.error));
+  if (!m) {  // no list of values: the table writes its own value after the "="
+    const ov = $("overrides");
+    ov.value += `${ov.value && !ov.value.endsWith("\n") ? "\n" : ""}${data.missing}=`;
+    ov.focus();
+    box.append(el("div", {}, `Write your table's value after "${data.missing}=" above, then start again.`));
+  }
   for (const choice of m ? m[1].split(",").map((s) => s.trim()) : []) {
     box.append(el("button", { class: "choice", "data-value": choice, onclick: () => {
       $("overrides").value += `${$("overrides").value && !$("overrides").value.endsWith("\n") ? "\n" : ""}${data.missing}=${choice}\n`;
