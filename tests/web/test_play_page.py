@@ -4,8 +4,8 @@ reload and resume."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
+import httpx
 from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -132,6 +132,11 @@ def test_a_race_for_four_by_clicking_with_a_break(live_server, browser, screensh
     assert replay(lines, rules, board).over  # the engine re-checks every recorded move
     human = [ln for ln in lines if ln.get("name") in ("Anna", "Ben") and ln["type"] == "move"]
     assert len(human) >= moves - 5  # the people's clicks are in the record
+    # then watch the replay of the game just played
+    d.find_element(By.ID, "watch").click()
+    _wait(d, lambda d: d.find_element(By.ID, "viewer").is_displayed())
+    d.find_element(By.ID, "last").click()
+    assert d.find_element(By.ID, "ply-shown").text == f"ply {len(lines) - 2} / {len(lines) - 2}"
 
 
 def test_hidden_hand_why_not_undo_reload(live_server, browser) -> None:
@@ -189,8 +194,13 @@ def test_hidden_hand_why_not_undo_reload(live_server, browser) -> None:
 
 
 def test_saves_list_offers_resume(live_server, browser) -> None:
+    game = httpx.post(f"{live_server.url}/api/games", json={
+        "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 8,
+        "players": [{"name": "Eli", "bot": None}, {"name": "Bot", "bot": "greedy"}]}).json()
     d = browser
     d.get(f"{live_server.url}/play")
-    links = _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#saves a.resume"))
-    assert links  # the unfinished game of the test above
-    assert Path(live_server.data / "saves").is_dir()
+    link = _wait(d, lambda d: [a for a in d.find_elements(By.CSS_SELECTOR, "#saves a.resume")
+                               if game["record"] in a.get_attribute("href")])
+    link[0].click()
+    _wait(d, lambda d: d.find_element(By.ID, "race").is_displayed())
+    assert _state(d)["record"] == game["record"]
