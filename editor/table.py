@@ -39,11 +39,16 @@ class GameSetup:
     course: str  # as the engine loads it: a bundled id or an upload's file
     seed: int
     players: list[dict[str, Any]]  # [{"name": str, "bot": None | "greedy" | …}] in seat order
+    race: int | None = None  # the race of a tournament
+    seats: list[int] | None = None  # a tournament's later race: the start order it gives
 
     def header(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "variants": self.variants,
-                "overrides": self.overrides, "course": self.course, "seed": self.seed,
-                "players": self.players}
+        out = {"ruleset": self.ruleset, "variants": self.variants,
+               "overrides": self.overrides, "course": self.course, "seed": self.seed,
+               "players": self.players}
+        if self.race is not None:
+            out.update(race=self.race, seated=self.seats is not None)
+        return out
 
 
 @dataclass
@@ -76,7 +81,7 @@ class Game:
                                   setup.course)
         names = [p["name"] for p in setup.players]
         try:
-            state, start = new_race(rules, board, names, setup.seed)
+            state, start = new_race(rules, board, names, setup.seed, setup.seats)
         except ValueError as err:
             raise AveCaesarError(str(err)) from None
         game = cls(setup, path, state, start)
@@ -92,7 +97,8 @@ class Game:
         course = head["course"] if course_check is None else course_check(head)
         setup = GameSetup(head["ruleset"], list(head.get("variants", [])),
                           dict(head.get("overrides", {})), course, int(head["seed"]),
-                          [{"name": p["name"], "bot": p.get("bot")} for p in head["players"]])
+                          [{"name": p["name"], "bot": p.get("bot")} for p in head["players"]],
+                          head.get("race"), head["seats"] if head.get("seated") else None)
         rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course)
         turns = [ln for ln in lines[1:] if ln["type"] != "result"]
         replay([head, *turns], rules, board, str(path))  # raises with the line if illegal

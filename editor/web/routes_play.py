@@ -13,6 +13,7 @@ from avecaesar.editor.table import Game, GameSetup
 from avecaesar.editor.web.boards import cached_board
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
+from avecaesar.editor.web.tournament import WebTournament
 from avecaesar.engine.course import bundled_courses
 from avecaesar.engine.policies import POLICIES
 from avecaesar.engine.record import read_record
@@ -95,17 +96,40 @@ def _setup(data: dict[str, Any], storage: Storage) -> GameSetup:
 
 async def new_game(request: Request) -> Response:
     storage = _storage(request)
-    setup = _setup(await json_body(request), storage)
+    data = await json_body(request)
+    setup = _setup(data, storage)
     path = storage.new_save(setup.players[0]["name"])
-    game = Game.new(setup, path)
+    if field(data, "tournament", bool, False):
+        _tour, game = WebTournament.start(storage.saves, setup, path, setup.course)
+    else:
+        game = Game.new(setup, path)
     _games(request)[path.name] = game
     return JSONResponse(_view(game, storage))
+
+
+async def next_race(request: Request) -> Response:
+    """The next race of the tournament the (finished) game belongs to."""
+    storage = _storage(request)
+    game = _game(request)
+    tour = WebTournament.of_record(storage.saves, request.path_params["name"])
+    if tour is None:
+        raise BadRequest("this game is not part of a tournament")
+    if tour.races[-1] != request.path_params["name"] or not game.state.over:
+        raise BadRequest("only the last race of a tournament, once over, has a next race", 409)
+    path = storage.new_save(f"{tour.id}-race{len(tour.races) + 1}")
+    nxt = tour.next_game(storage.saves, path)
+    _games(request)[path.name] = nxt
+    return JSONResponse(_view(nxt, storage))
 
 
 def _view(game: Game, storage: Storage) -> dict[str, Any]:
     out = game.view()
     out["course"] = storage.course_ref(game.setup.course)
     out["setup"] = {**game.setup.header(), "course": out["course"]}
+    if game.state.over and game.path is not None:
+        tour = WebTournament.of_record(storage.saves, game.path.name)
+        if tour is not None:
+            out["tournament"] = tour.view(storage.saves)
     return out
 
 
@@ -186,6 +210,7 @@ def routes() -> list[Route]:
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{name}", get_game),
         Route("/api/games/{name}/resume", resume_game, methods=["POST"]),
+        Route("/api/games/{name}/next-race", next_race, methods=["POST"]),
         Route("/api/games/{name}/{action}", action, methods=["POST"]),
         Route("/api/saves", saves),
         Route("/api/saves/{name}", save_file),

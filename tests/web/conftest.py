@@ -25,6 +25,7 @@ class LiveServer:
         self.data = data
         self.app = create_app(data)
         self.sock = socket.socket()
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as `serve` does
         self.sock.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))

@@ -24,7 +24,7 @@ def _visible(driver, css: str) -> bool:
 
 
 def _setup(driver, url: str, ruleset: str, course: str, players: list[tuple[str, str]],
-           seed: int, delay: int = 20) -> None:
+           seed: int, delay: int = 5) -> None:
     driver.get(f"{url}/play?delay={delay}")
     _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#course option"))
     Select(driver.find_element(By.ID, "ruleset")).select_by_value(ruleset)
@@ -54,17 +54,19 @@ def _state(driver) -> dict:
         ".then(r => r.json()).then(done);")
 
 
+STATUS = """
+const shown = (id) => { const e = document.getElementById(id); return e && e.offsetParent !== null
+  || (e && getComputedStyle(e).position === "fixed" && !e.classList.contains("hidden")); };
+if (shown("end")) return "end";
+if (shown("pass")) return "pass";
+if (document.querySelector("#hand .card") || shown("skip") || shown("wait")) return "hand";
+return false;
+"""
+
+
 def _human_turn_or_end(driver) -> str:
-    def ready(d):
-        if _visible(d, "#end"):
-            return "end"
-        if _visible(d, "#pass"):
-            return "pass"
-        if d.find_elements(By.CSS_SELECTOR, "#hand .card") or _visible(d, "#skip") \
-                or _visible(d, "#wait"):
-            return "hand"
-        return False
-    return _wait(driver, ready, 30)
+    """What waits for a person: the end, a pass screen or a hand (one script call a poll)."""
+    return _wait(driver, lambda d: d.execute_script(STATUS), 30)
 
 
 def _play_one(driver) -> None:
@@ -72,8 +74,7 @@ def _play_one(driver) -> None:
     if _visible(driver, "#skip"):
         driver.find_element(By.ID, "skip").click()
         return
-    cards = [b for b in driver.find_elements(By.CSS_SELECTOR, "#hand .card")
-             if b.get_attribute("title") == "choose this card"]
+    cards = driver.find_elements(By.CSS_SELECTOR, "#hand .card[title='choose this card']")
     if not cards:
         driver.find_element(By.ID, "wait").click()
         return
@@ -109,6 +110,7 @@ def test_a_race_for_four_by_clicking_with_a_break(live_server, browser, screensh
             break
         if where == "pass":
             d.find_element(By.ID, "pass-ok").click()
+            _wait(d, lambda d: d.execute_script(STATUS) != "pass")  # the hand is shown
             continue
         if moves == 1:
             screenshot("web-play.png")

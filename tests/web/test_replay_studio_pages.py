@@ -58,6 +58,9 @@ def _check_viewer(d, lines: list[dict]) -> None:
     box.send_keys("10")
     d.find_element(By.ID, "go").click()
     assert _ply(d) == 10
+    box.clear()
+    box.send_keys(str(len(turns) - 6))
+    d.find_element(By.ID, "go").click()
     Select(d.find_element(By.ID, "speed")).select_by_visible_text("very fast")
     d.find_element(By.ID, "play").click()
     _wait(d, lambda d: _ply(d) == len(turns))

@@ -15,19 +15,22 @@ SETUP = {"ruleset": "pro-ludo-2006", "course": "pro-ludo-2006/circus-maximus", "
 
 
 def _play_until(url: str, game: dict, plies: int) -> dict:
-    while not game["over"] and game["ply"] < plies:
-        name = game["record"]
-        if not game["turn"]["human"]:
-            game = httpx.post(f"{url}/api/games/{name}/step").json()
-        elif game.get("skip"):
-            game = httpx.post(f"{url}/api/games/{name}/skip").json()
-        elif game["options"]:
-            o = game["options"][0]
-            game = httpx.post(f"{url}/api/games/{name}/move",
-                              json={"card": o["card"], "space": o["space"]}).json()
-        else:
-            game = httpx.post(f"{url}/api/games/{name}/move", json={"card": 0}).json()
-        assert "why_not" not in game and "error" not in game, game
+    """Drive the game through the API (one kept-alive connection): bots step, the person
+    plays the first offered move."""
+    with httpx.Client(base_url=url, timeout=30) as http:
+        while not game["over"] and game["ply"] < plies:
+            name = game["record"]
+            if not game["turn"]["human"]:
+                game = http.post(f"/api/games/{name}/step").json()
+            elif game.get("skip"):
+                game = http.post(f"/api/games/{name}/skip").json()
+            elif game["options"]:
+                o = game["options"][0]
+                game = http.post(f"/api/games/{name}/move",
+                                 json={"card": o["card"], "space": o["space"]}).json()
+            else:
+                game = http.post(f"/api/games/{name}/move", json={"card": 0}).json()
+            assert "why_not" not in game and "error" not in game, game
     return game
 
 

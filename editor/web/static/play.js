@@ -57,7 +57,8 @@ function setupBody() {
   });
   const variants = Array.from(document.querySelectorAll("#variants input:checked")).map((i) => i.value);
   const seed = $("seed").value === "" ? null : Number($("seed").value);
-  return { ruleset: $("ruleset").value, variants, overrides, course: uploadedCourse || $("course").value, seed, players };
+  return { ruleset: $("ruleset").value, variants, overrides, course: uploadedCourse || $("course").value, seed, players,
+    tournament: $("tournament").checked };
 }
 
 async function start(body) {
@@ -122,6 +123,7 @@ async function show(g) {
 }
 
 function render() {
+  $("end").classList.toggle("hidden", !game.over);
   const g = game;
   $("race").dataset.ply = g.ply;
   $("race").dataset.turns = g.log.length ? g.log[g.log.length - 1].ply : 0;
@@ -228,6 +230,26 @@ function showEnd() {
       el("td", {}, `${"ABCDEFGHIJKL"[p.chariot]} ${p.name}`), el("td", {}, String(p.points)), el("td", {}, notes)));
   }
   $("watch").href = "/replay?record=" + encodeURIComponent(game.record);
+  const tour = game.tournament;
+  $("tournament-box").classList.toggle("hidden", !tour);
+  if (!tour) return;
+  $("tournament-title").textContent = `Tournament: race ${tour.race} of ${tour.races}` + (tour.next ? "" : " — final standings");
+  const st = $("standings");
+  st.innerHTML = "";
+  st.append(el("tr", {}, ...["rank", "player", "total", "points per race"].map((h) => el("th", {}, h))));
+  for (const s of tour.standings) st.append(el("tr", { class: "standing" }, el("td", {}, `${s.rank}.`), el("td", {}, s.player),
+    el("td", {}, String(s.total)), el("td", {}, s.points.join(" + "))));
+  $("next-race").classList.toggle("hidden", !tour.next);
+}
+
+async function nextRace() {
+  try {
+    const g = await api("POST", `/api/games/${encodeURIComponent(game.record)}/next-race`);
+    $("end").classList.add("hidden");
+    params.set("game", g.record);
+    history.replaceState(null, "", "/play?" + params.toString());
+    await show(g);
+  } catch (e) { message(e.message, "error"); }
 }
 
 async function playAgain() {
@@ -242,6 +264,7 @@ $("skip").onclick = () => act("skip");
 $("undo").onclick = () => act("undo");
 $("pass-undo").onclick = () => act("undo");
 $("again").onclick = playAgain;
+$("next-race").onclick = nextRace;
 
 (async () => {
   if (params.get("game")) {
