@@ -7,7 +7,7 @@ BIN     := $(VENV)/bin
 OUT     ?= out
 COURSE  ?= ravensburger-1989/a-white
 
-.PHONY: setup graphviz demo test lint bench docs clean
+.PHONY: setup graphviz browser demo test lint bench docs clean
 
 $(BIN)/avecaesar: pyproject.toml
 	@$(PY) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -26,6 +26,14 @@ graphviz:
 
 setup: $(BIN)/avecaesar graphviz
 
+# The browser tests (tests/web) drive Debian's headless chromium with chromium-driver.
+# Only `make test` needs them; `make demo` does not.
+browser:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing Chromium for the browser tests (apt-get install chromium chromium-driver)"; \
+	    apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else echo "warning: the browser tests need Debian's chromium and chromium-driver (sudo apt-get install chromium chromium-driver); they are skipped"; fi; }
+
 demo: setup
 	@mkdir -p $(OUT)
 	$(BIN)/avecaesar course list
@@ -37,7 +45,7 @@ demo: setup
 lint: setup
 	$(BIN)/ruff check .
 
-test: setup
+test: setup browser
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from avecaesar.editor import course_cli, race_cli, ruleset_cli, simulate_cli, tournament_cli
+from avecaesar.editor import (
+    course_cli,
+    race_cli,
+    ruleset_cli,
+    serve_cli,
+    simulate_cli,
+    tournament_cli,
+    version,
+)
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -16,6 +24,8 @@ app.add_typer(ruleset_cli.app, name="ruleset")
 race_cli.register(app)  # race, replay
 app.command("simulate")(simulate_cli.simulate_cmd)
 tournament_cli.register(app)  # tournament
+app.command("serve")(serve_cli.serve)
+version.add_version_option(app)
 
 
 

@@ -10,7 +10,6 @@ from typing import Annotated, Any
 import typer
 
 from avecaesar.editor.common import (
-    bot_kinds,
     echo_json,
     handles_errors,
     rule_settings,
@@ -18,8 +17,8 @@ from avecaesar.editor.common import (
 )
 from avecaesar.engine.course import load_course
 from avecaesar.engine.moves import LegalMoves, walks, why_not
-from avecaesar.engine.policies import POLICIES, Policy, greedy_policy, make_policy
-from avecaesar.engine.race import RaceRun, new_race, outcome, play_turn, run_race
+from avecaesar.engine.policies import POLICIES, Policy
+from avecaesar.engine.race import RaceRun, outcome, run_race
 from avecaesar.engine.record import read_record, record_lines, replay, write_record
 from avecaesar.engine.setup import race_setup as load_race_setup
 from avecaesar.engine.state import LETTERS, Event, Move, RaceGame, RaceState
@@ -197,9 +196,9 @@ def human_policy(name: str,
 
 
 def play(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")],
-    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")],
-    humans: Annotated[str, typer.Option(help="Names of the people, comma-separated.")],
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")] = "",
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")] = "",
+    humans: Annotated[str, typer.Option(help="Names of the people, comma-separated.")] = "",
     players: Annotated[int, typer.Option("--players", "-n",
                                          help="Chariots driven by people and bots.")] = 2,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
@@ -207,16 +206,29 @@ def play(
     setting: Annotated[list[str] | None, typer.Option("--set",
                                                       help="Rule value key=value.")] = None,
     bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "greedy",
-    seed: Annotated[int, typer.Option(help="Seed of the race's random generator.")] = 1,
-    record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Seed of the race's random generator (default: a random one, printed).")
+    ] = None,
+    record: Annotated[Path | None, typer.Option(
+        help="Write the game record (JSONL), rewritten after every turn.")] = None,
     board_svg: Annotated[Path | None, typer.Option(
         "--board", help="Keep this SVG of the board up to date: redrawn with the chariots "
         "before each person's turn and at the end (open it in a browser and reload).")
     ] = None,
+    resume: Annotated[Path | None, typer.Option(
+        help="Continue the game of this record (saved, or kept when the game stopped).")
+    ] = None,
 ) -> None:
-    """Race at one terminal: people choose their moves, bots drive the other seats."""
+    """Race at one terminal: people choose their moves, bots drive the other seats.
+
+    Answer a move's number or card:space, 'undo' or 'save [FILE]'. Between two people a
+    "pass to NAME" screen hides the previous hand. Ctrl-C keeps the record.
+
+    Example: avecaesar play -r dicetree-2022 -c dicetree-2022/arena-carthago --humans Anna,Ben
+    --players 4 --bots greedy,search
+    """
     _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots, seed,
-          record, board_svg)
+          record, board_svg, resume)
 
 
 def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
@@ -239,39 +251,24 @@ def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
 
 @handles_errors
 def _play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
-          overrides: dict[str, str], bots: str, seed: int, record: Path | None,
-          board_svg: Path | None = None) -> None:
-    rules, board = load_race_setup(ruleset, variants, overrides, course)
+          overrides: dict[str, str], bots: str, seed: int | None, record: Path | None,
+          board_svg: Path | None = None, resume: Path | None = None) -> None:
+    from avecaesar.editor.play_session import run_play
+
+    if resume is None:
+        if not (ruleset and course and humans):
+            raise AveCaesarError("give --ruleset, --course and --humans (or --resume FILE)")
+        _rules, board = load_race_setup(ruleset, variants, overrides, course)
+        people = [h.strip() for h in humans.split(",") if h.strip()]
+        if not people or max(players, len(people)) > len(board.start_places):
+            raise AveCaesarError(f"--humans: give 1 to {len(board.start_places)} names")
+    else:
+        course = str(read_record(resume)[0]["course"])
     draw = board_writer(course, board_svg) if board_svg is not None else None
-    people = [h.strip() for h in humans.split(",") if h.strip()]
-    players = max(players, len(people))
-    if not people or players > len(board.start_places):
-        raise AveCaesarError(f"--humans: give 1 to {len(board.start_places)} names")
-    kinds = bot_kinds(bots)
-    seats: list[str | None] = [None] * len(people) + [
-        kinds[i % len(kinds)] for i in range(players - len(people))]
-    names = people + [f"P{i + 1}-{k}" for i, k in enumerate(seats) if k][: players - len(people)]
-    policies = [human_policy(n, draw) if k is None else make_policy(k, seed * 100 + i)
-                for i, (n, k) in enumerate(zip(names, seats, strict=True))]
-    state, setup = new_race(rules, board, names, seed)
-    by_chariot = [policies[s] for s in setup["seats"]]
-    by_chariot += [greedy_policy] * (state.game.chariots - len(by_chariot))
-    game = state.game
-    typer.echo(f"race on {board.id} under {ruleset}, seed {seed}; start order: "
-               + ", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(game.names)))
-    turns = []
-    try:
-        while not state.over:
-            t = play_turn(state, by_chariot[state.turn])
-            turns.append(t)
-            for e in t["events"]:
-                typer.echo(describe(game, e))
-    except typer.Abort:
-        raise AveCaesarError("input ended before the race did; nothing was recorded") from None
-    if draw is not None:
-        draw(state)
-    run = RaceRun(state, setup, turns, outcome(state))
-    _result(run, ruleset, variants, overrides, course, seed, names, seats, record, board_svg)
+    run_play(ruleset, course, humans, players, variants, overrides, bots, seed, record, draw,
+             resume)
+    if board_svg is not None:
+        typer.echo(f"board drawn to {board_svg}")
 
 
 def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str, str],
@@ -300,9 +297,25 @@ def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str
 def replay_cmd(
     file: Annotated[Path, typer.Argument(help="A game record (.jsonl).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    html: Annotated[Path | None, typer.Option(
+        "--html", help="Also write the replay viewer as one self-contained HTML file.")
+    ] = None,
 ) -> None:
-    """Re-check every move of a game record; report the first illegal one with its line."""
+    """Re-check every move of a game record; report the first illegal one with its line.
+
+    Example: avecaesar replay game.jsonl --html game.html
+    """
     _replay(file, as_json)
+    if html is not None:
+        _replay_html(file, html)
+
+
+@handles_errors
+def _replay_html(file: Path, out: Path) -> None:
+    from avecaesar.editor.web.replay_html import write_replay_html
+
+    write_replay_html(file, out)
+    typer.echo(f"replay viewer written to {out}")
 
 
 @handles_errors

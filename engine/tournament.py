@@ -22,8 +22,8 @@ from avecaesar.engine.rules import RaceRules, TournamentRules
 from avecaesar.errors import AveCaesarError
 
 __all__ = ["FORMAT", "RaceResult", "Setup", "Standing", "Tournament", "TournamentError",
-           "choose_course", "next_seats", "race_seed", "replay_tournament", "run_tournament",
-           "standings"]
+           "choose_course", "next_seats", "race_result", "race_seed", "replay_tournament",
+           "run_tournament", "standings"]
 
 FORMAT = "avecaesar-tournament-record"
 VERSION = 1
@@ -175,6 +175,13 @@ def _result(race: int, course: str, seed: int, seats: Sequence[int], out: Outcom
     return RaceResult(race, course, seed, tuple(seats), tuple(seat_order), tuple(order),
                       places, tuple(points), out.termination, tuple(record),
                       tuple(tuple(pl) for pl in all_places))
+
+
+def race_result(race: int, course: str, seed: int, seats: Sequence[int], out: Outcome,
+                players: int, record: Sequence[dict[str, Any]]) -> RaceResult:
+    """One race's result from the players' side, for a table that plays a tournament's races
+    one at a time (the web table)."""
+    return _result(race, course, seed, seats, out, players, record)
 
 
 def standings(names: Sequence[str], races: Sequence[RaceResult],

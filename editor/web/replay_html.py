@@ -1,0 +1,48 @@
+"""``avecaesar replay FILE --html OUT.html``: the replay viewer as one self-contained file —
+the board SVG, the frames, the script and the style inlined; no server, no external URL."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from avecaesar.editor.web.boards import board_svg
+from avecaesar.editor.web.frames import record_frames
+
+__all__ = ["replay_html", "write_replay_html"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def _script_json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False).replace("</", "<\\/")
+
+
+def replay_html(record: Path) -> str:
+    """The viewer page for ``record`` with everything it needs inside."""
+    from avecaesar.engine.course import load_course
+    from avecaesar.engine.record import read_record
+
+    data = record_frames(record)
+    svg = board_svg(load_course(str(read_record(record)[0]["course"])).graph)
+    page = (STATIC / "replay.html").read_text(encoding="utf-8")
+    body = page.split("<!--VIEWER-->")[1].split("<!--/VIEWER-->")[0]
+    scripts = "\n".join((STATIC / f).read_text(encoding="utf-8").replace("</", "<\\/")
+                        for f in ("board.js", "replay.js"))
+    style = (STATIC / "style.css").read_text(encoding="utf-8")
+    title = re.sub(r"[<>&]", "", f"{data['course']} — replay of {record.name}")
+    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>Ave Caesar — {title}</title>\n<style>\n{style}</style></head>\n<body>\n"
+            f"<header><h1>Ave Caesar</h1><span>{title}</span></header>\n<main>{body}</main>\n"
+            f"<script>window.REPLAY_DATA = {_script_json(data)};\n"
+            f"window.REPLAY_SVG = {_script_json(svg)};</script>\n"
+            f"<script>\n{scripts}\n</script>\n</body></html>\n")
+
+
+def write_replay_html(record: Path, out: Path) -> None:
+    """Write the page (to a temporary file first, renamed into place)."""
+    text = replay_html(record)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(out)

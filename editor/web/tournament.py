@@ -1,0 +1,152 @@
+"""A tournament at the web table: the edition's races one game at a time.
+
+The course of each race (rotation or draw), the start order of the next race and the
+standings come from the engine (``choose_course``, ``next_seats``, ``race_result``,
+``standings``). The tournament file (``saves/<id>.tournament.json``) lists the setup and
+the record of each race; the races are the ordinary game records (``seated`` after the
+first race).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from avecaesar.editor.table import Game, GameSetup
+from avecaesar.engine.course import bundled_courses
+from avecaesar.engine.race import outcome
+from avecaesar.engine.record import read_record, replay
+from avecaesar.engine.rules import TournamentRules, tournament_rules_from_ruleset
+from avecaesar.engine.setup import race_setup
+from avecaesar.engine.tournament import (
+    TournamentError,
+    choose_course,
+    next_seats,
+    race_result,
+    race_seed,
+    standings,
+)
+from avecaesar.errors import AveCaesarError
+
+__all__ = ["WebTournament"]
+
+FORMAT = "avecaesar-web-tournament"
+
+
+@dataclass
+class WebTournament:
+    id: str
+    ruleset: str
+    variants: list[str]
+    overrides: dict[str, str]
+    players: list[dict[str, Any]]
+    seed: int
+    courses: list[str] | None  # None: the edition's rotation (or draw)
+    races: list[str] = field(default_factory=list)  # record names, race 1 first
+
+    # files ---------------------------------------------------------------------------
+    @staticmethod
+    def file(saves: Path, tid: str) -> Path:
+        return saves / f"{tid}.tournament.json"
+
+    def save(self, saves: Path) -> None:
+        path = self.file(saves, self.id)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"format": FORMAT, **asdict(self)}, ensure_ascii=False),
+                       encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, saves: Path, tid: str) -> WebTournament:
+        path = cls.file(saves, tid)
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as err:
+            raise AveCaesarError(f"cannot read the tournament {tid!r}: {err}") from None
+        doc.pop("format", None)
+        return cls(**doc)
+
+    @classmethod
+    def of_record(cls, saves: Path, record: str) -> WebTournament | None:
+        for path in saves.glob("*.tournament.json"):
+            if record in path.read_text(encoding="utf-8"):
+                t = cls.load(saves, path.name.removesuffix(".tournament.json"))
+                if record in t.races:
+                    return t
+        return None
+
+    # rules ---------------------------------------------------------------------------
+    def rules(self) -> tuple[TournamentRules, list[str]]:
+        """The tournament rules and the courses a draw may take (the edition's)."""
+        from avecaesar.engine.ruleset import load_ruleset
+
+        rs = load_ruleset(self.ruleset, self.variants, self.overrides)
+        edition = str([*rs.data.get("based_on", []), rs.id][0])
+        pool = sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
+        return tournament_rules_from_ruleset(rs), pool
+
+    def results(self, saves: Path) -> list[Any]:
+        """The finished races as the engine's race results."""
+        out = []
+        for r, name in enumerate(self.races, start=1):
+            lines = read_record(saves / name)
+            head = lines[0]
+            rules, board = race_setup(head["ruleset"], head["variants"], head["overrides"],
+                                      head["course"])
+            state = replay(lines, rules, board, name)
+            if not state.over:
+                break
+            out.append(race_result(r, head["course"], int(head["seed"]), head["seats"],
+                                   outcome(state), len(self.players),
+                                   [{k: v for k, v in ln.items() if k != "_line"}
+                                    for ln in lines]))
+        return out
+
+    def next_game(self, saves: Path, new_path: Path) -> Game:
+        """Start the next race: its course, seed and start order as the rules give them."""
+        t, pool = self.rules()
+        done = self.results(saves)
+        if len(done) < len(self.races):
+            raise AveCaesarError("the current race of the tournament is not over yet")
+        r = len(self.races) + 1
+        if r > t.races:
+            raise AveCaesarError(f"the tournament has {t.races} races ({t.cite('races')})")
+        rng = random.Random(self.seed)
+        raced: list[str] = []
+        course = ""
+        for k in range(1, r + 1):  # the draws of the earlier races, then this one's
+            course = choose_course(t, k, len(self.players), self.courses, raced, pool, rng)
+            raced.append(course)
+        seats = next_seats(t, done[-1].seats, done[-1].seat_order) if done else None
+        setup = GameSetup(self.ruleset, self.variants, self.overrides, course,
+                          race_seed(self.seed, r), self.players, race=r, seats=seats)
+        game = Game.new(setup, new_path)
+        self.races.append(new_path.name)
+        self.save(saves)
+        return game
+
+    def view(self, saves: Path) -> dict[str, Any]:
+        t, _pool = self.rules()
+        done = self.results(saves)
+        names = [p["name"] for p in self.players]
+        return {"id": self.id, "race": len(self.races), "races": t.races,
+                "next": len(done) == len(self.races) < t.races,
+                "standings": [s.to_json() for s in standings(names, done, t.tie_break)]}
+
+    @classmethod
+    def start(cls, saves: Path, setup: GameSetup, new_path: Path, chosen_course: str
+              ) -> tuple[WebTournament, Game]:
+        """A new tournament and its first race: the rotation's course, or the chosen one for
+        every race when the rules name no playable course."""
+        t = cls(f"t{secrets.token_hex(4)}", setup.ruleset, setup.variants, setup.overrides,
+                setup.players, setup.seed, None)
+        rules, pool = t.rules()
+        try:
+            choose_course(rules, 1, len(t.players), None, [], pool, random.Random(t.seed))
+        except TournamentError:
+            t.courses = [chosen_course]
+        return t, t.next_game(saves, new_path)

@@ -1,0 +1,63 @@
+"""A tournament at the web table: the rotation's courses, the next-race order by the rules,
+the standings over the races; and the end screen's "next race" in the browser."""
+
+from __future__ import annotations
+
+import httpx
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from avecaesar.engine.record import read_record
+
+from .test_resume_after_restart import _play_until
+
+BOTS = [{"name": "Anna", "bot": "greedy"}, {"name": "Ben", "bot": "random"},
+        {"name": "Cato", "bot": "greedy"}]
+
+
+def test_a_tournament_of_the_2022_edition(live_server) -> None:
+    url = live_server.url
+    game = httpx.post(url + "/api/games", json={
+        "ruleset": "dicetree-2022", "course": "dicetree-2022/hippodrom-constantinople",
+        "seed": 5, "players": BOTS[:2], "tournament": True}).json()
+    totals = {p["name"]: 0 for p in BOTS[:2]}
+    courses, previous = [], None
+    for race in range(1, 5):
+        game = _play_until(url, game, 100_000)
+        lines = read_record(live_server.data / "saves" / game["record"])
+        head, result = lines[0], lines[-1]
+        assert head["race"] == race and head["seated"] == (race > 1)
+        courses.append(head["course"])
+        if previous is not None:  # 2022: the next race starts in the order of the last result
+            seats, placings = previous
+            assert head["seats"] == [seats[p["chariot"]] for p in placings]
+        previous = (head["seats"], result["placings"])
+        for p in result["placings"]:
+            totals[p["name"]] += p["points"]
+        tour = game["tournament"]
+        assert tour["race"] == race and tour["races"] == 4 and tour["next"] == (race < 4)
+        assert {s["player"]: s["total"] for s in tour["standings"]} == totals
+        if race < 4:
+            game = httpx.post(f"{url}/api/games/{game['record']}/next-race").json()
+            assert game["ply"] == 0 and not game["over"]
+    # the rotation: races 1 and 2 on the rulebook's courses, no course twice
+    assert courses[:2] == ["dicetree-2022/arena-carthago", "dicetree-2022/arena-maximus"]
+    assert len(set(courses)) == 4
+    r = httpx.post(f"{url}/api/games/{game['record']}/next-race")
+    assert r.status_code == 400 and "4 races" in r.json()["error"]
+
+
+def test_next_race_from_the_end_screen(live_server, browser) -> None:
+    game = httpx.post(live_server.url + "/api/games", json={
+        "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 9,
+        "players": BOTS[:2], "tournament": True}).json()
+    d = browser
+    d.get(f"{live_server.url}/play?delay=5&game={game['record']}")
+    wait = WebDriverWait(d, 60, poll_frequency=0.05)
+    wait.until(lambda d: d.find_element(By.ID, "next-race").is_displayed())
+    assert "race 1 of 4" in d.find_element(By.ID, "tournament-title").text
+    assert len(d.find_elements(By.CSS_SELECTOR, "#standings tr.standing")) == 2
+    d.find_element(By.ID, "next-race").click()
+    wait.until(lambda d: d.find_element(By.ID, "race").is_displayed()
+               and not d.find_element(By.ID, "end").is_displayed())
+    assert "game=" in d.current_url and game["record"] not in d.current_url
