@@ -119,7 +119,7 @@ def test_diff_1989_2022_lists_the_rules_md_differences(run) -> None:
         "six_rule.chicane_exception": (["on_chicane"], ["on_chicane", "blocks_others"]),
         "alley.blocked_last_chance": ("must_wait", "may_wait"),
         "tournament.next_start_order": ("loser_first", "winner_stays_reseat_by_place"),
-        "disqualification.keeps_place": ("unknown", True),
+        "disqualification.keeps_place": (False, True),
         "tournament.tie_break": ("none", "more_wins_then_seconds"),
         "tournament.course_choice": ("rotation", "recommended_then_draw"),
         "ownerless.when": ("fill_empty_places", "never"),
