@@ -10,10 +10,13 @@ from typing import Annotated, Any
 import typer
 
 from avecaesar.editor.common import (
+    HouseOpt,
     bot_kinds,
     echo_json,
     handles_errors,
+    house_rules,
     rule_settings,
+    rules_header,
     seat_bots,
 )
 from avecaesar.engine.course import load_course
@@ -92,17 +95,19 @@ def race(
     seed: Annotated[int, typer.Option(help="Seed of the race's random generator.")] = 1,
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    house: HouseOpt = None,
 ) -> None:
     """Run a race with bots: print a readable log and the result."""
     _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed, record,
-          as_json)
+          as_json, house)
 
 
 @handles_errors
 def _race(ruleset: str, course: str, players: int, variants: list[str],
           overrides: dict[str, str], bots: str, seed: int, record: Path | None,
-          as_json: bool) -> None:
-    rules, board = load_race_setup(ruleset, variants, overrides, course)
+          as_json: bool, house_file: Path | None = None) -> None:
+    house = house_rules(house_file)
+    rules, board = load_race_setup(ruleset, variants, overrides, course, house)
     if not 1 <= players <= len(board.start_places):
         raise AveCaesarError(f"--players {players}: the course has "
                              f"{len(board.start_places)} start places")
@@ -112,7 +117,8 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
         header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
                                   "overrides": overrides, "course": course, "seed": seed,
                                   "players": [{"name": n, "bot": k}
-                                              for n, k in zip(names, seats, strict=True)]}
+                                              for n, k in zip(names, seats, strict=True)],
+                                  **rules_header(ruleset, variants, overrides, house)}
         if record is not None:
             write_record(record, record_lines(run, header))
         echo_json({"seed": seed, "turns": len(run.turns), **run.outcome.to_json(),
@@ -125,7 +131,8 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
         for e in t["events"]:
             text = describe(game, e)
             typer.echo(f"{i:4d} {text}" if not text.startswith(" ") else f"     {text}")
-    _result(run, ruleset, variants, overrides, course, seed, names, list(seats), record)
+    _result(run, ruleset, variants, overrides, course, seed, names, list(seats), record,
+            house=house)
 
 
 def _options(state: RaceState) -> list[Move]:
@@ -213,10 +220,11 @@ def play(
         "--board", help="Keep this SVG of the board up to date: redrawn with the chariots "
         "before each person's turn and at the end (open it in a browser and reload).")
     ] = None,
+    house: HouseOpt = None,
 ) -> None:
     """Race at one terminal: people choose their moves, bots drive the other seats."""
     _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots, seed,
-          record, board_svg)
+          record, board_svg, house)
 
 
 def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
@@ -240,8 +248,9 @@ def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
 @handles_errors
 def _play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
           overrides: dict[str, str], bots: str, seed: int, record: Path | None,
-          board_svg: Path | None = None) -> None:
-    rules, board = load_race_setup(ruleset, variants, overrides, course)
+          board_svg: Path | None = None, house_file: Path | None = None) -> None:
+    house = house_rules(house_file)
+    rules, board = load_race_setup(ruleset, variants, overrides, course, house)
     draw = board_writer(course, board_svg) if board_svg is not None else None
     people = [h.strip() for h in humans.split(",") if h.strip()]
     players = max(players, len(people))
@@ -271,16 +280,19 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
     if draw is not None:
         draw(state)
     run = RaceRun(state, setup, turns, outcome(state))
-    _result(run, ruleset, variants, overrides, course, seed, names, seats, record, board_svg)
+    _result(run, ruleset, variants, overrides, course, seed, names, seats, record, board_svg,
+            house)
 
 
 def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str, str],
             course: str, seed: int, names: list[str], seats: list[str | None],
-            record: Path | None, board_svg: Path | None = None) -> None:
+            record: Path | None, board_svg: Path | None = None,
+            house: dict[str, dict[str, Any]] | None = None) -> None:
     header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
                               "overrides": overrides, "course": course, "seed": seed,
                               "players": [{"name": n, "bot": k}
-                                          for n, k in zip(names, seats, strict=True)]}
+                                          for n, k in zip(names, seats, strict=True)],
+                              **rules_header(ruleset, variants, overrides, house)}
     if record is not None:
         write_record(record, record_lines(run, header))
     typer.echo("result:")
@@ -291,6 +303,9 @@ def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str
                                           ("not finished", not p.finished)) if on)
         typer.echo(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: {p.points} points"
                    + (f" ({notes})" if notes else ""))
+    if run.outcome.termination == "deadlock":
+        typer.echo("the race ended in deadlock: a full round in which no chariot could move "
+                   "(the safety net; every chariot still racing scores as not finished)")
     if record is not None:
         typer.echo(f"record written to {record}")
     if board_svg is not None:
@@ -310,7 +325,7 @@ def _replay(file: Path, as_json: bool) -> None:
     lines = read_record(file)
     head = lines[0]
     rules, board = load_race_setup(head["ruleset"], head["variants"],
-                                   head.get("overrides", {}), head["course"])
+                                   head.get("overrides", {}), head["course"], head.get("house"))
     state = replay(lines, rules, board, str(file))
     result = outcome(state)
     if as_json:

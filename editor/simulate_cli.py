@@ -48,8 +48,9 @@ def format_report(r: SimReport) -> str:
               f"lead changes per race {r.lead_changes:.2f} · race length {r.turns_mean:.1f} "
               f"turns ({r.turns_min}–{r.turns_max})",
               f"per race: 6-card-rule skips {r.six_rule_skips:.2f} · blocked turns "
-              f"{r.blocked_skips:.2f} · alley waits {r.alley_waits:.2f} · deadlocks "
-              f"{r.deadlocks}"]
+              f"{r.blocked_skips:.2f} · alley waits {r.alley_waits:.2f}",
+              f"deadlocks {r.deadlocks} of {r.races} races ({r.deadlock_rate:.2%}): the "
+              "safety-net end, a full round in which no chariot could move"]
     return "\n".join(lines)
 
 

@@ -68,11 +68,26 @@ def _blocks_others(state: RaceState, c: int) -> bool:
                for o in state.racing() if o != c and state.pos[o] is not None)
 
 
+_PASSING = [False]  # guard: joint leaders asking about each other do not recurse
+
+
 def _cannot_be_passed(state: RaceState, c: int) -> bool:
-    """No other racing chariot can pass ``c``: none is left on the track, or none of them can
-    move any card of its hand in full."""
-    return all(not any(_can_move(state, o, k) for k in set(state.cards(o)))
-               for o in state.racing() if o != c and state.pos[o] is not None)
+    """No other racing chariot can pass ``c``: none is left on the track, or none of them
+    has a legal move (no card moves in full, the 6-card rule, the alley wait)."""
+    if _PASSING[0]:
+        return False
+    _PASSING[0] = True
+    try:
+        for o in state.racing():
+            if o == c or state.pos[o] is None:
+                continue
+            other = state.copy()
+            other.turn, other.queue = o, ()
+            if _Analysis(other).count:
+                return False
+        return True
+    finally:
+        _PASSING[0] = False
 
 
 def first_card_forbidden(rules: RaceRules, place: int) -> bool:
@@ -94,7 +109,7 @@ def six_rule(state: RaceState, c: int) -> str | None:
     six = rules.six_card
     if first and rules.six_at_start == "first_row_may_not":
         row = rules.row_of(c + 1)
-        if first_card_forbidden(rules, c + 1):
+        if first_card_forbidden(rules, c + 1) and not _free(state, c):
             return (f"nobody in the first start row may open with a {six} — "
                     f"{rules.cite('six_at_start')}")
         if row is not None:
@@ -122,6 +137,17 @@ def six_rule(state: RaceState, c: int) -> str | None:
             return None
     who = "you lead jointly" if joint else "you lead"
     return f"{who}, so no {six} — {rules.cite('six_joint')}"
+
+
+def _free(state: RaceState, c: int) -> bool:
+    """``six_rule.free_when`` holds for ``c`` as a leader (a lone chariot left at the start
+    with only sixes is not frozen by the first-card rule either)."""
+    rules = state.game.rules
+    if not rules.six_free:
+        return False
+    leaders = state.leaders()
+    return c in leaders and all(_holds(state, c, x, len(leaders) > 1, leaders)
+                                for x in rules.six_free)
 
 
 def _holds(state: RaceState, c: int, cond: str, joint: bool, leaders: list[int]) -> bool:

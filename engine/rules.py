@@ -406,11 +406,25 @@ def rules_from_ruleset(ruleset: Any) -> RaceRules:
         out = _rules_from(collecting)
     except (AveCaesarError, TypeError, ValueError, KeyError):
         if collecting.missing:
-            raise MissingRuleValueError.combined(collecting.missing) from None
+            raise _all_open(ruleset, collecting.missing) from None
         raise
     if collecting.missing:
-        raise MissingRuleValueError.combined(collecting.missing)
+        raise _all_open(ruleset, collecting.missing)
     return out
+
+
+def _all_open(ruleset: Any, found: list[MissingRuleValueError]) -> MissingRuleValueError:
+    """One error for ``found`` and every other open value a race reads (the chariots nobody
+    drives ask for theirs when a race has them; the tournament for its own)."""
+    more = []
+    for key in getattr(ruleset, "unknown_keys", list)():
+        if key.split(".")[0] in ("ownerless", "tournament"):
+            continue
+        try:
+            ruleset.value(key)
+        except MissingRuleValueError as err:
+            more.append(err)
+    return MissingRuleValueError.combined([*found, *more])
 
 
 def _rules_from(ruleset: Any) -> RaceRules:

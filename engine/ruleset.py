@@ -111,14 +111,16 @@ def rule_kind(rule: Mapping[str, Any]) -> str:
 
 
 def load_ruleset(name_or_path: str, variants: Sequence[str] = (),
-                 overrides: Mapping[str, str] | None = None) -> Ruleset:
+                 overrides: Mapping[str, str] | None = None,
+                 house: Mapping[str, Mapping[str, Any]] | None = None) -> Ruleset:
     """Load ``name_or_path`` (id, alias or file), apply ``variants`` in order, then the
-    ``overrides`` (dotted key → value text, as ``--set key=value``).
+    ``house`` rules (dotted key → rule, from ``--house FILE``), then the ``overrides``
+    (dotted key → value text, as ``--set key=value``).
 
     Raises InputError (a file's problems, located), UnknownNameError (with the known names
     and the closest one), RulesetConflictError (conflicts, requirements, invalid result).
     """
-    state = compose(name_or_path, variants, overrides)
+    state = compose(name_or_path, variants, overrides, house)
     return Ruleset(id=state.id, title=state.title, kind=state.kind,
                    variants=tuple(state.variants), data=state.data(),
                    origins=dict(state.origins))

@@ -176,6 +176,11 @@ class SimReport:
     stood: dict[int, int] = field(default_factory=dict)
     blocked_at: dict[int, int] = field(default_factory=dict)
 
+    @property
+    def deadlock_rate(self) -> float:
+        """Share of the races that ended in deadlock."""
+        return self.deadlocks / self.races if self.races else 0.0
+
     def to_json(self) -> dict[str, Any]:
         return {
             "spec": {**self.spec.__dict__, "variants": list(self.spec.variants),
@@ -188,6 +193,7 @@ class SimReport:
             "per_race": {"six_rule_skips": self.six_rule_skips,
                          "blocked_skips": self.blocked_skips, "alley_waits": self.alley_waits},
             "deadlocks": self.deadlocks,
+            "deadlock_rate": self.deadlock_rate,
         }
 
 
