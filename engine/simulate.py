@@ -9,6 +9,7 @@ give identical reports.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ class SimSpec:
     variants: tuple[str, ...] = ()
     settings: tuple[tuple[str, str], ...] = ()
     bots: tuple[str, ...] = ("greedy",)
+    house: str = ""  # house rules (--house) as JSON text: picklable and hashable
 
 
 @dataclass(frozen=True)
@@ -66,12 +68,13 @@ def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
     """Rules and board for a spec, built once per process."""
     from avecaesar.engine.setup import race_setup
 
-    ruleset, variants, settings, course = spec_key
-    return race_setup(ruleset, variants, dict(settings), course)
+    ruleset, variants, settings, course, house = spec_key
+    return race_setup(ruleset, variants, dict(settings), course,
+                      json.loads(house) if house else None)
 
 
 def _spec_key(spec: SimSpec) -> tuple[Any, ...]:
-    return (spec.ruleset, spec.variants, spec.settings, spec.course)
+    return (spec.ruleset, spec.variants, spec.settings, spec.course, spec.house)
 
 
 def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary:
