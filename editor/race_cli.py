@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from avecaesar.editor.ask_open import with_answers
 from avecaesar.editor.common import (
     HouseOpt,
     bot_kinds,
@@ -19,11 +20,20 @@ from avecaesar.editor.common import (
     rules_header,
     seat_bots,
 )
+from avecaesar.engine.board import Board
 from avecaesar.engine.course import load_course
 from avecaesar.engine.moves import LegalMoves, walks, why_not
 from avecaesar.engine.policies import POLICIES, Policy, greedy_policy, make_policy
-from avecaesar.engine.race import RaceRun, new_race, outcome, play_turn, run_race
+from avecaesar.engine.race import (
+    RaceRun,
+    new_race,
+    outcome,
+    ownerless_count,
+    play_turn,
+    run_race,
+)
 from avecaesar.engine.record import read_record, record_lines, replay, write_record
+from avecaesar.engine.rules import RaceRules
 from avecaesar.engine.setup import race_setup as load_race_setup
 from avecaesar.engine.state import LETTERS, Event, Move, RaceGame, RaceState
 from avecaesar.errors import AveCaesarError
@@ -249,11 +259,18 @@ def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
 def _play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
           overrides: dict[str, str], bots: str, seed: int, record: Path | None,
           board_svg: Path | None = None, house_file: Path | None = None) -> None:
-    house = house_rules(house_file)
-    rules, board = load_race_setup(ruleset, variants, overrides, course, house)
-    draw = board_writer(course, board_svg) if board_svg is not None else None
     people = [h.strip() for h in humans.split(",") if h.strip()]
     players = max(players, len(people))
+
+    def setup(house: dict[str, dict[str, Any]] | None) -> tuple[RaceRules, Board]:
+        rules, board = load_race_setup(ruleset, variants, overrides, course, house)
+        chariots = players * rules.chariots_for(players)
+        if rules.ownerless is not None and ownerless_count(rules, board, chariots):
+            rules.ownerless.check()  # the open values of the chariots nobody drives
+        return rules, board
+
+    (rules, board), house = with_answers(setup, house_rules(house_file))
+    draw = board_writer(course, board_svg) if board_svg is not None else None
     if not people or players > len(board.start_places):
         raise AveCaesarError(f"--humans: give 1 to {len(board.start_places)} names")
     kinds = bot_kinds(bots)

@@ -179,3 +179,30 @@ def test_variants_the_engine_cannot_play_yet_are_refused_not_ignored():
     res = runner.invoke(app, ["race", "--ruleset", "dicetree-2022", "--variant",
                               "ramming-attacks", "--course", OVAL])
     assert res.exit_code == 1 and "ramming" in res.output and "Traceback" not in res.output
+
+
+def test_play_asks_for_open_values_at_the_table_and_saves_them(tmp_path: Path) -> None:
+    """Issue 10: `play` asks for each open value it needs (re-asking a value outside the
+    choices) and offers to save the answers as a house-rules file."""
+    saved = tmp_path / "ours.yaml"
+    rec = tmp_path / "p.jsonl"
+    answers = f"no_effect\nmaybe\nattacker_wins\n{saved}\n" + "1\n" * 3000
+    res = runner.invoke(app, ["play", "--ruleset", "2022", "--variant", "ramming-attacks",
+                              "--course", OVAL, "--humans", "Anna", "--players", "2",
+                              "--record", str(rec)], input=answers)
+    assert res.exit_code == 0, res.output
+    assert "choose one of: no_effect, attacker_wins, defender_wins" in res.output
+    assert saved.read_text(encoding="utf-8").endswith(
+        "rules:\n  ramming.attack_chips: no_effect\n  ramming.tie: attacker_wins\n")
+    head = json.loads(rec.read_text().splitlines()[0])
+    assert head["house"]["ramming.tie"]["value"] == "attacker_wins"
+    assert runner.invoke(app, ["replay", str(rec)]).exit_code == 0
+    # the saved file answers them next time: nothing is asked
+    again = runner.invoke(app, ["play", "--ruleset", "2022", "--variant", "ramming-attacks",
+                                "--course", OVAL, "--humans", "Anna", "--players", "2",
+                                "--house", str(saved)], input="1\n" * 3000)
+    assert again.exit_code == 0 and "open that this race needs" not in again.output
+    # input that ends first is a clear error
+    cut = runner.invoke(app, ["play", "--ruleset", "2022", "--variant", "ramming-attacks",
+                              "--course", OVAL, "--humans", "Anna"], input="")
+    assert cut.exit_code == 1 and "input ended" in cut.output

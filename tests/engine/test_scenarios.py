@@ -114,8 +114,11 @@ def test_six_rule_ends_when_the_first_chariot_has_finished(position):
     # "Sobald das erste Gespann im Ziel ist, gilt die 6er-Regel nicht mehr." S.5
     text = "22,3,s,266,-,5,r -,4,s,-,-,4,f | A 0 90 - B"
     assert cards(position("dicetree-2022", text)) == {2, 6}
-    # 2006: "für den Rest des Spiels" (Pro Ludo 2006 Spielregel (DE) p.5)
-    assert cards(position("pro-ludo-2006", text)) == {2}
+    # 2006: "für den Rest des Spiels" (Pro Ludo 2006 Spielregel (DE) p.5) — the rule does
+    # not end, but a finisher is ahead of every chariot still racing (leader.finishers_lead,
+    # test_readings.py), so a chariot behind it does not lead
+    assert cards(position("pro-ludo-2006", text, finishers_lead=False)) == {2}
+    assert cards(position("pro-ludo-2006", text)) == {2, 6}
 
 
 def test_skip_when_no_card_can_be_moved_in_full_keeps_the_cards(position):
