@@ -7,7 +7,6 @@ the terminal instead, one value at a time with its choices; the answers become h
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
