@@ -7,6 +7,7 @@ the terminal instead, one value at a time with its choices; the answers become h
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -85,8 +86,6 @@ def with_answers(build: Callable[[dict[str, dict[str, Any]] | None], T],
                                      "nothing was played") from None
             continue
         if asked:
-            try:
+            with contextlib.suppress(typer.Abort):  # no answer: nothing saved
                 offer_to_save(asked)
-            except typer.Abort:
-                pass
         return result, ({**(house or {}), **asked} or None)
