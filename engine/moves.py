@@ -76,11 +76,15 @@ def _cannot_be_passed(state: RaceState, c: int) -> bool:
     has a legal move (no card moves in full, the 6-card rule, the alley wait)."""
     if _PASSING[0]:
         return False
+    six = state.game.rules.six_card
+    others = [o for o in state.racing() if o != c and state.pos[o] is not None]
+    for o in others:  # quick proof: a card other than the six moves it, no alley to wait for
+        if (not state.game.is_ownerless(o) and not alley_pending(state, o)
+                and any(k != six and _can_move(state, o, k) for k in set(state.cards(o)))):
+            return False
     _PASSING[0] = True
     try:
-        for o in state.racing():
-            if o == c or state.pos[o] is None:
-                continue
+        for o in others:
             other = state.copy()
             other.turn, other.queue = o, ()
             if _Analysis(other).count:
