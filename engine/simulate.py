@@ -68,7 +68,8 @@ def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
     """Rules and board for a spec, built once per process."""
     from avecaesar.engine.setup import race_setup
 
-    ruleset, variants, settings, course, house = spec_key
+    ruleset, variants, settings, course, *rest = spec_key  # rest: the house rules (JSON)
+    house = rest[0] if rest else ""
     return race_setup(ruleset, variants, dict(settings), course,
                       json.loads(house) if house else None)
 
