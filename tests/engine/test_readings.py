@@ -230,3 +230,16 @@ def test_joint_leader_exception_who_coincide_under_the_turn_order(position, edit
     s.push(Move(6, a_path(s, 0, 6)))
     assert s.turn == 1 and s.leaders() == [0]
     assert why_not(s, Move(6, a_path(s, 1, 6))) is None  # no longer a leader: free
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_conflict_names_a_variant_with_the_other_reading(edition):
+    """A conflict is the edition's default plus a variant for the other reading: each named
+    variant exists, applies to the edition and gives that key another value."""
+    rs = load_ruleset(edition)
+    conflicts = [k for k, kind in rs.kinds().items() if kind == "conflict"]
+    assert conflicts
+    for key in conflicts:
+        for variant in rs.rule(key)["conflict"]:
+            other = load_ruleset(edition, [variant])
+            assert other.value(key) != rs.value(key), (key, variant)
