@@ -224,7 +224,7 @@ def test_joint_leader_exception_who_coincide_under_the_turn_order(position, edit
     # beiden" (DiceTree 2022 rulebook (DE) S.5): the joint leader whose turn comes first plays
     # the 6, after which the other no longer leads jointly
     rs = load_ruleset(edition)
-    assert rs.kind_of("six_rule.joint_leader_exception") == "read"
+    assert "coincide" in rs.rule("six_rule.joint_leader_exception")["note"]  # said in the data
     s = position(edition, "47,1,c,666,-,5,r 48,1,c,666,-,5,r 44,1,c,111,-,4,r | A 0 2 -")
     assert cards(s) == {6}
     s.push(Move(6, a_path(s, 0, 6)))
