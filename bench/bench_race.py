@@ -26,8 +26,8 @@ from avecaesar.engine.rules import rules_from_ruleset
 from avecaesar.engine.ruleset import load_ruleset
 from avecaesar.engine.simulate import SimSpec, simulate
 
-# 1989 and 2006 leave open whether a disqualified chariot keeps its place (RULES.md
-# section 2): the benchmark supplies it, as a user must.
+# The figures in docs were measured with keeps_place true for 1989 and 2006 (then an open
+# value; the editions now read it as false): kept so that the figures stay comparable.
 KEEPS = {"disqualification.keeps_place": "true"}
 CASES = [
     ("ravensburger-1989", "ravensburger-1989/b-yellow", KEEPS),

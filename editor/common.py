@@ -9,7 +9,8 @@ import functools
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -61,6 +62,34 @@ def rule_settings(texts: list[str] | None) -> dict[str, str]:
         key, _value = parse_override(text)
         out[key] = text.partition("=")[2].strip()
     return out
+
+
+HouseOpt = Annotated[Path | None, typer.Option(
+    "--house", help="A house-rules file (rules: with group.key: value lines): your group's "
+                    "answers to the open values, applied after the variants.")]
+
+
+def rules_header(ruleset: str, variants: list[str], overrides: dict[str, str],
+                 house: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
+    """What a record header says about the rules beyond their names: the house rules (so
+    the record replays without the file) and the kind of every value that a text does not
+    state outright (read, conflict, open)."""
+    from avecaesar.engine.ruleset import load_ruleset
+
+    rs = load_ruleset(ruleset, variants, overrides, house)
+    out: dict[str, Any] = {"kinds": {k: v for k, v in rs.kinds().items() if v != "stated"}}
+    if house:
+        out["house"] = house
+    return out
+
+
+def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
+    """``--house FILE``: the file's rules (dotted key → rule), or None without the option."""
+    if path is None:
+        return None
+    from avecaesar.engine.ruleset_house import load_house
+
+    return load_house(path)
 
 
 def bot_kinds(bots: str) -> list[str]:

@@ -9,7 +9,14 @@ from typing import Annotated
 import networkx as nx
 import typer
 
-from avecaesar.editor.common import echo_json, fail, handles_errors, rule_settings
+from avecaesar.editor.common import (
+    HouseOpt,
+    echo_json,
+    fail,
+    handles_errors,
+    house_rules,
+    rule_settings,
+)
 from avecaesar.engine.course import (
     Course,
     CourseFigures,
@@ -27,14 +34,17 @@ COURSE_HELP = "A course file (.yaml) or a bundled course id (see `avecaesar cour
 
 
 def _rules(deck_points: int | None, ruleset: str | None, variants: list[str] | None,
-           settings: list[str] | None) -> RaceFigures:
+           settings: list[str] | None, house: Path | None = None) -> RaceFigures:
     """The rule values for the figures: a ruleset's, else the shared defaults."""
     figures = DEFAULT_FIGURES
     if ruleset:
         from avecaesar.engine.ruleset import load_ruleset, race_figures
 
         overrides = rule_settings(settings)
-        figures = race_figures(load_ruleset(ruleset, variants or [], overrides))
+        figures = race_figures(load_ruleset(ruleset, variants or [], overrides,
+                                            house_rules(house)))
+    elif house is not None:
+        raise AveCaesarError("--house needs --ruleset (house rules change a ruleset)")
     elif variants:
         raise AveCaesarError("--variant needs --ruleset (the variant applies to a ruleset)")
     if deck_points is not None:
@@ -98,13 +108,14 @@ def validate(
                                                  "file's declared figures in place (only "
                                                  "those lines change) and show the diff."
                                                  )] = False,
+    house: HouseOpt = None,
 ) -> None:
     """Check course files — every problem as file:line:col — and compute their figures.
 
     Exit 0 when valid and finishable, 1 when a problem is found or a start place cannot
     finish on the deck.
     """
-    rules = _rules(deck_points, ruleset, variant, set_)
+    rules = _rules(deck_points, ruleset, variant, set_, house)
     if simulate and not ruleset:
         raise AveCaesarError("--simulate needs --ruleset: the races are run under its rules")
     if reserve and not what_if:
@@ -145,7 +156,7 @@ def validate(
             if simulate and ok:
                 entry["simulation"], sim_lines = _simulation(
                     course.id if cid_of(ref) else ref, ruleset, variant, set_, course,
-                    simulate)
+                    simulate, house)
             extra: list[str] = []
             if figs is not None and (explain or what_if):
                 from avecaesar.editor.course_insight import course_insight
@@ -198,8 +209,8 @@ def cid_of(ref: str) -> bool:
 
 
 def _simulation(ref: str, ruleset: str | None, variants: list[str] | None,
-                settings: list[str] | None, course: Course, races: int
-                ) -> tuple[dict[str, object], list[str]]:
+                settings: list[str] | None, course: Course, races: int,
+                house: Path | None = None) -> tuple[dict[str, object], list[str]]:
     """K seeded greedy races on the course: finish rate and balance."""
     import os
 
@@ -211,7 +222,7 @@ def _simulation(ref: str, ruleset: str | None, variants: list[str] | None,
         return {"skipped": why}, [f"  simulation: skipped — {why}"]
     players = len(course.graph.graph["start_places"])
     spec = spec_from_options(ruleset or "", ref, players, races, 1, variants, settings,
-                             "greedy")
+                             "greedy", house)
     rep = run(spec, workers=min(2, os.cpu_count() or 1))
     finished = 1 - sum(p.not_finished for p in rep.by_place) / len(rep.by_place)
     data = {"races": rep.races, "players": players, "finish_rate": finished,

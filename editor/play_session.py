@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -33,7 +34,8 @@ class _Input(Exception):
 
 def run_play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
              overrides: dict[str, str], bots: str, seed: int | None, record: Path | None,
-             draw: Callable[[RaceState], None] | None, resume: Path | None) -> None:
+             draw: Callable[[RaceState], None] | None, resume: Path | None,
+             house: dict[str, dict[str, Any]] | None = None) -> None:
     """Set up (or resume) the race and run it to its end at the terminal."""
     if resume is not None:
         game = Game.resume(resume)
@@ -45,7 +47,7 @@ def run_play(ruleset: str, course: str, humans: str, players: int, variants: lis
         typer.echo(f"resuming {resume}: {len(game.turns)} turns replayed")
     else:
         game = Game.new(_setup(ruleset, course, humans, players, variants, overrides, bots,
-                               seed), record)
+                               seed, house), record)
     state = game.state
     s = game.setup
     typer.echo(f"race on {state.game.board.id} under {s.ruleset}, seed {s.seed} "
@@ -68,7 +70,8 @@ def run_play(ruleset: str, course: str, humans: str, players: int, variants: lis
 
 
 def _setup(ruleset: str, course: str, humans: str, players: int, variants: list[str],
-           overrides: dict[str, str], bots: str, seed: int | None) -> GameSetup:
+           overrides: dict[str, str], bots: str, seed: int | None,
+           house: dict[str, dict[str, Any]] | None = None) -> GameSetup:
     people = [h.strip() for h in humans.split(",") if h.strip()]
     if not people:
         raise AveCaesarError("--humans: give at least one name")
@@ -78,7 +81,8 @@ def _setup(ruleset: str, course: str, humans: str, players: int, variants: list[
         {"name": f"P{i + 1}-{kinds[i % len(kinds)]}", "bot": kinds[i % len(kinds)]}
         for i in range(n - len(people))]
     return GameSetup(ruleset, variants, overrides, course,
-                     secrets.randbelow(1_000_000) if seed is None else seed, seats)
+                     secrets.randbelow(1_000_000) if seed is None else seed, seats,
+                     house=house)
 
 
 def _loop(game: Game, draw: Callable[[RaceState], None] | None) -> None:

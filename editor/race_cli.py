@@ -9,22 +9,27 @@ from typing import Annotated, Any
 
 import typer
 
+from avecaesar.editor.ask_open import with_answers
 from avecaesar.editor.common import (
+    HouseOpt,
     echo_json,
     handles_errors,
+    house_rules,
     rule_settings,
+    rules_header,
     seat_bots,
 )
+from avecaesar.engine.board import Board
 from avecaesar.engine.course import load_course
-from avecaesar.engine.moves import LegalMoves, walks, why_not
-from avecaesar.engine.policies import POLICIES, Policy
-from avecaesar.engine.race import RaceRun, outcome, run_race
+from avecaesar.engine.policies import POLICIES
+from avecaesar.engine.race import RaceRun, outcome, ownerless_count, run_race
 from avecaesar.engine.record import read_record, record_lines, replay, write_record
+from avecaesar.engine.rules import RaceRules
 from avecaesar.engine.setup import race_setup as load_race_setup
-from avecaesar.engine.state import LETTERS, Event, Move, RaceGame, RaceState
+from avecaesar.engine.state import LETTERS, Event, RaceGame, RaceState
 from avecaesar.errors import AveCaesarError
 
-__all__ = ["human_policy", "load_race_setup", "play", "race", "register", "replay_cmd"]
+__all__ = ["load_race_setup", "play", "race", "register", "replay_cmd"]
 
 
 # Events whose text only fills in its fields; the others are worded in describe().
@@ -91,17 +96,19 @@ def race(
     seed: Annotated[int, typer.Option(help="Seed of the race's random generator.")] = 1,
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    house: HouseOpt = None,
 ) -> None:
     """Run a race with bots: print a readable log and the result."""
     _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed, record,
-          as_json)
+          as_json, house)
 
 
 @handles_errors
 def _race(ruleset: str, course: str, players: int, variants: list[str],
           overrides: dict[str, str], bots: str, seed: int, record: Path | None,
-          as_json: bool) -> None:
-    rules, board = load_race_setup(ruleset, variants, overrides, course)
+          as_json: bool, house_file: Path | None = None) -> None:
+    house = house_rules(house_file)
+    rules, board = load_race_setup(ruleset, variants, overrides, course, house)
     if not 1 <= players <= len(board.start_places):
         raise AveCaesarError(f"--players {players}: the course has "
                              f"{len(board.start_places)} start places")
@@ -111,7 +118,8 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
         header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
                                   "overrides": overrides, "course": course, "seed": seed,
                                   "players": [{"name": n, "bot": k}
-                                              for n, k in zip(names, seats, strict=True)]}
+                                              for n, k in zip(names, seats, strict=True)],
+                                  **rules_header(ruleset, variants, overrides, house)}
         if record is not None:
             write_record(record, record_lines(run, header))
         echo_json({"seed": seed, "turns": len(run.turns), **run.outcome.to_json(),
@@ -124,75 +132,8 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
         for e in t["events"]:
             text = describe(game, e)
             typer.echo(f"{i:4d} {text}" if not text.startswith(" ") else f"     {text}")
-    _result(run, ruleset, variants, overrides, course, seed, names, list(seats), record)
-
-
-def _options(state: RaceState) -> list[Move]:
-    """One legal move per (card, landing): the choices a person is offered."""
-    seen: dict[tuple[int, int], Move] = {}
-    wait = None
-    for m in state.legal_moves():
-        if m.card == 0:
-            wait = m
-            continue
-        seen.setdefault((m.card, m.path[-1]), m)
-    out = sorted(seen.values(), key=lambda m: (m.card, m.path[-1]))
-    return out + ([wait] if wait else [])
-
-
-def _why_not_target(state: RaceState, card: int, target: int) -> str:
-    """Why a person's ``card:space`` is not among the choices."""
-    c = state.turn
-    if card not in state.cards(c):
-        return f"you have no {card} in hand"
-    for path in walks(state, c, card, empty=True):
-        if path[-1] == target:
-            reason = why_not(state, Move(card, path))
-            if reason:
-                return reason
-    return (f"space {target} cannot be reached with a {card} — "
-            f"{state.game.rules.cite('exact_move')}")
-
-
-def human_policy(name: str,
-                 before: Callable[[RaceState], None] | None = None) -> Policy:
-    """Ask the person at the terminal: show the position, the hand, the numbered moves.
-
-    ``before(state)`` runs first (``play --board`` redraws the board SVG there)."""
-
-    def choose(state: RaceState, moves: LegalMoves) -> Move:
-        if before is not None:
-            before(state)
-        game = state.game
-        c = state.turn
-        options = _options(state)
-        pos = state.pos[c]
-        where = f"space {pos} ({game.board.label[pos]})" if pos is not None else "-"
-        typer.echo(f"\n{LETTERS[c]} ({name}), lap {max(state.lap(c), 0)}, on {where}; "
-                   f"alley {'done' if state.stopped[c] else 'still to do'}")
-        typer.echo("  others: " + ", ".join(
-            f"{LETTERS[o]} {state.pos[o]}" for o in state.racing()
-            if o != c and state.pos[o] is not None))
-        typer.echo(f"  hand: {' '.join(str(x) for x in state.hands[c])}")
-        for i, m in enumerate(options, start=1):
-            text = "wait for the alley" if m.card == 0 else (
-                f"play {m.card} to space {m.path[-1]} ({game.board.label[m.path[-1]]})")
-            typer.echo(f"  {i:2d}. {text}")
-        while True:
-            answer = typer.prompt("your move (number, or card:space)").strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
-            card, sep, target = answer.partition(":")
-            if sep and card.isdigit() and target.isdigit():
-                for m in options:
-                    if m.card == int(card) and m.path and m.path[-1] == int(target):
-                        return m
-                typer.echo(f"  not allowed: {_why_not_target(state, int(card), int(target))}")
-                continue
-            typer.echo(f"  please answer 1-{len(options)} or card:space, e.g. "
-                       f"{options[0].card}:{options[0].path[-1] if options[0].path else ''}")
-
-    return choose
+    _result(run, ruleset, variants, overrides, course, seed, names, list(seats), record,
+            house=house)
 
 
 def play(
@@ -218,6 +159,7 @@ def play(
     resume: Annotated[Path | None, typer.Option(
         help="Continue the game of this record (saved, or kept when the game stopped).")
     ] = None,
+    house: HouseOpt = None,
 ) -> None:
     """Race at one terminal: people choose their moves, bots drive the other seats.
 
@@ -228,7 +170,7 @@ def play(
     --players 4 --bots greedy,search
     """
     _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots, seed,
-          record, board_svg, resume)
+          record, board_svg, resume, house)
 
 
 def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
@@ -252,32 +194,45 @@ def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
 @handles_errors
 def _play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
           overrides: dict[str, str], bots: str, seed: int | None, record: Path | None,
-          board_svg: Path | None = None, resume: Path | None = None) -> None:
+          board_svg: Path | None = None, resume: Path | None = None,
+          house_file: Path | None = None) -> None:
     from avecaesar.editor.play_session import run_play
 
+    house = house_rules(house_file)
     if resume is None:
         if not (ruleset and course and humans):
             raise AveCaesarError("give --ruleset, --course and --humans (or --resume FILE)")
-        _rules, board = load_race_setup(ruleset, variants, overrides, course)
         people = [h.strip() for h in humans.split(",") if h.strip()]
-        if not people or max(players, len(people)) > len(board.start_places):
+        chariots_of = max(players, len(people))
+
+        def setup(answers: dict[str, dict[str, Any]] | None) -> tuple[RaceRules, Board]:
+            rules, board = load_race_setup(ruleset, variants, overrides, course, answers)
+            chariots = chariots_of * rules.chariots_for(chariots_of)
+            if rules.ownerless is not None and ownerless_count(rules, board, chariots):
+                rules.ownerless.check()  # the open values of the chariots nobody drives
+            return rules, board
+
+        (_rules, board), house = with_answers(setup, house)
+        if not people or chariots_of > len(board.start_places):
             raise AveCaesarError(f"--humans: give 1 to {len(board.start_places)} names")
     else:
         course = str(read_record(resume)[0]["course"])
     draw = board_writer(course, board_svg) if board_svg is not None else None
     run_play(ruleset, course, humans, players, variants, overrides, bots, seed, record, draw,
-             resume)
+             resume, house)
     if board_svg is not None:
         typer.echo(f"board drawn to {board_svg}")
 
 
 def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str, str],
             course: str, seed: int, names: list[str], seats: list[str | None],
-            record: Path | None, board_svg: Path | None = None) -> None:
+            record: Path | None, board_svg: Path | None = None,
+            house: dict[str, dict[str, Any]] | None = None) -> None:
     header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
                               "overrides": overrides, "course": course, "seed": seed,
                               "players": [{"name": n, "bot": k}
-                                          for n, k in zip(names, seats, strict=True)]}
+                                          for n, k in zip(names, seats, strict=True)],
+                              **rules_header(ruleset, variants, overrides, house)}
     if record is not None:
         write_record(record, record_lines(run, header))
     typer.echo("result:")
@@ -288,6 +243,9 @@ def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str
                                           ("not finished", not p.finished)) if on)
         typer.echo(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: {p.points} points"
                    + (f" ({notes})" if notes else ""))
+    if run.outcome.termination == "deadlock":
+        typer.echo("the race ended in deadlock: a full round in which no chariot could move "
+                   "(the safety net; every chariot still racing scores as not finished)")
     if record is not None:
         typer.echo(f"record written to {record}")
     if board_svg is not None:
@@ -323,7 +281,7 @@ def _replay(file: Path, as_json: bool) -> None:
     lines = read_record(file)
     head = lines[0]
     rules, board = load_race_setup(head["ruleset"], head["variants"],
-                                   head.get("overrides", {}), head["course"])
+                                   head.get("overrides", {}), head["course"], head.get("house"))
     state = replay(lines, rules, board, str(file))
     result = outcome(state)
     if as_json:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from avecaesar.editor.common import echo_json, handles_errors, rule_settings
+from avecaesar.editor.common import echo_json, handles_errors, house_rules, rule_settings
 from avecaesar.engine.ruleset import Ruleset, list_rulesets, load_ruleset
 from avecaesar.engine.ruleset_catalog import check_source
 from avecaesar.engine.ruleset_keys import rule_keys
@@ -32,7 +33,7 @@ def _shown(value: Any) -> str:
 def _rule_text(rs: Ruleset, key: str) -> str:
     rule = rs.rule(key)
     if rule.get("unknown"):
-        return "UNKNOWN — " + str(rule["why"])
+        return "OPEN — " + str(rule["why"])
     return _shown(rule["value"])
 
 
@@ -51,14 +52,26 @@ def list_cmd(as_json: JsonOpt = False) -> None:
         typer.echo(f"{e.kind:<8}  {e.id:<{width}}  {e.title}{alias}{extra}")
 
 
+HouseOpt = Annotated[Path | None, typer.Option(
+    "--house", help="a house-rules file: rules: with key: value pairs, applied after the "
+                    "variants")]
+
+
 @app.command("show")
 @handles_errors
 def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file")],
-             variant: VariantOpt = None, set_: SetOpt = None, as_json: JsonOpt = False) -> None:
-    """The composed rules, grouped, each with its citation."""
-    rs = load_ruleset(name, variant or [], rule_settings(set_))
+             variant: VariantOpt = None, set_: SetOpt = None, house: HouseOpt = None,
+             as_json: JsonOpt = False,
+             only_open: Annotated[bool, typer.Option(
+                 "--open", help="list only the values no text decides")] = False) -> None:
+    """The composed rules, grouped, each with its citation and kind (stated, read,
+    conflict, open)."""
+    rs = load_ruleset(name, variant or [], rule_settings(set_), house=house_rules(house))
+    if only_open:
+        _show_open(rs, as_json)
+        return
     if as_json:
-        echo_json(rs.data)
+        echo_json({**rs.data, "kinds": rs.kinds()})
         return
     typer.echo(f"{rs.title} — {rs.label}")
     if rs.data.get("based_on"):
@@ -71,11 +84,35 @@ def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file
             typer.echo(f"\n[{g}]")
         origin = rs.origins.get(key, "")
         by = f"  (set by {origin})" if origin and origin != rs.id else ""
-        typer.echo(f"  {k}: {_rule_text(rs, key)}")
+        kind = rs.kind_of(key)
+        typer.echo(f"  {k}: {_rule_text(rs, key)}  [{kind}]")
         typer.echo(f"      source: {rs.citation(key)}{by}")
+        rule = rs.rule(key)
+        if kind == "read":
+            typer.echo(f"      reading: {rule['reading']}")
+        if kind == "conflict":
+            typer.echo(f"      other reading(s): variant {', '.join(rule['conflict'])}")
     unknown = rs.unknown_keys()
     if unknown:
-        typer.echo(f"\nunknown values (supply with --set KEY=VALUE): {', '.join(unknown)}")
+        typer.echo(f"\nopen values (supply with --set KEY=VALUE or --house FILE): "
+                   f"{', '.join(unknown)}")
+
+
+def _show_open(rs: Ruleset, as_json: bool) -> None:
+    """``--open``: the values no text decides, each with its choices."""
+    rows = [{"key": k, "why": rs.rule(k)["why"], "source": rs.citation(k),
+             "choices": rs.rule(k).get("choices")} for k in rs.unknown_keys()]
+    if as_json:
+        echo_json({"ruleset": rs.label, "open": rows})
+        return
+    if not rows:
+        typer.echo(f"{rs.label}: no open values — every value is stated, read or a conflict "
+                   "with a default")
+        return
+    typer.echo(f"{rs.label}: {len(rows)} open value(s)")
+    for r in rows:
+        pick = f" (one of: {', '.join(_shown(c) for c in r['choices'])})" if r["choices"] else ""
+        typer.echo(f"  {r['key']}: {r['why']}{pick} [{r['source']}]")
 
 
 @app.command("validate")

@@ -55,6 +55,11 @@ def reference() -> str:
     for k, v in leaf["properties"].items():
         out.append(f"| `{k}` | {v['description']} |")
     out.append("\nEither `value` or `unknown: true` with `why` is given; `source` always.\n")
+    out.append("Every value has a **kind** (shown by `ruleset show`, in the edition pages and "
+               "in every race record header's `kinds`):\n")
+    out.append("| kind | how the data says it |\n|---|---|")
+    out.extend(f"| `{k}` | {m} |" for k, m in KIND_MEANING.items())
+    out.append("")
     out.append(f"Citation form: {defs['citation']['description']}.\n")
     out.append("## Conditions\n\n| condition | meaning |\n|---|---|")
     for k, v in defs["condition"]["x-values"].items():
@@ -80,6 +85,17 @@ def reference() -> str:
                 out.extend(f"- `{v}`: {m}" for v, m in values.items())
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+KIND_MEANING = {
+    "stated": "a text says it: `value` + `source`",
+    "read": "no sentence says it outright, but the texts imply it: `value` + `source` + "
+            "`reading` (one sentence quoting the words it rests on)",
+    "conflict": "the texts disagree: `value` is the edition's default, `conflict` names the "
+                "variant(s) with the other reading",
+    "open": "nothing in any text decides it: `unknown: true` + `why` (+ `choices`); only "
+            "these may stop a race, only when the race uses them",
+}
 
 
 def _plain(rs: Ruleset, key: str) -> str:
@@ -113,15 +129,27 @@ def edition_page(rid: str) -> str:
             current = group
             out.append(f"\n## {groups[group]['description'].rstrip('.')}\n")
         rule = rs.rule(key)
-        line = f"- **{rule_keys()[key]['description']}** {_plain(rs, key)}. " \
+        kind = rs.kind_of(key)
+        tag = "" if kind == "stated" else f" **({kind})**"
+        line = f"- **{rule_keys()[key]['description']}** {_plain(rs, key)}.{tag} " \
                f"*[{rs.citation(key)}]*"
         if rule.get("note"):
             line += f" — {rule['note']}"
+        if rule.get("reading"):
+            line += f" Reading: {rule['reading']}"
+        if rule.get("conflict"):
+            line += " Other reading: " + ", ".join(f"variant `{v}`" for v in rule["conflict"])
         out.append(line)
+    kinds = rs.kinds()
+    for kind, title in (("read", "Readings"), ("conflict", "Conflicts between the texts")):
+        keys = [k for k, v in kinds.items() if v == kind]
+        if keys:
+            out.append(f"\n## {title}\n\n{KIND_MEANING[kind].capitalize()}: "
+                       + ", ".join(f"`{k}`" for k in keys) + ".")
     unknown = rs.unknown_keys()
     if unknown:
         out.append("\n## Not in the sources\n\nThese values must be supplied (`--set KEY=VALUE`"
-                   " or an overlay file) before a race needs them: "
+                   " or a house-rules file, `--house FILE`) before a race needs them: "
                    + ", ".join(f"`{k}`" for k in unknown) + ".")
     variants = [e for e in list_rulesets() if e.kind == "variant"
                 and (rid in e.applies_to)]

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from avecaesar.editor.common import bot_kinds, handles_errors, rule_settings
+from avecaesar.editor.common import HouseOpt, bot_kinds, handles_errors, house_rules, rule_settings
 from avecaesar.engine.simulate import SimReport, SimSpec, simulate
 from avecaesar.errors import AveCaesarError
 
@@ -17,13 +17,15 @@ __all__ = ["format_report", "simulate_cmd", "spec_from_options"]
 
 def spec_from_options(ruleset: str, course: str, players: int, races: int, seed: int,
                       variants: list[str] | None, settings: list[str] | None,
-                      bots: str) -> SimSpec:
+                      bots: str, house: Path | None = None) -> SimSpec:
     pairs = list(rule_settings(settings).items())
+    rules = house_rules(house)
     names = tuple(bot_kinds(bots))
     if races < 1:
         raise AveCaesarError("--races must be at least 1")
     return SimSpec(ruleset, course, players, races, seed, tuple(variants or ()),
-                   tuple(pairs), names or ("greedy",))
+                   tuple(pairs), names or ("greedy",),
+                   json.dumps(rules, sort_keys=True) if rules else "")
 
 
 def format_report(r: SimReport) -> str:
@@ -48,8 +50,9 @@ def format_report(r: SimReport) -> str:
               f"lead changes per race {r.lead_changes:.2f} · race length {r.turns_mean:.1f} "
               f"turns ({r.turns_min}–{r.turns_max})",
               f"per race: 6-card-rule skips {r.six_rule_skips:.2f} · blocked turns "
-              f"{r.blocked_skips:.2f} · alley waits {r.alley_waits:.2f} · deadlocks "
-              f"{r.deadlocks}"]
+              f"{r.blocked_skips:.2f} · alley waits {r.alley_waits:.2f}",
+              f"deadlocks {r.deadlocks} of {r.races} races ({r.deadlock_rate:.2%}): the "
+              "safety-net end, a full round in which no chariot could move"]
     return "\n".join(lines)
 
 
@@ -77,11 +80,12 @@ def simulate_cmd(
     cluster: Annotated[str | None, typer.Option(help="Run on a Dask cluster: the "
                                                 "scheduler's address (tcp://host:8786). "
                                                 "Needs the 'dask' extra.")] = None,
+    house: HouseOpt = None,
 ) -> None:
     """Run many seeded bot races on one course and report balance figures."""
     import os
 
-    spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots)
+    spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house)
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None
     if quiet or json_file == Path("-"):

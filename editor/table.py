@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from avecaesar.editor.choices import options, why_not_target
+from avecaesar.editor.common import rules_header
 from avecaesar.editor.race_cli import describe
 from avecaesar.editor.render import CHARIOT_FILL
 from avecaesar.engine.moves import six_rule
@@ -41,11 +42,16 @@ class GameSetup:
     players: list[dict[str, Any]]  # [{"name": str, "bot": None | "greedy" | …}] in seat order
     race: int | None = None  # the race of a tournament
     seats: list[int] | None = None  # a tournament's later race: the start order it gives
+    house: dict[str, dict[str, Any]] | None = None  # house rules (--house, asked answers)
+    _rules_facts: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def header(self) -> dict[str, Any]:
+        if self._rules_facts is None:  # the values' kinds and house rules, computed once
+            self._rules_facts = rules_header(self.ruleset, self.variants, self.overrides,
+                                             self.house)
         out = {"ruleset": self.ruleset, "variants": self.variants,
                "overrides": self.overrides, "course": self.course, "seed": self.seed,
-               "players": self.players}
+               "players": self.players, **self._rules_facts}
         if self.race is not None:
             out.update(race=self.race, seated=self.seats is not None)
         return out
@@ -78,7 +84,7 @@ class Game:
     @classmethod
     def new(cls, setup: GameSetup, path: Path | None) -> Game:
         rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides,
-                                  setup.course)
+                                  setup.course, setup.house)
         names = [p["name"] for p in setup.players]
         try:
             state, start = new_race(rules, board, names, setup.seed, setup.seats)
@@ -98,8 +104,10 @@ class Game:
         setup = GameSetup(head["ruleset"], list(head.get("variants", [])),
                           dict(head.get("overrides", {})), course, int(head["seed"]),
                           [{"name": p["name"], "bot": p.get("bot")} for p in head["players"]],
-                          head.get("race"), head["seats"] if head.get("seated") else None)
-        rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course)
+                          head.get("race"), head["seats"] if head.get("seated") else None,
+                          head.get("house"))
+        rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course,
+                                  setup.house)
         turns = [ln for ln in lines[1:] if ln["type"] != "result"]
         replay([head, *turns], rules, board, str(path))  # raises with the line if illegal
         state, start = new_race(rules, board, [p["name"] for p in setup.players],

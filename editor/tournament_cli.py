@@ -10,7 +10,15 @@ from typing import Annotated, Any
 
 import typer
 
-from avecaesar.editor.common import echo_json, handles_errors, rule_settings, seat_bots
+from avecaesar.editor.common import (
+    HouseOpt,
+    echo_json,
+    handles_errors,
+    house_rules,
+    rule_settings,
+    rules_header,
+    seat_bots,
+)
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import bundled_courses
 from avecaesar.engine.policies import POLICIES
@@ -22,22 +30,24 @@ from avecaesar.errors import AveCaesarError
 __all__ = ["register", "tournament"]
 
 
-def _setup(ruleset: str, variants: list[str], overrides: dict[str, str]):
+def _setup(ruleset: str, variants: list[str], overrides: dict[str, str],
+           house: dict[str, dict[str, Any]] | None = None):
     cache: dict[str, tuple[RaceRules, Board]] = {}
 
     def get(course: str) -> tuple[RaceRules, Board]:
         if course not in cache:
-            cache[course] = load_race_setup(ruleset, variants, overrides, course)
+            cache[course] = load_race_setup(ruleset, variants, overrides, course, house)
         return cache[course]
 
     return get
 
 
-def _tournament_rules(ruleset: str, variants: list[str],
-                      overrides: dict[str, str]) -> tuple[TournamentRules, str]:
+def _tournament_rules(ruleset: str, variants: list[str], overrides: dict[str, str],
+                      house: dict[str, dict[str, Any]] | None = None
+                      ) -> tuple[TournamentRules, str]:
     from avecaesar.engine.ruleset import load_ruleset
 
-    rs = load_ruleset(ruleset, variants, overrides)
+    rs = load_ruleset(ruleset, variants, overrides, house)
     chain = [*rs.data.get("based_on", []), rs.id]
     return tournament_rules_from_ruleset(rs), str(chain[0])
 
@@ -66,25 +76,28 @@ def tournament(
     replay_file: Annotated[Path | None, typer.Option(
         "--replay", help="Re-check a tournament record instead of playing.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    house: HouseOpt = None,
 ) -> None:
     """Play a tournament with bots and print each race's result and the standings."""
     _tournament(ruleset, players, variant or [], rule_settings(setting), courses, bots, seed,
-                record, replay_file, as_json)
+                record, replay_file, as_json, house)
 
 
 @handles_errors
 def _tournament(ruleset: str | None, players: int, variants: list[str],
                 overrides: dict[str, str], courses: str | None, bots: str, seed: int,
-                record: Path | None, replay_file: Path | None, as_json: bool) -> None:
+                record: Path | None, replay_file: Path | None, as_json: bool,
+                house_file: Path | None = None) -> None:
     if replay_file is not None:
         try:
             doc = json.loads(replay_file.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as err:
             raise AveCaesarError(f"{replay_file}: cannot read the record: {err}") from None
-        t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"])
+        t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
+                                       doc.get("house"))
         done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
-                                                doc["overrides"]), str(replay_file),
-                                 _pool(edition))
+                                                doc["overrides"], doc.get("house")),
+                                 str(replay_file), _pool(edition))
         if as_json:
             echo_json({"replayed": True, **done.to_json()})
             return
@@ -95,13 +108,15 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     if ruleset is None:
         raise AveCaesarError("--ruleset is required (or --replay FILE)")
     names, seats, policies = seat_bots(bots, players, seed)
-    t, edition = _tournament_rules(ruleset, variants, overrides)
+    house = house_rules(house_file)
+    t, edition = _tournament_rules(ruleset, variants, overrides, house)
     given = [c.strip() for c in courses.split(",") if c.strip()] if courses else None
     header: dict[str, Any] = {"ruleset": ruleset, "variants": variants, "overrides": overrides,
                               "courses": given,
                               "players": [{"name": n, "bot": k}
-                                          for n, k in zip(names, seats, strict=True)]}
-    done = run_tournament(t, _setup(ruleset, variants, overrides), names, policies, seed,
+                                          for n, k in zip(names, seats, strict=True)],
+                              **rules_header(ruleset, variants, overrides, house)}
+    done = run_tournament(t, _setup(ruleset, variants, overrides, house), names, policies, seed,
                           given, _pool(edition), {**header, "tournament_seed": seed})
     if record is not None:
         record.write_text(json.dumps(done.record(), ensure_ascii=False) + "\n",

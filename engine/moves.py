@@ -11,11 +11,24 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from avecaesar.engine.board import WalkTable
+from avecaesar.engine.rules import RaceRules
 from avecaesar.engine.state import LETTERS, WAIT, Move, RaceState
 from avecaesar.errors import AveCaesarError
 
-__all__ = ["IllegalMoveError", "LegalMoves", "alley_pending", "gives_up_alley", "ownerless_skip",
-           "ram_targets", "six_rule", "skip_reason", "walks", "why_not"]
+__all__ = [
+    "IllegalMoveError",
+    "LegalMoves",
+    "alley_pending",
+    "first_card_forbidden",
+    "gives_up_alley",
+    "held_to_wait",
+    "ownerless_skip",
+    "ram_targets",
+    "six_rule",
+    "skip_reason",
+    "walks",
+    "why_not",
+]
 
 
 class IllegalMoveError(AveCaesarError):
@@ -55,18 +68,52 @@ def _blocks_others(state: RaceState, c: int) -> bool:
                for o in state.racing() if o != c and state.pos[o] is not None)
 
 
+_PASSING = [False]  # guard: joint leaders asking about each other do not recurse
+
+
+def _cannot_be_passed(state: RaceState, c: int) -> bool:
+    """No other racing chariot can pass ``c``: none is left on the track, or none of them
+    has a legal move (no card moves in full, the 6-card rule, the alley wait)."""
+    if _PASSING[0]:
+        return False
+    six = state.game.rules.six_card
+    others = [o for o in state.racing() if o != c and state.pos[o] is not None]
+    for o in others:  # quick proof: a card other than the six moves it, no alley to wait for
+        if (not state.game.is_ownerless(o) and not alley_pending(state, o)
+                and any(k != six and _can_move(state, o, k) for k in set(state.cards(o)))):
+            return False
+    _PASSING[0] = True
+    try:
+        for o in others:
+            other = state.copy()
+            other.turn, other.queue = o, ()
+            if _Analysis(other).count:
+                return False
+        return True
+    finally:
+        _PASSING[0] = False
+
+
+def first_card_forbidden(rules: RaceRules, place: int) -> bool:
+    """The six card may not be a chariot's first card from start place ``place`` (1-based),
+    whatever the position: ``first_row_may_not`` and the place is in row 1."""
+    return rules.six_at_start == "first_row_may_not" and rules.row_of(place) == 1
+
+
 def six_rule(state: RaceState, c: int) -> str | None:
     """Why chariot ``c`` may not play the six card now, or None if it may."""
     rules = state.game.rules
     if rules.six_ends == "race_has_finisher" and state.finish_order:
         return None
+    if rules.finishers_lead and state.finish_order:
+        return None  # a finisher is ahead of every racing chariot: none of them leads
     if state.game.is_ownerless(c) and rules.ownerless and not rules.ownerless.six_rule:
         return None
     first = not state.played[c]
     six = rules.six_card
     if first and rules.six_at_start == "first_row_may_not":
         row = rules.row_of(c + 1)
-        if row == 1:
+        if first_card_forbidden(rules, c + 1) and not _free(state, c):
             return (f"nobody in the first start row may open with a {six} — "
                     f"{rules.cite('six_at_start')}")
         if row is not None:
@@ -81,18 +128,11 @@ def six_rule(state: RaceState, c: int) -> str | None:
         return None
     hand = state.cards(c)
     only = all(x == six for x in hand)
+    if rules.six_free and all(_holds(state, c, x, joint, leaders) for x in rules.six_free):
+        return None
     if only:
         def holds(cond: str) -> bool:
-            if cond == "on_chicane":
-                p = state.pos[c]
-                return p is not None and state.game.board.chicane[p]
-            if cond == "blocks_others":
-                return _blocks_others(state, c)
-            if cond == "leading_jointly":
-                return joint
-            if cond == "all_joint_leaders_only_sixes":
-                return all(all(x == six for x in state.cards(o)) for o in leaders)
-            return False
+            return _holds(state, c, cond, joint, leaders)
 
         if rules.six_chicane and all(holds(x) for x in rules.six_chicane):
             return None
@@ -101,6 +141,34 @@ def six_rule(state: RaceState, c: int) -> str | None:
             return None
     who = "you lead jointly" if joint else "you lead"
     return f"{who}, so no {six} — {rules.cite('six_joint')}"
+
+
+def _free(state: RaceState, c: int) -> bool:
+    """``six_rule.free_when`` holds for ``c`` as a leader (a lone chariot left at the start
+    with only sixes is not frozen by the first-card rule either)."""
+    rules = state.game.rules
+    if not rules.six_free:
+        return False
+    leaders = state.leaders()
+    return c in leaders and all(_holds(state, c, x, len(leaders) > 1, leaders)
+                                for x in rules.six_free)
+
+
+def _holds(state: RaceState, c: int, cond: str, joint: bool, leaders: list[int]) -> bool:
+    """Whether condition ``cond`` of the rule vocabulary holds for leader ``c``."""
+    six = state.game.rules.six_card
+    if cond == "on_chicane":
+        p = state.pos[c]
+        return p is not None and state.game.board.chicane[p]
+    if cond == "blocks_others":
+        return _blocks_others(state, c)
+    if cond == "cannot_be_passed":
+        return _cannot_be_passed(state, c)
+    if cond == "leading_jointly":
+        return joint
+    if cond == "all_joint_leaders_only_sixes":
+        return all(all(x == six for x in state.cards(o)) for o in leaders)
+    return False
 
 
 def _chance(state: RaceState, lap: int, node: int | None) -> bool:
@@ -119,6 +187,12 @@ def alley_pending(state: RaceState, c: int) -> bool:
         return False
     return (board.has_alley and rules.alley_must_stop and not state.stopped[c]
             and _chance(state, state.lap(c), state.pos[c]))
+
+
+def held_to_wait(state: RaceState, c: int) -> bool:
+    """Chariot ``c`` is held to the alley wait (a chariot nobody drives may not be)."""
+    own = state.game.rules.ownerless
+    return not (own is not None and not own.alley_wait and state.game.is_ownerless(c))
 
 
 def gives_up_alley(state: RaceState, c: int, path: tuple[int, ...]) -> bool:
@@ -293,7 +367,8 @@ class _Analysis:
         if rules.ramming is not None and self.count and not state.game.is_ownerless(c):
             self._extend([Move(m.card, m.path, o) for m in list(self.moves)
                           for o in ram_targets(state, c, start, m.path)])
-        if rules.alley_wait != "no_wait" and self.count and alley_pending(state, c):
+        if (rules.alley_wait != "no_wait" and self.count and alley_pending(state, c)
+                and held_to_wait(state, c)):
             keeps = self._keeps_alley(state, c)
             if not keeps and _stop_possible_on_empty_track(state, c, six_no is None):
                 self.blocked_alley = True
@@ -484,7 +559,7 @@ def why_not(state: RaceState, move: Move) -> str | None:
         if no is not None:
             return no
     if (rules.alley_wait == "must_wait" and alley_pending(state, c)
-            and gives_up_alley(state, c, path)):
+            and held_to_wait(state, c) and gives_up_alley(state, c, path)):
         a = _Analysis(state)
         if a.blocked_alley:
             return (f"the alley is blocked on your last chance: you must wait until it is "

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from avecaesar.engine.board import Board
-from avecaesar.engine.moves import LegalMoves
+from avecaesar.engine.moves import LegalMoves, first_card_forbidden
 from avecaesar.engine.rules import RaceRules
 from avecaesar.engine.state import RACING, Event, Move, RaceGame, RaceState
 
@@ -61,10 +61,12 @@ def outcome(state: RaceState) -> Outcome:
     for c in state.finish_order:
         dq = state.dq[c]
         if state.game.is_ownerless(c) and own is not None:
-            if own.occupies_places:
+            # one that missed its alley stop is placed like a disqualified player
+            takes = own.occupies_places and (rules.dq_keeps_place or not dq)
+            if takes:
                 place += 1
-            placings[c] = Placing(c, state.game.names[c], place if own.occupies_places
-                                  else None, 0, True, dq, False)
+            placings[c] = Placing(c, state.game.names[c], place if takes else None, 0, True,
+                                  dq, False)
             continue
         if dq and not rules.dq_keeps_place:
             placings[c] = Placing(c, state.game.names[c], None, rules.disqualified_points,
@@ -181,7 +183,7 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
         size = 0 if flags[c] else rules.hand_size
         hands.append(tuple(sorted(d[:size])))
         if flags[c] and rules.ownerless and rules.ownerless.position_moves:
-            decks.append((d[0],))  # one revealed card for the first move, then by position
+            decks.append((_revealed(rules, c + 1, d),))  # the first move, then by position
         else:
             decks.append(tuple(d[size:]))
     n += extra
@@ -191,6 +193,17 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
         mine = state.player_turn_queue(owners[0], state.racing())
         state.turn, state.queue = mine[0], tuple(mine[1:])
     return state, {"seats": order, "reveals": reveals, "start": state.notation()}
+
+
+def _revealed(rules: RaceRules, place: int, deck: Sequence[int]) -> int:
+    """The card revealed for the first move of a chariot that then moves by position: the
+    top card — or, with ``forbidden_first_card: reveal_next``, the first card the 6-card
+    rule allows from this start place (a player would pick another card)."""
+    own = rules.ownerless
+    if (own is not None and own.six_rule and own.forbidden_first_card == "reveal_next"
+            and first_card_forbidden(rules, place)):
+        return next((x for x in deck if x != rules.six_card), deck[0])
+    return deck[0]
 
 
 Policy = Callable[[RaceState, LegalMoves], Move]

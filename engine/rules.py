@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from avecaesar.errors import AveCaesarError
+from avecaesar.errors import AveCaesarError, MissingRuleValueError
 
 __all__ = ["RULE_KEYS", "OwnerlessRules", "RaceRules", "TournamentRules",
            "UnsupportedRuleError", "rules_from_ruleset", "tournament_rules_from_ruleset"]
@@ -50,7 +50,8 @@ NO_MOVE = {"skip_turn": "skip_turn", "skip_turn_cycle_card": "cycle_card",
            "play_smallest_loss": "smallest_loss"}
 NO_STOP = {"disqualify": "disqualify", "execute": "execute", "none": "none",
            "no_penalty": "none"}
-CONDITIONS = ("on_chicane", "blocks_others", "leading_jointly", "all_joint_leaders_only_sixes")
+CONDITIONS = ("on_chicane", "blocks_others", "leading_jointly", "all_joint_leaders_only_sixes",
+              "cannot_be_passed")
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,10 @@ class OwnerlessRules:
         card, then by race position: ``position_moves`` leading / middle / last).
     out_of_cards: ``remove`` or ``not_applicable``.
     turn_order: ``in_start_order`` or ``after_players_best_placed_first``.
+    forbidden_first_card: with ``first_card_then_position``, what happens when the 6-card
+        rule forbids the revealed card: ``reveal_next`` (reveal the next card instead, until
+        one may be played) or ``skip_move``.
+    alley_wait: whether they are held to the alley wait of the players (``must_wait``).
     missing: errors for rule values the ruleset declares unknown, raised as soon as a race
         actually has such a chariot.
     """
@@ -82,11 +87,14 @@ class OwnerlessRules:
     position_moves: tuple[int, int, int] | None = None  # leading, middle, last
     out_of_cards: str = "remove"
     turn_order: str = "in_start_order"
+    forbidden_first_card: str = "skip_move"
+    alley_wait: bool = True
     missing: tuple[Exception, ...] = ()
 
     def check(self) -> None:
+        """Raise one error listing every open value these chariots need."""
         if self.missing:
-            raise self.missing[0]
+            raise MissingRuleValueError.combined(list(self.missing))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,9 @@ class RaceRules:
     six_joint_exception: conditions under which one of several joint leaders, all with only
         sixes, may play one (None: no exception).
     six_ends: ``race_has_finisher`` or ``never``.
+    six_free: conditions under which a leader is not bound by the rule at all (None: none).
+    finishers_lead: a chariot that has finished is ahead of every racing chariot, so no
+        racing chariot leads once one has finished.
     alley_laps: laps in which the alley stop counts.
     alley_must_stop: whether a chariot must stop in the alley.
     alley_wait: ``must_wait`` / ``may_wait`` / ``no_wait`` when the alley is blocked on
@@ -180,6 +191,8 @@ class RaceRules:
     chariots_per_player: int | tuple[tuple[int, int], ...] = 1
     team_order: str = "in_start_order"
     team_scoring: str | None = None
+    six_free: tuple[str, ...] | None = None
+    finishers_lead: bool = False
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     def cite(self, name: str) -> str:
@@ -227,6 +240,8 @@ RULE_KEYS: dict[str, str] = {
     "six_chicane": "six_rule.chicane_exception",
     "six_joint_exception": "six_rule.joint_leader_exception",
     "six_ends": "six_rule.ends_when",
+    "six_free": "six_rule.free_when",
+    "finishers_lead": "leader.finishers_lead",
     "leader": "leader.measure",
     "alley_laps": "alley.laps",
     "alley_must_stop": "alley.must_stop",
@@ -287,17 +302,17 @@ def _refuse_unsupported(ruleset: Any) -> None:
 
 
 def _ownerless(ruleset: Any) -> OwnerlessRules | None:
-    from avecaesar.errors import MissingRuleValueError
-
     when = ruleset.value("ownerless.when")
     if when == "never":
         return None
     _check("ownerless.when", when, ("fill_empty_places",))
     missing: list[Exception] = []
 
+    plain = getattr(ruleset, "_ruleset", ruleset)  # open values here wait for check()
+
     def get(key: str, fallback: object) -> Any:
         try:
-            return ruleset.value(f"ownerless.{key}")
+            return plain.value(f"ownerless.{key}")
         except MissingRuleValueError as err:
             missing.append(err)
             return fallback  # never used: check() raises before a race uses it
@@ -313,6 +328,11 @@ def _ownerless(ruleset: Any) -> OwnerlessRules | None:
     return OwnerlessRules(
         move=move, position_moves=pm, out_of_cards=out,
         turn_order=str(get("turn_order", "in_start_order")),
+        forbidden_first_card=_check(
+            "ownerless.forbidden_first_card",
+            get("forbidden_first_card", "skip_move") if plain.has("ownerless.forbidden_first_card")
+            else "skip_move", ("reveal_next", "skip_move")),
+        alley_wait=bool(get("alley_wait", True)) if plain.has("ownerless.alley_wait") else True,
         unusable=_check("ownerless.unusable_card", get("unusable_card", "discard"),
                         ("under_deck", "discard", "skip_move")),
         draws_when_blocked=bool(get("draws_when_blocked", True)),
@@ -354,16 +374,64 @@ def _deck(ruleset: Any) -> list[int]:
     return cards
 
 
+class _Collecting:
+    """A ruleset whose ``value`` notes each open value it is asked for (returning its first
+    choice in the meantime), so that one error can list every open value a race needs."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self._ruleset = ruleset
+        self.missing: list[MissingRuleValueError] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ruleset, name)
+
+    def value(self, key: str) -> Any:
+        try:
+            return self._ruleset.value(key)
+        except MissingRuleValueError as err:
+            self.missing.append(err)
+            choices = err.entries[0][2]
+            return choices[0] if choices else None
+
+
 def rules_from_ruleset(ruleset: Any) -> RaceRules:
     """Read a composed ruleset (``.value(key)``, ``.citation(key)``) into :class:`RaceRules`.
 
-    A value the ruleset declares unknown raises its MissingRuleValueError; a value the engine
-    has no primitive for raises :class:`UnsupportedRuleError`. Nothing is defaulted.
+    Every value the ruleset declares open that the race needs is listed in one
+    MissingRuleValueError; a value the engine has no primitive for raises
+    :class:`UnsupportedRuleError`. Nothing is defaulted.
     """
+    collecting = _Collecting(ruleset)
+    try:
+        out = _rules_from(collecting)
+    except (AveCaesarError, TypeError, ValueError, KeyError):
+        if collecting.missing:
+            raise _all_open(ruleset, collecting.missing) from None
+        raise
+    if collecting.missing:
+        raise _all_open(ruleset, collecting.missing)
+    return out
+
+
+def _all_open(ruleset: Any, found: list[MissingRuleValueError]) -> MissingRuleValueError:
+    """One error for ``found`` and every other open value a race reads (the chariots nobody
+    drives ask for theirs when a race has them; the tournament for its own)."""
+    more = []
+    for key in getattr(ruleset, "unknown_keys", list)():
+        if key.split(".")[0] in ("ownerless", "tournament"):
+            continue
+        try:
+            ruleset.value(key)
+        except MissingRuleValueError as err:
+            more.append(err)
+    return MissingRuleValueError.combined([*found, *more])
+
+
+def _rules_from(ruleset: Any) -> RaceRules:
     v = ruleset.value
     k = RULE_KEYS
     _refuse_unsupported(ruleset)
-    cites = {name: ruleset.citation(key) for name, key in k.items()}
+    cites = {name: ruleset.citation(key) for name, key in k.items() if ruleset.has(key)}
     deck = _deck(ruleset)
     piles = int(v("deck.piles"))
     if piles > 1:
@@ -450,6 +518,10 @@ def rules_from_ruleset(ruleset: Any) -> RaceRules:
         chariots_per_player=cpp,
         team_order=team_order,
         team_scoring=team_scoring,
+        six_free=_conditions(k["six_free"], v(k["six_free"])) if ruleset.has(k["six_free"])
+        else None,
+        finishers_lead=bool(v(k["finishers_lead"])) if ruleset.has(k["finishers_lead"])
+        else False,
         citations=cites,
     )
 

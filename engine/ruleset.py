@@ -21,8 +21,8 @@ from avecaesar.engine.ruleset_compose import RulesetConflictError, compose
 from avecaesar.engine.ruleset_keys import rule_keys, split_key
 from avecaesar.errors import AveCaesarError, MissingRuleValueError
 
-__all__ = ["Ruleset", "RulesetConflictError", "RulesetEntry", "list_rulesets",
-           "load_ruleset", "race_figures"]
+__all__ = ["KINDS", "Ruleset", "RulesetConflictError", "RulesetEntry", "list_rulesets",
+           "load_ruleset", "race_figures", "rule_kind"]
 
 
 @dataclass(frozen=True)
@@ -69,21 +69,23 @@ class Ruleset:
         return bool(self.rule(key).get("unknown"))
 
     def unknown_keys(self) -> list[str]:
-        """The keys declared unknown: using any of them needs the user to supply it."""
+        """The keys declared open: using any of them needs the user to supply it."""
         return [k for k in self.stated_keys() if self.is_unknown(k)]
 
+    def kind_of(self, key: str) -> str:
+        """How the texts give the value of ``key`` (see :func:`rule_kind`)."""
+        return rule_kind(self.rule(key))
+
+    def kinds(self) -> dict[str, str]:
+        """Every stated key's kind, in schema order."""
+        return {k: self.kind_of(k) for k in self.stated_keys()}
+
     def value(self, key: str) -> Any:
-        """The value of ``key``; :class:`MissingRuleValueError` if it is declared unknown."""
+        """The value of ``key``; :class:`MissingRuleValueError` if it is declared open."""
         rule = self.rule(key)
         if rule.get("unknown"):
-            choices = rule.get("choices")
-            pick = (" (one of: " + ", ".join(_show(c) for c in choices) + ")") if choices \
-                else ""
-            raise MissingRuleValueError(
-                key, f"{rule['why']} [{self.citation(key)}]",
-                f"--set {key}=VALUE{pick}, or an overlay file passed as --variant FILE.yaml "
-                f"that states {key} under rules: with a value and a source "
-                "such as 'house rule: our table'")
+            raise MissingRuleValueError(key, f"{rule['why']} [{self.citation(key)}]", "",
+                                        rule.get("choices"))
         return rule["value"]
 
     def citation(self, key: str) -> str:
@@ -92,19 +94,33 @@ class Ruleset:
         return "; ".join(source) if isinstance(source, list) else str(source)
 
 
-def _show(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+KINDS = ("stated", "read", "conflict", "open")
+
+
+def rule_kind(rule: Mapping[str, Any]) -> str:
+    """``stated`` (a text says it), ``read`` (the texts imply it: ``reading`` quotes the
+    words), ``conflict`` (texts disagree: the default here, ``conflict`` names the variants
+    with the other readings) or ``open`` (no text decides it: ``unknown``)."""
+    if rule.get("unknown"):
+        return "open"
+    if rule.get("conflict"):
+        return "conflict"
+    if rule.get("reading"):
+        return "read"
+    return "stated"
 
 
 def load_ruleset(name_or_path: str, variants: Sequence[str] = (),
-                 overrides: Mapping[str, str] | None = None) -> Ruleset:
+                 overrides: Mapping[str, str] | None = None,
+                 house: Mapping[str, Mapping[str, Any]] | None = None) -> Ruleset:
     """Load ``name_or_path`` (id, alias or file), apply ``variants`` in order, then the
-    ``overrides`` (dotted key → value text, as ``--set key=value``).
+    ``house`` rules (dotted key → rule, from ``--house FILE``), then the ``overrides``
+    (dotted key → value text, as ``--set key=value``).
 
     Raises InputError (a file's problems, located), UnknownNameError (with the known names
     and the closest one), RulesetConflictError (conflicts, requirements, invalid result).
     """
-    state = compose(name_or_path, variants, overrides)
+    state = compose(name_or_path, variants, overrides, house)
     return Ruleset(id=state.id, title=state.title, kind=state.kind,
                    variants=tuple(state.variants), data=state.data(),
                    origins=dict(state.origins))

@@ -144,11 +144,18 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 
 def compose(name: str, variants: Sequence[str] = (),
-            overrides: Mapping[str, str] | None = None) -> Composed:
-    """The ruleset ``name`` with ``variants`` applied in order and ``overrides`` set."""
+            overrides: Mapping[str, str] | None = None,
+            house: Mapping[str, Mapping[str, Any]] | None = None) -> Composed:
+    """The ruleset ``name`` with ``variants`` applied in order, then the ``house`` rules
+    (dotted key → rule, :func:`~avecaesar.engine.ruleset_house.load_house`), then the
+    ``overrides``."""
     state = _base(resolve(name))
     for v in variants:
         apply_variant(state, resolve_variant(v))
+    for key, rule in (house or {}).items():
+        group, name_ = split_key(key)
+        state.rules.setdefault(group, {})[name_] = copy.deepcopy(dict(rule))
+        state.origins[key] = "--house"
     for key, raw in (overrides or {}).items():
         k, value = parse_override(f"{key}={raw}")
         group, rule = split_key(k)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import contract_water, load_course
@@ -14,13 +15,15 @@ __all__ = ["race_setup"]
 
 
 def race_setup(ruleset: str, variants: Sequence[str], overrides: Mapping[str, str],
-               course: str) -> tuple[RaceRules, Board]:
-    """The race rules and the board for a ruleset (with variants and ``--set`` values) and a
-    course id or file. A course with errors is an :class:`InputError`; water ditches are
-    contracted where the rules jump them uncounted."""
+               course: str, house: Mapping[str, Mapping[str, Any]] | None = None
+               ) -> tuple[RaceRules, Board]:
+    """The race rules and the board for a ruleset (with variants, house rules and ``--set``
+    values) and a course id or file. A course with errors is an :class:`InputError`; water
+    ditches are contracted where the rules jump them uncounted."""
     from avecaesar.engine.ruleset import load_ruleset
 
-    rules = rules_from_ruleset(load_ruleset(ruleset, list(variants), dict(overrides)))
+    composed = load_ruleset(ruleset, list(variants), dict(overrides), house)
+    rules = rules_from_ruleset(composed)
     c = load_course(course)
     if c.errors:
         raise InputError(c.errors)

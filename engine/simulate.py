@@ -9,6 +9,7 @@ give identical reports.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ class SimSpec:
     variants: tuple[str, ...] = ()
     settings: tuple[tuple[str, str], ...] = ()
     bots: tuple[str, ...] = ("greedy",)
+    house: str = ""  # house rules (--house) as JSON text: picklable and hashable
 
 
 @dataclass(frozen=True)
@@ -66,12 +68,14 @@ def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
     """Rules and board for a spec, built once per process."""
     from avecaesar.engine.setup import race_setup
 
-    ruleset, variants, settings, course = spec_key
-    return race_setup(ruleset, variants, dict(settings), course)
+    ruleset, variants, settings, course, *rest = spec_key  # rest: the house rules (JSON)
+    house = rest[0] if rest else ""
+    return race_setup(ruleset, variants, dict(settings), course,
+                      json.loads(house) if house else None)
 
 
 def _spec_key(spec: SimSpec) -> tuple[Any, ...]:
-    return (spec.ruleset, spec.variants, spec.settings, spec.course)
+    return (spec.ruleset, spec.variants, spec.settings, spec.course, spec.house)
 
 
 def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary:
@@ -176,6 +180,11 @@ class SimReport:
     stood: dict[int, int] = field(default_factory=dict)
     blocked_at: dict[int, int] = field(default_factory=dict)
 
+    @property
+    def deadlock_rate(self) -> float:
+        """Share of the races that ended in deadlock."""
+        return self.deadlocks / self.races if self.races else 0.0
+
     def to_json(self) -> dict[str, Any]:
         return {
             "spec": {**self.spec.__dict__, "variants": list(self.spec.variants),
@@ -188,6 +197,7 @@ class SimReport:
             "per_race": {"six_rule_skips": self.six_rule_skips,
                          "blocked_skips": self.blocked_skips, "alley_waits": self.alley_waits},
             "deadlocks": self.deadlocks,
+            "deadlock_rate": self.deadlock_rate,
         }
 
 

@@ -229,7 +229,7 @@ def run_tournament(t: TournamentRules, setup: Setup, names: Sequence[str],
             raise TournamentError(f"race {r}: {chariots} chariots for {course}, which has "
                                   f"{len(board.start_places)} start places")
         run = run_race(rules, board, names, policies, s, seats=seats)
-        game_keys = ("ruleset", "variants", "overrides", "players")
+        game_keys = ("ruleset", "variants", "overrides", "players", "house", "kinds")
         head = {"players": [{"name": nm, "bot": None} for nm in names],
                 **{k: v for k, v in (header or {}).items() if k in game_keys},
                 "course": course, "seed": s, "race": r, "seated": seats is not None}

@@ -47,6 +47,8 @@ CONDITIONS = {
     "first_card": "the chariot has not yet played a card this race",
     "race_has_finisher": "at least one chariot has crossed the finish line after the last lap",
     "holds_coin": "the chariot has not yet stopped in the alley and paid its tribute",
+    "cannot_be_passed": "no other chariot still racing can pass it: it is alone on the track, "
+                        "or no other racing chariot can move any card of its hand in full",
     "never": "never true: the rule does not end during the race",
 }
 
@@ -260,6 +262,9 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
                               CONDITION_LIST | {"type": ["array", "null"]}),
         "joint_leader_exception": ("The exception for joint leaders who all hold only the "
                                    "restricted card.", True, JOINT_EXCEPTION),
+        "free_when": ("Conditions under which a leader is not bound by the rule at all, "
+                      "whatever its hand; absent or null = no such release.", False,
+                      CONDITION_LIST | {"type": ["array", "null"]}),
         "ends_when": ("The rule stops applying once this condition holds.", True, enum({
             "race_has_finisher": CONDITIONS["race_has_finisher"],
             "never": "the rule applies for the whole race",
@@ -271,6 +276,9 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
                         "the next line where all lanes line up (the end of a curve, the level "
                         "of the alley exit); equal progress = joint leaders",
         })),
+        "finishers_lead": ("A chariot that has finished is ahead of every chariot still "
+                           "racing, so no racing chariot leads once one has finished; absent "
+                           "= only racing chariots are compared.", False, BOOL),
     }),
     "alley": ("The imperial alley (Kaisergasse, Imperator-Gasse, Via do Imperador).", True, {
         "laps": ("The laps during which the alley stop counts.", True, int_list(1)),
@@ -375,6 +383,15 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
                                "all.", False, BOOL),
         "six_rule": ("Whether the 6-card rule applies to them (a restricted card is "
                      "discarded without moving).", False, BOOL),
+        "forbidden_first_card": ("What one that moves first by a revealed card does when the "
+                                 "6-card rule forbids that card (move: "
+                                 "first_card_then_position).", False, enum({
+                                     "reveal_next": "the next card of its deck is revealed "
+                                                    "instead, until one may be played",
+                                     "skip_move": "the first move is skipped",
+                                 })),
+        "alley_wait": ("Whether they are held to alley.blocked_last_chance like the players; "
+                       "absent = yes.", False, BOOL),
         "alley": ("Their alley duty.", False, enum({
             "tries_lap_1": "they try to stop in the alley on lap 1 and hold a coin",
             "exempt": "they need not visit the alley (they may drive through it)",
@@ -463,6 +480,15 @@ def leaf(description: str, value: dict[str, Any]) -> dict[str, Any]:
                        "description": "where the value comes from (one citation or a list)"},
             "note": {"description": "a remark for readers: the source's wording, a conflict",
                      "type": "string"},
+            "reading": {"description": "kind 'read': no sentence states the value outright, "
+                                       "but the texts imply it; one sentence quoting the "
+                                       "words it rests on",
+                        "type": "string", "minLength": 1},
+            "conflict": {"description": "kind 'conflict': the texts disagree; the value is "
+                                        "the edition's default and these variants give the "
+                                        "other reading(s)",
+                         "type": "array", "minItems": 1,
+                         "items": {"type": "string", "minLength": 1}},
             "unknown": {"description": "true: the sources do not give this value; it must be "
                                        "supplied (--set or an overlay) before it is used",
                         "const": True},

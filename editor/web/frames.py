@@ -33,7 +33,7 @@ def record_frames(path: Path, course_check: Any = None) -> dict[str, Any]:
     head = lines[0]
     course = head["course"] if course_check is None else course_check(head)
     rules, board = race_setup(head["ruleset"], head.get("variants", []),
-                              head.get("overrides", {}), course)
+                              head.get("overrides", {}), course, head.get("house"))
     turns = [ln for ln in lines[1:] if ln["type"] != "result"]
     replay([head, *turns] + [ln for ln in lines[1:] if ln["type"] == "result"],
            rules, board, path.name)

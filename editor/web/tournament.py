@@ -96,7 +96,7 @@ class WebTournament:
             lines = read_record(saves / name)
             head = lines[0]
             rules, board = race_setup(head["ruleset"], head["variants"], head["overrides"],
-                                      head["course"])
+                                      head["course"], head.get("house"))
             state = replay(lines, rules, board, name)
             if not state.over:
                 break

@@ -62,8 +62,62 @@ class UnknownNameError(AveCaesarError):
 
 
 class MissingRuleValueError(AveCaesarError):
-    """Raised when a rule value the sources do not give (declared unknown) is needed."""
+    """Raised when rule values the sources do not give (declared open) are needed.
 
-    def __init__(self, key: str, why: str, how: str) -> None:
+    ``entries`` holds every missing value as ``(key, why, choices)``; :meth:`combined`
+    joins several errors so that one message lists all of them, each with the exact
+    ``--set`` line and the house-rules file to copy.
+    """
+
+    def __init__(self, key: str, why: str, how: str = "",
+                 choices: list[object] | None = None) -> None:
         self.key = key
-        super().__init__(f"the rule value {key!r} is unknown: {why}. Supply it: {how}")
+        self.entries: list[tuple[str, str, list[object] | None]] = [(key, why, choices)]
+        super().__init__(missing_message(self.entries))
+
+    @classmethod
+    def combined(cls, errors: list[MissingRuleValueError]) -> MissingRuleValueError:
+        """One error listing every missing value of ``errors`` (each key once)."""
+        first = errors[0]
+        seen: set[str] = set()
+        entries = []
+        for err in errors:
+            for entry in err.entries:
+                if entry[0] not in seen:
+                    seen.add(entry[0])
+                    entries.append(entry)
+        out = cls(first.key, entries[0][1], "", entries[0][2])
+        out.entries = entries
+        out.args = (missing_message(entries),)
+        return out
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def _yaml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
+    return str(value)
+
+
+def missing_message(entries: list[tuple[str, str, list[object] | None]]) -> str:
+    """The one message for open rule values: what each leaves open, its choices, the exact
+    ``--set`` line, and a house-rules file with all of them to copy."""
+    n = len(entries)
+    lines = [f"the rules leave {n} value{'s' if n > 1 else ''} open that this race needs "
+             "(no text decides " + ("them" if n > 1 else "it") + "):"]
+    for key, why, choices in entries:
+        pick = (" — one of: " + ", ".join(_yaml_value(c) for c in choices)) if choices else ""
+        lines.append(f"  {key}: {why}{pick}")
+        example = _yaml_value(choices[0]) if choices else "VALUE"
+        lines.append(f"      --set {key}={example.replace(' ', '')}")
+    lines.append("Supply each with --set as shown, or write your group's answers once in a "
+                 "file (e.g. house.yaml) and pass --house house.yaml:")
+    lines.append("rules:")
+    for key, _why, choices in entries:
+        example = _yaml_value(choices[0]) if choices else "VALUE"
+        lines.append(f"  {key}: {example}")
+    return "\n".join(lines)

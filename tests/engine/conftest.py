@@ -16,13 +16,11 @@ from avecaesar.engine.state import LETTERS, RaceGame, RaceState
 HERE = Path(__file__).parent
 OVAL = HERE / "courses" / "oval.yaml"
 
-# The 1989 and 2006 rules do not say whether those behind a disqualified chariot move up
-# (declared unknown in the data); the tests supply a value, as a user must.
-OVERRIDES = {
+# Every edition races by default (issue 10): no values to supply.
+OVERRIDES: dict[str, dict[str, str]] = {
     "dicetree-2022": {},
-    "ravensburger-1989": {"disqualification.keeps_place": "false",
-                          "ownerless.six_rule": "true"},
-    "pro-ludo-2006": {"disqualification.keeps_place": "false"},
+    "ravensburger-1989": {},
+    "pro-ludo-2006": {},
 }
 EDITIONS = tuple(OVERRIDES)
 
@@ -33,9 +31,7 @@ def edition_rules(name: str, **changes: object) -> RaceRules:
     variants: list[str] = []
     overrides = OVERRIDES.get(name)
     if name == "dicetree-2022+team-gladiator":
-        # the sources do not say whether the 6-card rule binds a TG chariot's first card
-        variants, overrides, name = ["team-gladiator"], {"ownerless.six_rule": "true"}, \
-            "dicetree-2022"
+        variants, overrides, name = ["team-gladiator"], {}, "dicetree-2022"
     if name == "pro-ludo-2006+ownerless":
         variants = ["ownerless-chariots"]
         overrides = {**OVERRIDES["pro-ludo-2006"], "ownerless.occupies_places": "true"}

@@ -45,12 +45,50 @@ def test_race_json_is_reproducible():
     assert json.loads(a.output)["termination"] in ("finished", "deadlock")
 
 
-def test_race_needs_unknown_rule_values_supplied():
-    res = runner.invoke(app, ["race", "--ruleset", "pro-ludo-2006", "--course", OVAL])
-    assert res.exit_code == 1 and "disqualification.keeps_place" in res.output
-    ok = runner.invoke(app, ["race", "--ruleset", "pro-ludo-2006", "--course", OVAL,
-                             "--set", "disqualification.keeps_place=false", "--players", "3"])
+def test_every_edition_races_by_default_and_open_values_stop_only_a_variant_race(
+        tmp_path: Path) -> None:
+    """Issue 10: no --set for a default race; a variant with open values lists all of them
+    in one message, each with its --set line, and the house file to copy."""
+    for ed in ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022"):
+        res = runner.invoke(app, ["race", "--ruleset", ed, "--course", OVAL, "--players", "3"])
+        assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["race", "--ruleset", "2022", "--variant", "ramming-attacks",
+                              "--course", OVAL, "--players", "3"])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "2 values open" in res.output
+    assert "--set ramming.tie=no_effect" in res.output
+    assert "--set ramming.attack_chips=no_effect" in res.output
+    house = tmp_path / "house.yaml"
+    body = res.output[res.output.index("rules:"):]
+    house.write_text(body, encoding="utf-8")  # the message's file, copied as it is
+    rec = tmp_path / "r.jsonl"
+    ok = runner.invoke(app, ["race", "--ruleset", "2022", "--variant", "ramming-attacks",
+                             "--course", OVAL, "--players", "3", "--house", str(house),
+                             "--record", str(rec)])
     assert ok.exit_code == 0, ok.output
+    head = json.loads(rec.read_text().splitlines()[0])
+    assert head["house"]["ramming.tie"] == {"value": "no_effect",
+                                            "source": "house rule: house.yaml"}
+    assert head["kinds"]["alley.laps"] == "conflict"
+    assert head["kinds"]["leader.finishers_lead"] == "read"
+    house.unlink()  # the record replays without the file
+    again = runner.invoke(app, ["replay", str(rec)])
+    assert again.exit_code == 0, again.output
+
+
+@pytest.mark.parametrize("text,where", [
+    ("rules:\n  ramming.ti: 3\n", "h.yaml:2:3: unknown rule key 'ramming.ti'"),
+    ("rules:\n  hand.size: many\n", "h.yaml:2:14: hand.size: 'many' is not of type"),
+    ("rules: [1]\n", "h.yaml:1:1: a house-rules file needs 'rules:'"),
+    ("rules:\n  hand.size: 4\nid: x\n", "h.yaml:3:1: unknown key 'id'"),
+])
+def test_bad_house_files_are_located(tmp_path: Path, text: str, where: str) -> None:
+    bad = tmp_path / "h.yaml"
+    bad.write_text(text, encoding="utf-8")
+    res = runner.invoke(app, ["race", "--ruleset", "2022", "--course", OVAL,
+                              "--house", str(bad)])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert where in res.output
 
 
 def _record(tmp_path: Path) -> Path:
@@ -141,3 +179,30 @@ def test_variants_the_engine_cannot_play_yet_are_refused_not_ignored():
     res = runner.invoke(app, ["race", "--ruleset", "dicetree-2022", "--variant",
                               "ramming-attacks", "--course", OVAL])
     assert res.exit_code == 1 and "ramming" in res.output and "Traceback" not in res.output
+
+
+def test_play_asks_for_open_values_at_the_table_and_saves_them(tmp_path: Path) -> None:
+    """Issue 10: `play` asks for each open value it needs (re-asking a value outside the
+    choices) and offers to save the answers as a house-rules file."""
+    saved = tmp_path / "ours.yaml"
+    rec = tmp_path / "p.jsonl"
+    answers = f"no_effect\nmaybe\nattacker_wins\n{saved}\n" + "1\n" * 3000
+    res = runner.invoke(app, ["play", "--ruleset", "2022", "--variant", "ramming-attacks",
+                              "--course", OVAL, "--humans", "Anna", "--players", "2",
+                              "--record", str(rec)], input=answers)
+    assert res.exit_code == 0, res.output
+    assert "choose one of: no_effect, attacker_wins, defender_wins" in res.output
+    assert saved.read_text(encoding="utf-8").endswith(
+        "rules:\n  ramming.attack_chips: no_effect\n  ramming.tie: attacker_wins\n")
+    head = json.loads(rec.read_text().splitlines()[0])
+    assert head["house"]["ramming.tie"]["value"] == "attacker_wins"
+    assert runner.invoke(app, ["replay", str(rec)]).exit_code == 0
+    # the saved file answers them next time: nothing is asked
+    again = runner.invoke(app, ["play", "--ruleset", "2022", "--variant", "ramming-attacks",
+                                "--course", OVAL, "--humans", "Anna", "--players", "2",
+                                "--house", str(saved)], input="1\n" * 3000)
+    assert again.exit_code == 0 and "open that this race needs" not in again.output
+    # input that ends first is a clear error
+    cut = runner.invoke(app, ["play", "--ruleset", "2022", "--variant", "ramming-attacks",
+                              "--course", OVAL, "--humans", "Anna"], input="")
+    assert cut.exit_code == 1 and "input ended" in cut.output

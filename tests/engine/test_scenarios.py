@@ -114,8 +114,12 @@ def test_six_rule_ends_when_the_first_chariot_has_finished(position):
     # "Sobald das erste Gespann im Ziel ist, gilt die 6er-Regel nicht mehr." S.5
     text = "22,3,s,266,-,5,r -,4,s,-,-,4,f | A 0 90 - B"
     assert cards(position("dicetree-2022", text)) == {2, 6}
-    # 2006: "für den Rest des Spiels" (Pro Ludo 2006 Spielregel (DE) p.5)
-    assert cards(position("pro-ludo-2006", text)) == {2}
+    # 2006: "für den Rest des Spiels" (Pro Ludo 2006 Spielregel (DE) p.5) — the rule does
+    # not end, but a finisher is ahead of every chariot still racing (leader.finishers_lead,
+    # test_readings.py), so a chariot behind it does not lead
+    text = "22,3,s,266,-,5,r -,4,s,-,-,4,f 19,3,s,111,-,4,r | A 0 90 - B"
+    assert cards(position("pro-ludo-2006", text, finishers_lead=False)) == {2}
+    assert cards(position("pro-ludo-2006", text)) == {2, 6}
 
 
 def test_skip_when_no_card_can_be_moved_in_full_keeps_the_cards(position):
@@ -156,27 +160,30 @@ def test_zugzwang_every_card_that_can_move_in_full_is_offered(position):
 
 
 def test_alley_stop_made_by_landing_not_by_driving_through(position):
-    # "Driving through without stopping does not count" S.6
-    s = position("dicetree-2022", "5,1,c,136,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
+    # "Driving through without stopping does not count" S.6 (in lap 2: the window is laps
+    # 2-3, test_readings.py)
+    s = position("dicetree-2022", "5,2,c,136,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
     events = s.push(Move(1, (9,)))
     assert [e.kind for e in events if e.kind == "alley_stop"] == ["alley_stop"]
     assert s.stopped[0]
-    t = position("dicetree-2022", "5,1,c,136,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
+    t = position("dicetree-2022", "5,2,c,136,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
     t.push(Move(6, (9, 10, 14, 18, 21, 24)))
     assert not t.stopped[0]
 
 
 def test_no_alley_stop_disqualifies_but_the_chariot_may_finish(position):
-    # disqualified: "may finish, no points" S.6 (Ravensburger 1989 regler (SV) B, 2006 IV)
-    s = position("dicetree-2022", "83,2,c,123,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
+    # disqualified: "may finish, no points" S.6 (Ravensburger 1989 regler (SV) B, 2006 IV);
+    # 1989's window ends with lap 2, so crossing into lap 3 without the stop disqualifies
+    s = position("ravensburger-1989", "83,2,c,123,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
     events = s.push(Move(1, (0,)))
     assert "disqualified" in [e.kind for e in events]
     assert s.dq[0] and s.status[0] == "r"
 
 
 def test_blocked_alley_on_the_last_chance_may_wait(position):
-    # "Ist die Zufahrt in der zweiten Runde versperrt, darfst du aussetzen" S.6
-    text = "2,2,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -"
+    # "Ist die Zufahrt in der zweiten Runde versperrt, darfst du aussetzen" S.6: the last
+    # chance is lap 3 under the default reading of the window (laps 2-3)
+    text = "2,3,c,222,-,6,r 5,3,s,111,-,4,r | A 0 2 -"
     s = position("dicetree-2022", text)
     assert WAIT in s.legal_moves() and len(s.legal_moves()) > 1
     s.push(WAIT)

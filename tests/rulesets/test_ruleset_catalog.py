@@ -36,6 +36,9 @@ EXPECTED = {
         # RULES.md section 2, source conflicts kept as data
         "ravensburger-1989-courses-sv", "ravensburger-1989-next-race-sv",
         "pro-ludo-2006-water-pt",
+        # the other readings of a text (issue 10: kind 'conflict' / a 'read' value's variant)
+        "dicetree-2022-alley-laps-1-2", "dicetree-2022-six-rule-example",
+        "team-gladiator-skip-first-six",
         # reader homebrew (PT comments)
         "homebrew-bonus-piece", "homebrew-team-pairs",
     },

@@ -67,7 +67,7 @@ def test_show_groups_values_with_citations(run) -> None:
                  "--variant", "ausgebremst-scoring")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "[hand]\n  size: 4\n      source: DiceTree 2022 rulebook (DE) S.8-12  " \
+    assert "[hand]\n  size: 4  [stated]\n      source: DiceTree 2022 rulebook (DE) S.8-12  " \
            "(set by variant four-hand-cards)" in out
     assert "places: [9, 6, 4, 3, 2, 1]" in out
 
@@ -83,8 +83,42 @@ def test_show_json_is_the_composed_ruleset(run) -> None:
 def test_show_lists_unknown_values(run) -> None:
     result = run("show", "2022", "-v", "ramming-attacks")
     assert result.exit_code == 0
-    assert "unknown values (supply with --set KEY=VALUE): ramming.tie, ramming.attack_chips" \
-        in result.output
+    assert "open values (supply with --set KEY=VALUE or --house FILE): ramming.tie, " \
+        "ramming.attack_chips" in result.output
+
+
+@pytest.mark.parametrize("edition", ["1989", "2006", "2022"])
+def test_show_marks_every_kind_and_open_lists_none_for_an_edition(run, edition) -> None:
+    """Issue 10: `ruleset show` marks each value's kind; `--open` lists what is open."""
+    out = run("show", edition).output
+    value_lines = [ln for ln in out.splitlines() if ln.startswith("  ") and
+                   not ln.startswith("      ")]
+    assert value_lines and all(ln.rstrip().endswith(("[stated]", "[read]", "[conflict]",
+                                                     "[open]")) for ln in value_lines)
+    assert "[read]" in out and "      reading: " in out
+    opened = run("show", edition, "--open")
+    assert opened.exit_code == 0 and "no open values" in opened.output
+    data = json.loads(run("show", edition, "--json").output)
+    assert data["kinds"]["leader.finishers_lead"] == "read"
+    assert json.loads(run("show", edition, "--open", "--json").output)["open"] == []
+
+
+def test_show_open_lists_a_variants_open_values_and_a_house_file_closes_them(
+        run, tmp_path) -> None:
+    opened = json.loads(run("show", "2022", "-v", "ramming-attacks", "--open", "--json").output)
+    assert [r["key"] for r in opened["open"]] == ["ramming.tie", "ramming.attack_chips"]
+    assert opened["open"][0]["choices"] == ["no_effect", "attacker_wins", "defender_wins"]
+    house = tmp_path / "ours.yaml"
+    house.write_text("rules:\n  ramming.tie: defender_wins\n  ramming.attack_chips: "
+                     "{value: no_effect, source: 'house rule: Friday', note: trophies}\n",
+                     encoding="utf-8")
+    res = run("show", "2022", "-v", "ramming-attacks", "--house", str(house), "--json")
+    data = json.loads(res.output)
+    assert data["rules"]["ramming"]["tie"] == {"value": "defender_wins",
+                                              "source": "house rule: ours.yaml"}
+    assert data["rules"]["ramming"]["attack_chips"]["note"] == "trophies"
+    text = run("show", "2022", "-v", "ramming-attacks", "--house", str(house)).output
+    assert "(set by --house)" in text and "open values" not in text
 
 
 @pytest.mark.parametrize("args,message", [
@@ -119,7 +153,7 @@ def test_diff_1989_2022_lists_the_rules_md_differences(run) -> None:
         "six_rule.chicane_exception": (["on_chicane"], ["on_chicane", "blocks_others"]),
         "alley.blocked_last_chance": ("must_wait", "may_wait"),
         "tournament.next_start_order": ("loser_first", "winner_stays_reseat_by_place"),
-        "disqualification.keeps_place": ("unknown", True),
+        "disqualification.keeps_place": (False, True),
         "tournament.tie_break": ("none", "more_wins_then_seconds"),
         "tournament.course_choice": ("rotation", "recommended_then_draw"),
         "ownerless.when": ("fill_empty_places", "never"),

@@ -84,8 +84,11 @@ def test_crash_and_burn_a_leader_with_only_sixes_crashes_and_blocks_the_space(po
 def test_crash_and_burn_no_points_if_the_wreck_stops_anyone_finishing(position):
     """Ravensburger 1989 rules (EN summary), Optional Variants: "if this stops anyone from
     finishing, no points are awarded". 2006 rules (6-rule for the whole race), without the
-    chicane exception so the leader on the chicane crashes there: B can never pass."""
-    rules = race_rules("pro-ludo-2006", ("crash-and-burn",), KEEPS_PLACE, six_chicane=None)
+    chicane exception so the leader on the chicane crashes there: B can never pass. Without
+    the readings too (issue 10): with them a chariot behind the finisher C does not lead and
+    a leader nobody can pass is free, so A would not crash here."""
+    rules = race_rules("pro-ludo-2006", ("crash-and-burn",), KEEPS_PLACE, six_chicane=None,
+                       finishers_lead=False, six_free=None)
     s = position(rules, "49,2,s,666,-,5,r 46,2,s,111,-,4,r -,4,s,-,-,66,f | A 0 9 - C")
     s.skip(s.legal_moves().skip_reason)
     assert s.crashed(0)
@@ -120,19 +123,19 @@ def test_alley_race_card_instead_of_the_coin(position):
     with pytest.raises(MissingRuleValueError, match=r"alley.race_card"):
         race_rules("dicetree-2022", ("alley-race-card",))
     rules = race_rules("dicetree-2022", ("alley-race-card",), {"alley.race_card": "4"})
-    s = position(rules, "5,1,c,123,56,-,r 19,1,c,123,-,-,r | A 0 4 -")
+    s = position(rules, "5,2,c,123,56,-,r 19,1,c,123,-,-,r | A 0 4 -")  # lap 2: in the window
     events = s.push(Move(1, (9,)))
     assert [e.kind for e in events][1:3] == ["alley_stop", "alley_card"]
     assert s.hands[0] == (2, 3, 4) and s.decks[0] == (5, 6)
-    s = position(rules, "83,2,c,111,-,-,r 9,2,s,123,-,-,r | A 0 4 -")
-    s.push(Move(1, (0,)))
-    assert not s.dq[0] and s.status[0] == "r"
+    s = position(rules, "83,3,c,111,-,-,r 9,2,s,123,-,-,r | A 0 4 -")
+    s.push(Move(1, (0,)))  # finishes without the stop
+    assert not s.dq[0] and s.status[0] == "f"
 
 
 def test_no_waiting_before_the_alley(position):
     """DiceTree 2022 rulebook (DE) S.8-12, option "kein Warten vor der Gasse"; 2022 itself
     lets a chariot wait (S.6)."""
-    text = "5,2,c,111,-,-,r 9,2,s,123,-,-,r | A 0 4 -"
+    text = "5,3,c,111,-,-,r 9,3,s,123,-,-,r | A 0 4 -"  # lap 3: the last chance
     assert WAIT in list(position(race_rules("dicetree-2022"), text).legal_moves())
     s = position(race_rules("dicetree-2022", ("no-waiting",)), text)
     assert WAIT not in list(s.legal_moves()) and s.legal_moves()
@@ -151,9 +154,8 @@ def test_four_hand_cards(oval):
 def test_team_gladiator_does_not_drive_through_the_alley(position, oval):
     """DiceTree 2022 rulebook (DE) S.8-9: "TG-Gespanne fahren nicht durch die Gasse"; they
     move by the 2-4-6 rule (B is last: 6 spaces)."""
-    with pytest.raises(MissingRuleValueError, match=r"ownerless.six_rule"):
-        new_race(race_rules("dicetree-2022", ("team-gladiator",)), oval, ["a", "b"], 1)
-    rules = race_rules("dicetree-2022", ("team-gladiator",), {"ownerless.six_rule": "true"})
+    new_race(race_rules("dicetree-2022", ("team-gladiator",)), oval, ["a", "b"], 1)  # no --set
+    rules = race_rules("dicetree-2022", ("team-gladiator",))
     assert rules.ownerless.alley == "avoid"
     s = position(rules, "20,1,c,123,-,1,r 5,1,c,-,-,3,r | B 0 2 -", ownerless="B")
     assert s.cards(1) == (6,)
@@ -273,10 +275,10 @@ def test_homebrew_bonus_piece_after_saluting_caesar(position):
     """reader homebrew (PT comments), comment 1: after saluting Caesar each chariot gets a
     +3 bonus piece, usable once instead of a card."""
     rules = race_rules("dicetree-2022", ("homebrew-bonus-piece",))
-    s = position(rules, "5,1,c,123,456,-,r 30,1,c,123,-,-,r | A 0 4 -")
+    s = position(rules, "5,2,c,123,456,-,r 30,1,c,123,-,-,r | A 0 4 -")
     events = s.push(Move(1, (9,)))
     assert [e.kind for e in events][1:3] == ["alley_stop", "bonus"]
-    assert s.bonus[0] and s.notation().startswith("9,1,b,234,56,1,r")
+    assert s.bonus[0] and s.notation().startswith("9,2,b,234,56,1,r")
     s.push(next(iter(s.legal_moves())))  # B
     bonus = [m for m in s.legal_moves() if m.card < 0]
     assert bonus and all(len(m.path) == 3 for m in bonus) and str(bonus[0]).startswith("+3:")

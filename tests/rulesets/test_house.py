@@ -1,0 +1,64 @@
+"""House-rules files (issue 10): written once, read back exactly; every mistake located."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from avecaesar.engine.ruleset import load_ruleset
+from avecaesar.engine.ruleset_house import house_file_text, load_house
+from avecaesar.engine.ruleset_keys import rule_keys
+from avecaesar.errors import InputError
+
+# rule keys whose value is one word of an enum, a boolean or a small integer
+ENUMS = {k: leaf["properties"]["value"]["enum"] for k, leaf in rule_keys().items()
+         if "enum" in leaf["properties"]["value"]}
+BOOLS = [k for k, leaf in rule_keys().items()
+         if leaf["properties"]["value"].get("type") == "boolean"]
+
+
+def values() -> st.SearchStrategy[dict[str, object]]:
+    enum = st.sampled_from(sorted(ENUMS)).flatmap(
+        lambda k: st.tuples(st.just(k), st.sampled_from(ENUMS[k])))
+    boolean = st.tuples(st.sampled_from(BOOLS), st.booleans())
+    return st.lists(st.one_of(enum, boolean), min_size=1, max_size=6).map(dict)
+
+
+@settings(max_examples=60, deadline=None)
+@given(values())
+def test_a_saved_house_file_reads_back_the_same_values(tmp_path_factory, chosen) -> None:
+    path = tmp_path_factory.mktemp("house") / "ours.yaml"
+    path.write_text(house_file_text(chosen, "ours"), encoding="utf-8")
+    got = load_house(path)
+    assert {k: r["value"] for k, r in got.items()} == chosen
+    assert all(r["source"] == "house rule: ours.yaml" for r in got.values())
+
+
+def test_house_rules_come_after_the_variants_and_before_set(tmp_path: Path) -> None:
+    path = tmp_path / "h.yaml"
+    path.write_text("source: our club\nrules:\n  hand.size: 5\n  scoring.places: [9, 6, 3]\n",
+                    encoding="utf-8")
+    house = load_house(path)
+    rs = load_ruleset("2022", ["four-hand-cards"], None, house)
+    assert rs.value("hand.size") == 5 and rs.citation("hand.size") == "house rule: our club"
+    assert rs.origins["hand.size"] == "--house"
+    rs = load_ruleset("2022", ["four-hand-cards"], {"hand.size": "6"}, house)
+    assert rs.value("hand.size") == 6
+
+
+@pytest.mark.parametrize("text,where", [
+    ("", "h.yaml:1:1: a house-rules file needs 'rules:'"),
+    ("rules:\n  hand: 3\n", "h.yaml:2:3: unknown rule key 'hand'"),
+    ("rules:\n  hand.size: {value: 3, sauce: x}\n", "h.yaml:2:25: unknown key 'sauce'"),
+    ("rules:\n  alley.no_stop: maybe\n", "h.yaml:2:18: alley.no_stop: 'maybe' is not one of"),
+    ("rules:\n  hand.size: 3\n  hand.size: 4\n", "h.yaml:3:3: "),
+])
+def test_bad_house_files(tmp_path: Path, text: str, where: str) -> None:
+    path = tmp_path / "h.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_house(path)
+    assert where in str(err.value)
