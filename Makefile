@@ -25,6 +25,8 @@ graphviz:
 	  else echo "Graphviz's 'dot' is missing: run 'sudo apt-get install graphviz' (needed to render courses)"; exit 1; fi; }
 
 setup: $(BIN)/avecaesar graphviz
+	@echo "set up: run $(BIN)/avecaesar, or type plain 'avecaesar' after"
+	@echo '  export PATH="$(CURDIR)/$(BIN):$$PATH"    (or: source $(BIN)/activate)'
 
 # The browser tests (tests/web) drive Debian's headless chromium with chromium-driver.
 # Only `make test` needs them; `make demo` does not.

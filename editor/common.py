@@ -1,6 +1,12 @@
 """What every command shares: turning the project's errors into messages and exit codes.
 
-Exit codes: 0 valid / done, 1 problems found or a user error, 2 usage (typer's own).
+Exit codes: 0 valid / done; 1 problems in a valid input (a course with problems, a course
+that cannot be finished, an illegal move in a record); 2 usage (unknown ids, bad option
+values, missing files or folders — typer's own usage errors are 2 too); 130 Ctrl-C.
+
+:func:`harden` wraps every command of the app in :func:`handles_errors`, so a command added
+anywhere gets the same boundary: option parsing, ``--set``, file reading and output writing
+all run inside it, and no user's mistake ends in a traceback.
 """
 
 from __future__ import annotations
@@ -14,9 +20,10 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from avecaesar.errors import AveCaesarError, InputError
+from avecaesar.errors import AveCaesarError, InputError, UsageError
 
-__all__ = ["bot_kinds", "echo_json", "fail", "handles_errors", "rule_settings", "seat_bots"]
+__all__ = ["bot_kinds", "echo_json", "fail", "handles_errors", "harden", "rule_settings",
+           "seat_bots"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -28,7 +35,10 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 
 def handles_errors(func: F) -> F:
-    """Wrap a command: a user's mistake becomes its message on stderr and exit code 1."""
+    """Wrap a command: a user's mistake becomes its message on stderr and its exit code
+    (``err.exit_code``: 1 for problems in an input, 2 for usage), never a traceback."""
+    if getattr(func, "_handles_errors", False):
+        return func
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -37,14 +47,38 @@ def handles_errors(func: F) -> F:
         except InputError as err:
             for p in err.problems:
                 typer.echo(str(p), err=True)
-            raise typer.Exit(1) from None
+            raise typer.Exit(err.exit_code) from None
         except AveCaesarError as err:
-            raise fail(f"error: {err}") from None
+            raise fail(f"error: {err}", err.exit_code) from None
         except BrokenPipeError:  # `avecaesar … | head`
             sys.stderr.close()
             raise typer.Exit(0) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted (Ctrl-C): stopped; no output was half-written", 130
+                       ) from None
+        except RecursionError:
+            raise fail("error: the input is nested too deeply to read", 1) from None
+        except OSError as err:  # a disk full, a permission refused while writing, …
+            where = f" {err.filename}" if err.filename else ""
+            raise fail(f"error:{where}: {err.strerror or err}", 2) from None
 
+    wrapper._handles_errors = True  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]
+
+
+def harden(app: typer.Typer) -> typer.Typer:
+    """Wrap every command of ``app`` and of its sub-apps in :func:`handles_errors`
+    (call it once, after every command is registered)."""
+    for info in app.registered_commands:
+        if info.callback is not None:
+            info.callback = handles_errors(info.callback)
+    if app.registered_callback is not None and app.registered_callback.callback is not None:
+        cb = app.registered_callback
+        cb.callback = handles_errors(cb.callback)  # type: ignore[arg-type]
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            harden(group.typer_instance)
+    return app
 
 
 def echo_json(value: object) -> None:
@@ -101,7 +135,7 @@ def bot_kinds(bots: str) -> list[str]:
     kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
     for k in kinds:
         if k not in POLICIES:
-            raise AveCaesarError(f"unknown bot {k!r}{did_you_mean(k, POLICIES)}; known: "
+            raise UsageError(f"unknown bot {k!r}{did_you_mean(k, POLICIES)}; known: "
                                  f"{', '.join(POLICIES)}")
     return kinds
 

@@ -26,7 +26,8 @@ from avecaesar.engine.course import (
     resolve,
 )
 from avecaesar.engine.figures import DEFAULT_FIGURES, RaceFigures
-from avecaesar.errors import AveCaesarError, InputError, Problem
+from avecaesar.errors import InputError, Problem, UsageError
+from avecaesar.safeio import check_output, write_atomic
 
 app = typer.Typer(no_args_is_help=True, help="Validate, render and list courses.")
 
@@ -44,9 +45,9 @@ def _rules(deck_points: int | None, ruleset: str | None, variants: list[str] | N
         figures = race_figures(load_ruleset(ruleset, variants or [], overrides,
                                             house_rules(house)))
     elif house is not None:
-        raise AveCaesarError("--house needs --ruleset (house rules change a ruleset)")
+        raise UsageError("--house needs --ruleset (house rules change a ruleset)")
     elif variants:
-        raise AveCaesarError("--variant needs --ruleset (the variant applies to a ruleset)")
+        raise UsageError("--variant needs --ruleset (the variant applies to a ruleset)")
     if deck_points is not None:
         figures = RaceFigures(**{**figures.__dict__, "deck_points": deck_points,
                                  "source": f"--deck-points {deck_points}"})
@@ -117,17 +118,19 @@ def validate(
     """
     rules = _rules(deck_points, ruleset, variant, set_, house)
     if simulate and not ruleset:
-        raise AveCaesarError("--simulate needs --ruleset: the races are run under its rules")
+        raise UsageError("--simulate needs --ruleset: the races are run under its rules")
     if reserve and not what_if:
-        raise fail("--reserve is the target of --what-if: add --what-if", 2)
+        raise UsageError("--reserve is the target of --what-if: add --what-if")
     results: list[dict[str, object]] = []
     bad = False
+    usage = False  # a file that cannot be read at all: exit 2
     updates: dict[str, dict[tuple[str, ...], dict[str, object]]] = {}
     for ref in courses:
         try:
             loaded = _courses(ref)
         except InputError as err:
             bad = True
+            usage |= err.exit_code == 2
             results.append({"course": ref, "file": ref, "valid": False,
                             "problems": [p.to_json() for p in err.problems]})
             if not json_out:
@@ -138,6 +141,8 @@ def validate(
             figs = None if course.errors else course.figures(rules)
             problems: list[Problem] = list(course.problems)
             stale = course.figure_problems(figs) if figs is not None else []
+            if figs is not None:
+                problems += course.rule_problems(figs, rules)
             if figs is not None and update_figures:
                 block = ("anticlockwise", "figures") if course.direction == "anticlockwise" \
                     else ("figures",)
@@ -177,7 +182,7 @@ def validate(
         bad |= not _update_figures(file, blocks, rules, quiet=json_out)
     if json_out:
         echo_json(results)
-    raise typer.Exit(1 if bad else 0)
+    raise typer.Exit(2 if usage else 1 if bad else 0)
 
 
 def _update_figures(file: str, blocks: dict[tuple[str, ...], dict[str, object]],
@@ -276,6 +281,7 @@ def render(
         raise fail(f"--highlight {highlight!r}: the only highlight is 'shortest'", 2)
     if paper not in PAPERS:
         raise fail(f"--paper {paper!r}: use {' or '.join(PAPERS)}", 2)
+    check_output(out, "--out")
     c = _course_in_direction(course, direction)
     if c.errors:
         raise InputError(c.errors)
@@ -302,9 +308,9 @@ def render(
         raise typer.Exit(1)
 
 
-def _write_output(path: Path, data: bytes) -> None:
-    """Write a file a command produces (one place to make writes atomic)."""
-    path.write_bytes(data)
+def _write_output(path: Path, data: str | bytes) -> None:
+    """Write a file a command produces, atomically (temp file + rename)."""
+    write_atomic(path, data)
 
 
 def _course_in_direction(ref: str, direction: str | None) -> Course:
@@ -315,8 +321,8 @@ def _course_in_direction(ref: str, direction: str | None) -> Course:
         raise fail(f"--direction {direction!r}: use clockwise or anticlockwise", 2)
     found = [c for c in _courses(ref) if c.direction == direction]
     if not found:
-        raise AveCaesarError(f"{ref} is not driven {direction} — declare 'anticlockwise:' in "
-                             "the course file (docs/course-format.md)")
+        raise UsageError(f"{ref} is not driven {direction} — declare 'anticlockwise:' in "
+                        "the course file (docs/course-format.md)")
     return found[0]
 
 
@@ -419,11 +425,12 @@ def dump(
                    ] = None,
 ) -> None:
     """The compiled lane graph as node-link JSON, for debugging."""
+    check_output(out, "--out")
     c = load_course(course)
     data = nx.node_link_data(c.graph, edges="edges")
     text = json.dumps(data, indent=1, default=str)
     if out:
-        out.write_text(text, encoding="utf-8")
+        write_atomic(out, text)
         typer.echo(f"wrote {out}")
     else:
         typer.echo(text)
@@ -474,7 +481,7 @@ def new(
         raise fail(f"error: the folder {target.parent} does not exist — create it first")
     schema = (SCHEMAS_DIR / "course.schema.json").resolve().as_uri()
     text = STARTER.format(schema=schema, file=target, name=title)
-    _write_output(target, text.encode("utf-8"))
+    _write_output(target, text)
     typer.echo(f"wrote {target} — next: avecaesar course validate {target}")
 
 

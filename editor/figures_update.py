@@ -16,6 +16,8 @@ from typing import Any
 
 import yaml
 
+from avecaesar.safeio import write_atomic
+
 __all__ = ["FIGURE_KEYS", "rewrite_figures", "unified_diff", "write_text"]
 
 FIGURE_KEYS = ("lap", "alley_extra", "shortest_race", "outside_race")
@@ -99,6 +101,6 @@ def unified_diff(old: str, new: str, name: str) -> list[str]:
 
 
 def write_text(path: Path | str, text: str) -> None:
-    """Write a file the command produces (one place to make writes atomic)."""
-    Path(path).write_text(text, encoding="utf-8")
+    """Write a file the command produces, atomically (temp file + rename)."""
+    write_atomic(path, text)
 

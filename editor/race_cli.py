@@ -22,12 +22,19 @@ from avecaesar.editor.common import (
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import load_course
 from avecaesar.engine.policies import POLICIES
-from avecaesar.engine.race import RaceRun, outcome, ownerless_count, run_race
-from avecaesar.engine.record import read_record, record_lines, replay, write_record
+from avecaesar.engine.race import RaceRun, check_seats, outcome, ownerless_count, run_race
+from avecaesar.engine.record import (
+    check_header_files,
+    read_record,
+    record_lines,
+    replay,
+    write_record,
+)
 from avecaesar.engine.rules import RaceRules
 from avecaesar.engine.setup import race_setup as load_race_setup
 from avecaesar.engine.state import LETTERS, Event, RaceGame, RaceState
-from avecaesar.errors import AveCaesarError
+from avecaesar.errors import UsageError
+from avecaesar.safeio import check_output, write_atomic
 
 __all__ = ["load_race_setup", "play", "race", "register", "replay_cmd"]
 
@@ -107,11 +114,10 @@ def race(
 def _race(ruleset: str, course: str, players: int, variants: list[str],
           overrides: dict[str, str], bots: str, seed: int, record: Path | None,
           as_json: bool, house_file: Path | None = None) -> None:
+    check_output(record, "--record")
     house = house_rules(house_file)
     rules, board = load_race_setup(ruleset, variants, overrides, course, house)
-    if not 1 <= players <= len(board.start_places):
-        raise AveCaesarError(f"--players {players}: the course has "
-                             f"{len(board.start_places)} start places")
+    check_seats(rules, board, players)
     names, seats, policies = seat_bots(bots, players, seed)
     run = run_race(rules, board, names, policies, seed)
     if as_json:
@@ -186,7 +192,7 @@ def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
               if p is not None and p in graph}
         who = "race over" if state.over else f"{LETTERS[state.turn]} to move"
         title = f"{name} — turn {state.ply}, {who}"
-        path.write_bytes(render(course_dot(graph, title=title, chariots=on), "svg"))
+        write_atomic(path, render(course_dot(graph, title=title, chariots=on), "svg"))
 
     return write
 
@@ -198,23 +204,26 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
           house_file: Path | None = None) -> None:
     from avecaesar.editor.play_session import run_play
 
+    check_output(record, "--record")
+    check_output(board_svg, "--board")
     house = house_rules(house_file)
     if resume is None:
         if not (ruleset and course and humans):
-            raise AveCaesarError("give --ruleset, --course and --humans (or --resume FILE)")
+            raise UsageError("give --ruleset, --course and --humans (or --resume FILE)")
         people = [h.strip() for h in humans.split(",") if h.strip()]
+        if not people:
+            raise UsageError("--humans: give 1 or more names, comma-separated")
         chariots_of = max(players, len(people))
 
         def setup(answers: dict[str, dict[str, Any]] | None) -> tuple[RaceRules, Board]:
             rules, board = load_race_setup(ruleset, variants, overrides, course, answers)
+            check_seats(rules, board, chariots_of)
             chariots = chariots_of * rules.chariots_for(chariots_of)
             if rules.ownerless is not None and ownerless_count(rules, board, chariots):
                 rules.ownerless.check()  # the open values of the chariots nobody drives
             return rules, board
 
-        (_rules, board), house = with_answers(setup, house)
-        if not people or chariots_of > len(board.start_places):
-            raise AveCaesarError(f"--humans: give 1 to {len(board.start_places)} names")
+        (_rules, _board), house = with_answers(setup, house)
     else:
         course = str(read_record(resume)[0]["course"])
     draw = board_writer(course, board_svg) if board_svg is not None else None
@@ -258,12 +267,22 @@ def replay_cmd(
     html: Annotated[Path | None, typer.Option(
         "--html", help="Also write the replay viewer as one self-contained HTML file.")
     ] = None,
+    partial: Annotated[bool, typer.Option(
+        "--partial", help="Accept a race in progress (a saved game): no result line "
+        "needed.")] = False,
+    max_bytes: Annotated[int | None, typer.Option(
+        "--max-bytes", min=1, help="Refuse records larger than this (default 20 MB, or "
+        "AVECAESAR_MAX_RECORD_BYTES).")] = None,
 ) -> None:
     """Re-check every move of a game record; report the first illegal one with its line.
 
+    Strict: the header first and once, the names and seats as replayed, every ply in
+    order, and a result line that matches the replayed result (exit 1 otherwise).
+
     Example: avecaesar replay game.jsonl --html game.html
     """
-    _replay(file, as_json)
+    check_output(html, "--html")
+    _replay(file, as_json, partial, max_bytes)
     if html is not None:
         _replay_html(file, html)
 
@@ -276,18 +295,24 @@ def _replay_html(file: Path, out: Path) -> None:
     typer.echo(f"replay viewer written to {out}")
 
 
-@handles_errors
-def _replay(file: Path, as_json: bool) -> None:
-    lines = read_record(file)
+def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None) -> None:
+    lines = read_record(file, max_bytes)
     head = lines[0]
+    check_header_files(head, str(file))
     rules, board = load_race_setup(head["ruleset"], head["variants"],
                                    head.get("overrides", {}), head["course"], head.get("house"))
-    state = replay(lines, rules, board, str(file))
+    state = replay(lines, rules, board, str(file), partial=partial)
     result = outcome(state)
+    turns = sum(1 for line in lines if line["type"] not in ("header", "result"))
+    running = not state.over
     if as_json:
-        echo_json({"ok": True, "turns": len(lines) - 2, **result.to_json()})
+        echo_json({"ok": True, "turns": turns, "in_progress": running, **result.to_json()})
         return
-    typer.echo(f"{file}: {len(lines) - 2} turns replayed, every move legal; "
+    if running:
+        typer.echo(f"{file}: {turns} turns replayed, every move legal; a race in progress "
+                   f"(partial record), {LETTERS[state.turn]} to move")
+        return
+    typer.echo(f"{file}: {turns} turns replayed, every move legal; "
                f"{result.termination}")
 
 

@@ -12,7 +12,7 @@ from avecaesar.editor.common import echo_json, handles_errors, house_rules, rule
 from avecaesar.engine.ruleset import Ruleset, list_rulesets, load_ruleset
 from avecaesar.engine.ruleset_catalog import check_source
 from avecaesar.engine.ruleset_keys import rule_keys
-from avecaesar.errors import InputError, Problem
+from avecaesar.errors import FileAccessError, InputError, Problem
 from avecaesar.yamlsource import load_yaml
 
 __all__ = ["app"]
@@ -121,11 +121,13 @@ def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/varian
                  ) -> None:
     """Check files against the schema and the rules' consistency; exit 1 on problems."""
     problems: list[Problem] = []
+    unreadable = False  # a missing or unreadable file: exit 2
     for f in files:
         try:
             source = load_yaml(f)
         except InputError as err:
             problems += err.problems
+            unreadable |= err.exit_code == 2
             continue
         if source.data is None:
             problems.append(Problem(f, 1, 1, "the file is empty — a ruleset needs id, kind, "
@@ -133,7 +135,7 @@ def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/varian
             continue
         problems += check_source(source)
     if problems:
-        raise InputError(problems)
+        raise (FileAccessError if unreadable else InputError)(problems)
     typer.echo(f"{len(files)} file(s) valid")
 
 

@@ -10,7 +10,9 @@ import typer
 
 from avecaesar.editor.common import HouseOpt, bot_kinds, handles_errors, house_rules, rule_settings
 from avecaesar.engine.simulate import SimReport, SimSpec, simulate
-from avecaesar.errors import AveCaesarError
+from avecaesar.errors import AveCaesarError, UsageError
+from avecaesar.limits import MAX_PLAYERS, MAX_RACES, max_workers
+from avecaesar.safeio import check_output, write_atomic
 
 __all__ = ["format_report", "simulate_cmd", "spec_from_options"]
 
@@ -21,8 +23,10 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
     pairs = list(rule_settings(settings).items())
     rules = house_rules(house)
     names = tuple(bot_kinds(bots))
-    if races < 1:
-        raise AveCaesarError("--races must be at least 1")
+    if not 1 <= races <= MAX_RACES:
+        raise UsageError(f"--races {races}: give 1 to {MAX_RACES:,} races")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
     return SimSpec(ruleset, course, players, races, seed, tuple(variants or ()),
                    tuple(pairs), names or ("greedy",),
                    json.dumps(rules, sort_keys=True) if rules else "")
@@ -31,7 +35,8 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
 def format_report(r: SimReport) -> str:
     """The report as text a designer reads."""
     s = r.spec
-    lines = [f"{r.races} races · {s.players} chariots · {s.course} · ruleset {s.ruleset}"
+    partial = f"PARTIAL (stopped by Ctrl-C): {r.races} of {s.races} races\n" if r.partial else ""
+    lines = [f"{partial}{r.races} races · {s.players} chariots · {s.course} · ruleset {s.ruleset}"
              + (f" + {' + '.join(s.variants)}" if s.variants else "")
              + f" · bots {','.join(s.bots)} · seed {s.seed}", "",
              "start  wins  win rate (95% interval)   mean place  not finished "
@@ -82,10 +87,29 @@ def simulate_cmd(
                                                 "Needs the 'dask' extra.")] = None,
     house: HouseOpt = None,
 ) -> None:
-    """Run many seeded bot races on one course and report balance figures."""
+    """Run many seeded bot races on one course and report balance figures.
+
+    Ctrl-C stops the workers and writes the report of the races finished so far, marked
+    partial (exit 130)."""
     import os
 
+    from avecaesar.engine.race import check_seats
+    from avecaesar.engine.setup import race_setup
+
     spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house)
+    if workers > max_workers():
+        raise UsageError(f"--workers {workers}: at most {max_workers()} (4 per core; "
+                         "0 uses every core)")
+    check_output(json_file, "--json")
+    check_output(chart, "--chart")
+    if heat_map is not None:
+        if not heat_map.name:
+            raise UsageError(f"--heat-map {heat_map}: give a file name prefix, e.g. out/heat")
+        for part in ("stood", "blocked"):
+            check_output(heat_map.with_name(f"{heat_map.name}-{part}.svg"), "--heat-map")
+    rules, board = race_setup(ruleset, spec.variants, dict(spec.settings), course,
+                              house_rules(house))
+    check_seats(rules, board, players)
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None
     if quiet or json_file == Path("-"):
@@ -99,20 +123,25 @@ def simulate_cmd(
                 done[0] = n
 
             report = simulate(spec, workers, heat, tick, cluster=cluster)
+    if report.partial:
+        typer.echo(f"interrupted (Ctrl-C): {report.races} of {races} races finished; the "
+                   "report covers those only (partial)", err=True)
     if json_file == Path("-"):
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
         typer.echo(format_report(report))
         if json_file:
-            json_file.write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
+            write_atomic(json_file, json.dumps(report.to_json(), indent=2))
             typer.echo(f"wrote {json_file}")
-    if chart:
+    if chart and report.races:
         from avecaesar.editor.charts import win_rate_chart
 
-        chart.write_text(win_rate_chart(report), encoding="utf-8")
+        write_atomic(chart, win_rate_chart(report))
         typer.echo(f"wrote {chart}")
-    if heat_map:
+    if heat_map and report.races:
         _heat_maps(spec, report, heat_map)
+    if report.partial:
+        raise typer.Exit(130)
 
 
 def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
@@ -126,7 +155,7 @@ def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
                          title=f"{g.graph['name']} — {what}, {report.races} races")
         target = prefix.with_name(f"{prefix.name}-{name}.svg")
         try:
-            target.write_bytes(render(dot, "svg"))
+            write_atomic(target, render(dot, "svg"))
         except RenderError as err:
             raise AveCaesarError(str(err)) from err
         typer.echo(f"wrote {target}")

@@ -109,7 +109,7 @@ class Game:
         rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course,
                                   setup.house)
         turns = [ln for ln in lines[1:] if ln["type"] != "result"]
-        replay([head, *turns], rules, board, str(path))  # raises with the line if illegal
+        replay([head, *turns], rules, board, str(path), partial=True)  # raises if illegal
         state, start = new_race(rules, board, [p["name"] for p in setup.players],
                                 setup.seed, head["seats"] if head.get("seated") else None)
         game = cls(setup, path, state, start)

@@ -22,10 +22,20 @@ from avecaesar.editor.common import (
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import bundled_courses
 from avecaesar.engine.policies import POLICIES
+from avecaesar.engine.race import check_seats
 from avecaesar.engine.rules import RaceRules, TournamentRules, tournament_rules_from_ruleset
 from avecaesar.engine.setup import race_setup as load_race_setup
-from avecaesar.engine.tournament import Tournament, replay_tournament, run_tournament
-from avecaesar.errors import AveCaesarError
+from avecaesar.engine.tournament import (
+    Tournament,
+    planned_courses,
+    replay_tournament,
+    run_tournament,
+)
+from avecaesar.errors import InputError, Problem, UsageError
+from avecaesar.limits import MAX_PLAYERS, record_bytes_limit
+from avecaesar.safeio import check_output, read_text, write_atomic
+
+TOURNAMENT_SCHEMA = "urn:avecaesar:tournament-record"
 
 __all__ = ["register", "tournament"]
 
@@ -88,11 +98,9 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                 overrides: dict[str, str], courses: str | None, bots: str, seed: int,
                 record: Path | None, replay_file: Path | None, as_json: bool,
                 house_file: Path | None = None) -> None:
+    check_output(record, "--record")
     if replay_file is not None:
-        try:
-            doc = json.loads(replay_file.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            raise AveCaesarError(f"{replay_file}: cannot read the record: {err}") from None
+        doc = read_tournament_record(replay_file)
         t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
                                        doc.get("house"))
         done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
@@ -106,21 +114,30 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
         _print(done)
         return
     if ruleset is None:
-        raise AveCaesarError("--ruleset is required (or --replay FILE)")
+        raise UsageError("--ruleset is required (or --replay FILE)")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
     names, seats, policies = seat_bots(bots, players, seed)
     house = house_rules(house_file)
     t, edition = _tournament_rules(ruleset, variants, overrides, house)
     given = [c.strip() for c in courses.split(",") if c.strip()] if courses else None
+    setup = _setup(ruleset, variants, overrides, house)
+    for course in dict.fromkeys(planned_courses(t, players, seed, given, _pool(edition))):
+        rules, board = setup(course)  # every course is checked before the first race
+        check_seats(rules, board, players)
     header: dict[str, Any] = {"ruleset": ruleset, "variants": variants, "overrides": overrides,
                               "courses": given,
                               "players": [{"name": n, "bot": k}
                                           for n, k in zip(names, seats, strict=True)],
                               **rules_header(ruleset, variants, overrides, house)}
-    done = run_tournament(t, _setup(ruleset, variants, overrides, house), names, policies, seed,
-                          given, _pool(edition), {**header, "tournament_seed": seed})
+    done = run_tournament(t, setup, names, policies, seed, given, _pool(edition),
+                          {**header, "tournament_seed": seed})
     if record is not None:
-        record.write_text(json.dumps(done.record(), ensure_ascii=False) + "\n",
-                          encoding="utf-8")
+        write_atomic(record, json.dumps(done.record(), ensure_ascii=False) + "\n")
+    if done.partial:
+        typer.echo(f"interrupted (Ctrl-C): {len(done.races)} of {t.races} races finished"
+                   + (f"; their record is in {record} (marked partial)" if record else ""),
+                   err=True)
     if as_json:
         echo_json({"ruleset": ruleset, "variants": variants, "seed": seed, **done.to_json()})
         return
@@ -128,6 +145,50 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                + (f" + {', '.join(variants)}" if variants else "")
                + f", {players} players, {len(done.races)} races, seed {seed}")
     _print(done)
+    if done.partial:
+        raise typer.Exit(130)
+
+
+def read_tournament_record(path: Path) -> dict[str, Any]:
+    """A tournament record, its shape checked (the races' game records line by line) so
+    that replaying it cannot stumble on a missing or mistyped field."""
+    from avecaesar.engine.record import check_header_files
+    from avecaesar.schemas import validator
+
+    file = str(path)
+    text = read_text(path, record_bytes_limit(), "record")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError([Problem(file, err.lineno, err.colno, f"not JSON: {err.msg}")]
+                         ) from None
+    except (RecursionError, ValueError):
+        raise InputError([Problem(file, 1, 1, "not a tournament record: nested too deeply "
+                                  "or a number too long")]) from None
+    problems = [Problem(file, 1, 1, f"{'/'.join(str(p) for p in e.absolute_path) or 'top'}: "
+                        f"{e.message[:120]}")
+                for e in list(validator(TOURNAMENT_SCHEMA).iter_errors(doc))[:20]]
+    if problems:
+        raise InputError(problems)
+    v = validator("urn:avecaesar:game-record")
+    for entry in doc["races"]:
+        for i, line in enumerate(entry["record"], start=1):
+            for e in list(v.iter_errors(line))[:1]:
+                where = "/".join(str(p) for p in e.absolute_path) or "line"
+                problems.append(Problem(file, 1, 1, f"race {entry['race']}, record line {i}: "
+                                        f"{where}: {e.message[:120]}"))
+        head = entry["record"][0]
+        if head.get("type") != "header":
+            problems.append(Problem(file, 1, 1, f"race {entry['race']}: its record does not "
+                                    "start with a header"))
+        else:
+            check_header_files({**head, "_line": 1}, file)
+    if problems:
+        raise InputError(problems[:50])
+    check_header_files({"ruleset": doc["ruleset"], "variants": doc["variants"],
+                        "course": doc["races"][0]["course"] if doc["races"] else "",
+                        "_line": 1}, file)
+    return doc
 
 
 def _print(done: Tournament) -> None:

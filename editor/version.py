@@ -6,7 +6,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 import typer
 
-__all__ = ["add_version_option"]
+__all__ = ["show_version"]
 
 
 def _version() -> str:
@@ -16,18 +16,8 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
-def add_version_option(app: typer.Typer) -> None:
-    """Give ``app`` a ``--version`` option that prints the version and exits."""
-
-    def show(value: bool) -> None:
-        if value:
-            typer.echo(f"avecaesar {_version()}")
-            raise typer.Exit(0)
-
-    @app.callback()
-    def main(
-        version_: bool = typer.Option(False, "--version", callback=show, is_eager=True,
-                                      help="Print the version and exit."),
-    ) -> None:
-        """Ave Caesar: validate and render courses, compare rulesets, race, and serve the
-        table in the browser (avecaesar serve)."""
+def show_version(value: bool) -> None:
+    """The eager ``--version`` option's callback: print the version and exit."""
+    if value:
+        typer.echo(f"avecaesar {_version()}")
+        raise typer.Exit(0)

@@ -22,6 +22,7 @@ from avecaesar.paths import COURSES_DIR
 __all__ = [
     "Course",
     "CourseFigures",
+    "bundled_course_ids",
     "bundled_courses",
     "contract_water",
     "load_course",
@@ -81,6 +82,15 @@ class Course:
         reserve = [None if r is None else rules.budget - r for r in races]
         return CourseFigures(lap_length(g), alley_extra, races, outside_race(g, rules),
                              rules.deck_points, rules.bonus_points, reserve)
+
+    def rule_problems(self, figures: CourseFigures,
+                      rules: RaceFigures = DEFAULT_FIGURES) -> list[Problem]:
+        """Problems under ``rules``: no alley (or none that can be stopped in) where the
+        rules require the stop; start places away from the line (warnings)."""
+        from avecaesar.engine.course_check import rule_problems
+
+        g = contract_water(self.graph) if rules.water == "skipped" else self.graph
+        return rule_problems(self.model, g, rules, figures.shortest_race)
 
     def figure_problems(self, figures: CourseFigures) -> list[Problem]:
         """The declared ``figures:`` of the file that the compiled course does not show."""
@@ -162,6 +172,11 @@ def bundled_courses() -> dict[str, Path]:
             continue
         found[rel.with_suffix("").as_posix()] = path
     return found
+
+
+def bundled_course_ids() -> list[str]:
+    """Every bundled course id, with ``-ccw`` for the anticlockwise directions."""
+    return _bundled_ids()
 
 
 def _bundled_ids() -> list[str]:

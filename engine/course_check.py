@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import networkx as nx
 
 from avecaesar.engine.course_layout import SPACE
 from avecaesar.engine.course_model import CourseModel, Where
-from avecaesar.engine.race_path import lap_length
+from avecaesar.engine.figures import RaceFigures
+from avecaesar.engine.race_path import lap_length, shortest_race
 from avecaesar.errors import Problem
 
-__all__ = ["check_graph"]
+__all__ = ["check_graph", "rule_problems"]
 
 
 def _where_piece(model: CourseModel, piece: str) -> Where:
@@ -119,15 +122,29 @@ def _alley_shortcut(model: CourseModel, g: nx.DiGraph, alley: list[int]) -> list
     through it would then be a shortcut every lap."""
     lane = g.nodes[alley[0]]["lane"]
     beside_lane = 0 if lane < 0 else model.lanes - 1
-    lo = min(g.nodes[n]["a"] for n in alley)
-    hi = max(g.nodes[n]["b"] for n in alley)
+    # measured from the alley's first space in driving order, modulo the lap: the alley may
+    # span the finish line (the wrap of the positions)
+    period = g.graph["period"]
+    first = min(alley, key=lambda n: (g.nodes[n]["a"] - g.nodes[alley[0]]["a"]) % period
+                if any(d == "enter" for _u, _v, d in g.in_edges(n, data="alley")) else period)
+    lo = g.nodes[first]["a"]
+    span = sum(g.nodes[n]["b"] - g.nodes[n]["a"] for n in alley)
     beside = [n for n, d in g.nodes(data=True) if d["kind"] == "track"
-              and d["lane"] == beside_lane and lo - 1e-9 <= d["a"] and d["b"] <= hi + 1e-9]
+              and d["lane"] == beside_lane
+              and (d["a"] - lo) % period + (d["b"] - d["a"]) <= span + 1e-9
+              and (d["a"] - lo) % period < span - 1e-9]
     if len(beside) > len(alley):
+        spec = model.alley
+        names = [p.name for p in model.pieces]
+        wraps = (spec is not None and spec.first in names and spec.last in names
+                 and names.index(spec.last) < names.index(spec.first))
+        hint = (f"; it runs from {spec.first!r} over the start of the track to {spec.last!r} "
+                f"— if you meant the alley from {spec.last!r} to {spec.first!r}, swap 'from' "
+                "and 'to'" if wraps and spec is not None else "")
         return [Where(model.source, ("alley",)).problem(
             f"the alley has {len(alley)} spaces beside {len(beside)} track spaces: driving "
             f"through it saves {len(beside) - len(alley)} a lap — give it at least "
-            f"{len(beside)} spaces if it is not meant as a shortcut", "spaces",
+            f"{len(beside)} spaces if it is not meant as a shortcut{hint}", "spaces",
             severity="warning")]
     return []
 
@@ -146,3 +163,72 @@ def check_layout(model: CourseModel) -> list[Problem]:
             f"where the first begins (turns add up to {total:g}°) — adjust lengths or turns "
             "so the board is a loop", severity="warning")]
     return []
+
+
+#: a start grid is at most this many rows deep (some bundled boards have three rows of two)
+GRID_ROWS = 3
+
+
+def rule_problems(model: CourseModel, g: nx.DiGraph, rules: RaceFigures,
+                  races: list[int | None]) -> list[Problem]:
+    """Problems that depend on the rules the course is checked under (``rules``) and on its
+    shortest legal races from each start place (``races``):
+
+    - the rules require the alley stop, but the course has no alley, or a start place can
+      finish only without stopping in it (its alley cannot be stopped in during the laps
+      that count) — errors;
+    - a start place that is not in the grid right behind the finish line — a warning that
+      names what it costs (the designer may mean it, but it silently changes the race).
+    """
+    problems: list[Problem] = []
+    alley = g.graph.get("alley") or []
+    laps = " or ".join(str(x) for x in rules.alley_laps)
+    if rules.alley_required and not alley:
+        problems.append(Where(model.source, ()).problem(
+            f"the course has no Imperial alley, but the rules ({rules.source}) require the "
+            f"alley stop during lap {laps}: every chariot would be disqualified — add "
+            "'alley: {from: PIECE, to: PIECE, spaces: N}'"))
+    elif rules.alley_required:
+        plain = shortest_race(g, replace(rules, alley_required=False))
+        stuck = [i + 1 for i, (r, p) in enumerate(zip(races, plain, strict=True))
+                 if r is None and p is not None]
+        if stuck:
+            problems.append(Where(model.source, ("alley",)).problem(
+                f"from start place {', '.join(map(str, stuck))} the alley cannot be stopped "
+                f"in during lap {laps} ({rules.source}), so no legal race finishes — put the "
+                "alley where the track passes it in those laps"))
+    starts = g.graph["start_places"]
+    for i, s in enumerate(starts):
+        steps = _steps_to_line(g, s)
+        if steps is not None and steps <= GRID_ROWS:
+            continue
+        label = g.nodes[s]["label"]
+        at_line = _race_from_the_line(g, s, rules)
+        cost = ("" if races[i] is None or at_line is None else
+                f": its shortest race is {races[i]}, against {at_line} from the same lane "
+                f"right behind the line ({races[i] - at_line:+d})")
+        where = (steps and f"{steps} steps before the finish line") or "not behind the line"
+        problems.append(Where(model.source, ("start", i)).problem(
+            f"start place {i + 1} ({label}) is {where}, not in the grid right behind it"
+            f"{cost} — move it behind the line unless that is meant", severity="warning"))
+    return problems
+
+
+def _race_from_the_line(g: nx.DiGraph, start: int, rules: RaceFigures) -> int | None:
+    """The shortest race from the space right behind the finish line in ``start``'s lane
+    (None when that lane does not reach the line)."""
+    lane = g.nodes[start]["lane"]
+    behind = sorted(u for u, _v, f in g.edges(data="finish")
+                    if f and g.nodes[u]["lane"] == lane and g.nodes[u]["kind"] == "track")
+    if not behind:
+        return None
+    h = g.copy()
+    h.graph["start_places"], h.graph["start_crossings"] = [behind[0]], [1]
+    return shortest_race(h, rules)[0]
+
+
+def _steps_to_line(g: nx.DiGraph, start: int) -> int | None:
+    """Steps from ``start`` to its first crossing of the finish line (None: never)."""
+    dist = nx.single_source_shortest_path_length(g, start)
+    return min((dist[u] + 1 for u, _v, f in g.edges(data="finish") if f and u in dist),
+               default=None)

@@ -20,6 +20,7 @@ import bisect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import networkx as nx
 
@@ -122,25 +123,27 @@ def build_spaces(model: CourseModel, alley: AlleySpec | None,
                     f"the alley refers to no piece {name!r}{did_you_mean(name, pieces)}",
                     None, key))
         if first is not None and last is not None:
-            if last < first:
-                problems.append(alley.where.problem(
-                    f"the alley ends ({alley.last!r}) before it begins ({alley.first!r}) in "
-                    "clockwise order — swap 'from' and 'to'", None, "to"))
-            else:
-                lane = -1 if alley.side == "inside" else model.lanes
-                t0, t1 = Fraction(first), Fraction(last + 1)
-                n = alley.spaces
-                for k in range(n):
-                    a = t0 + (t1 - t0) * Fraction(k, n)
-                    b = t0 + (t1 - t0) * Fraction(k + 1, n)
-                    x, y, ang = layout.along(float((a + b) / 2), lane_offset(lane))
-                    alley_spaces.append(Space(f"{ALLEY}.{k}", lane, ALLEY, first, k, n, a, b,
-                                              x, y, ang))
-                spaces.extend(alley_spaces)
+            # 'to' before 'from' in clockwise order: the alley runs on over the start of the
+            # track list (e.g. across the finish line) — positions are taken modulo the lap
+            period = len(model.pieces)
+            lane = -1 if alley.side == "inside" else model.lanes
+            t0 = Fraction(first)
+            t1 = Fraction(last + 1) + (period if last < first else 0)
+            n = alley.spaces
+            for k in range(n):
+                a = t0 + (t1 - t0) * Fraction(k, n)
+                b = t0 + (t1 - t0) * Fraction(k + 1, n)
+                a, b = a % period, a % period + (b - a)
+                x, y, ang = layout.along(float((a + b) / 2) % period, lane_offset(lane))
+                alley_spaces.append(Space(f"{ALLEY}.{k}", lane, ALLEY, first, k, n, a, b,
+                                          x, y, ang))
+            spaces.extend(alley_spaces)
     for s in spaces:
         off = lane_offset(s.lane)
         x0, y0, _ = layout.along(float(s.a), off)
         x1, y1, _ = layout.along(min(float(s.b), len(model.pieces) - 1e-9), off)
+        if s.b > len(model.pieces):  # an alley space over the wrap: ends past the start
+            x1, y1, _ = layout.along(float(s.b) - len(model.pieces), off)
         s.size = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
     by_label = {s.label: s for s in spaces}
     where = Where(model.source, ())
@@ -179,7 +182,10 @@ def build_graph(model: CourseModel, *, direction: str = "clockwise",
     rev = direction == "anticlockwise"
 
     def fwd(s: Space) -> tuple[Fraction, Fraction]:
-        return (period - s.b, period - s.a) if rev else (s.a, s.b)
+        if not rev:
+            return (s.a, s.b)
+        a = (period - s.b) % period  # an alley space may run over the wrap
+        return (a, a + (s.b - s.a))
 
     ordered = sorted(table.spaces, key=lambda s: (fwd(s)[0], s.lane))
     node_of = {s.label: n for n, s in enumerate(ordered)}
@@ -200,8 +206,12 @@ def build_graph(model: CourseModel, *, direction: str = "clockwise",
     walls = _walls(model, table, rev, period, problems)
     alley_nodes = [node_of[s.label] for s in table.alley]
     alley_lane = table.alley[0].lane if table.alley else None
-    alley_entry = min(alley_nodes, key=lambda n: g.nodes[n]["a"]) if alley_nodes else None
-    alley_exit = max(alley_nodes, key=lambda n: g.nodes[n]["a"]) if alley_nodes else None
+    # the alley in driving order (its spaces are listed clockwise); it may span the wrap,
+    # so its ends are its first and last spaces, not the smallest and largest positions
+    driven = alley_nodes[::-1] if rev else alley_nodes
+    alley_entry = driven[0] if driven else None
+    alley_exit = driven[-1] if driven else None
+    g.graph["_alley_driven"] = driven
     track_next_to_alley = None
     if alley_lane is not None:
         track_next_to_alley = 0 if alley_lane < 0 else model.lanes - 1
@@ -371,7 +381,23 @@ def _bad_step(g: nx.DiGraph, u: int, v: int,
     if du["lane"] != dv["lane"] and _crosses_wall(walls, du["lane"], dv["lane"], du["b"],
                                                   period):
         return "crosses a wall — lanes divided by a wall cannot be changed there"
+    if not _neighbours(du, dv, period) and not (du.get("level") or dv.get("level")):
+        return ("jumps over the track — a step joins neighbouring spaces (the next space in "
+                "the lane, or the next one in a lane beside it); only a bridge or underpass "
+                "piece ('crossing') may join spaces further apart")
     return None
+
+
+def _neighbours(du: dict[str, Any], dv: dict[str, Any], period: int) -> bool:
+    """Whether v is the next space after u: in u's lane it starts where u ends; in a lane
+    beside it, it starts after u starts, no later than u ends, and ends after u ends."""
+    def rel(x: Fraction) -> Fraction:
+        return (x - du["a"]) % period or Fraction(period)
+
+    end_u, start_v, end_v = rel(du["b"]), rel(dv["a"]), rel(dv["b"])
+    if du["lane"] == dv["lane"]:
+        return start_v == end_u
+    return start_v <= end_u < end_v
 
 
 def _finish(model: CourseModel, g: nx.DiGraph, table: SpaceTable, rev: bool, period: int,
@@ -434,22 +460,17 @@ def _progress(model: CourseModel, g: nx.DiGraph, table: SpaceTable, rev: bool,
     for n, d in g.nodes(data=True):
         a, b = d["a"], d["b"]
         if d["kind"] == ALLEY:
-            alley = g.graph.get("_alley_bounds")
-            if alley is None:
-                nodes = [m for m, e in g.nodes(data=True) if e["kind"] == ALLEY]
-                end = max(g.nodes[m]["b"] for m in nodes)
-                alley = (end, len(nodes), sorted(nodes, key=lambda m: g.nodes[m]["a"]))
-                g.graph["_alley_bounds"] = alley
-            end, count, order = alley
-            f_end = (int(end) - 1) % period
-            togo = count - 1 - order.index(n)
+            order = g.graph["_alley_driven"]
+            end = g.nodes[order[-1]]["b"]
+            f_end = (int(end) - 1) % period if end == int(end) else int(end) % period
+            togo = len(order) - 1 - order.index(n)
             d["progress"] = value_of_end[f_end] - togo
         else:
             f = int(a)
             width = b - a
             togo = round((f + 1 - b) / width)
             d["progress"] = value_of_end[f] - togo
-    g.graph.pop("_alley_bounds", None)
+    g.graph.pop("_alley_driven", None)
 
 
 def _starts(model: CourseModel, g: nx.DiGraph, table: SpaceTable, node_of: dict[str, int],
@@ -487,8 +508,8 @@ def _marks(model: CourseModel, table: SpaceTable, line: Fraction, rev: bool, per
            alley_nodes: list[int], g: nx.DiGraph) -> dict[str, object]:
     """Drawing marks: the finish line across the track and the driving-direction arrow."""
     t = float((period - line) % period if rev else line)
-    beside = [n for n in alley_nodes if min(g.nodes[n]["a"], g.nodes[n]["b"]) <= line
-              <= max(g.nodes[n]["a"], g.nodes[n]["b"])]
+    beside = [n for n in alley_nodes
+              if (line - g.nodes[n]["a"]) % period <= g.nodes[n]["b"] - g.nodes[n]["a"]]
     lo = -1 if any(g.nodes[n]["lane"] < 0 for n in beside) else 0
     hi = model.lanes + (1 if any(g.nodes[n]["lane"] >= model.lanes for n in beside) else 0)
     x0, y0, _ = table.layout.along(min(t, period - 1e-9), lane_offset(lo - 0.5))

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from avecaesar.errors import InputError, Problem
+from avecaesar.limits import MAX_COURSE_SPACES, MAX_INCLUDE_DEPTH, MAX_PIECES
+from avecaesar.safeio import allowed_roots, check_inside
 from avecaesar.schemas import schema_problems
 from avecaesar.yamlsource import Source, load_yaml
 
@@ -147,21 +149,37 @@ def _piece(entry: dict[str, Any], lanes: int, where: Where, index: int,
 
 
 def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int, ...],
-            prefix: str, problems: list[Problem], depth: int, seen: set[str]) -> list[Piece]:
+            prefix: str, problems: list[Problem], depth: int, seen: set[str],
+            roots: list[Path], count: list[int]) -> list[Piece]:
+    """The pieces of ``track``, includes resolved; ``roots``: the folders an include may
+    read from; ``count``: pieces so far (all levels), to stop a module used many times
+    over from multiplying without end."""
     out: list[Piece] = []
     for i, entry in enumerate(track):
         where = Where(source, (*path, i))
+        count[0] += 1
+        if count[0] > MAX_PIECES:
+            problems.append(where.problem(
+                f"over {MAX_PIECES} pieces with the includes expanded — a course this long "
+                "is not a board; use fewer or shorter modules"))
+            return out
         if "include" not in entry:
             piece = _piece(entry, lanes, where, i, problems)
             piece.name = prefix + piece.name
             out.append(piece)
             continue
         inc = entry["include"]
-        if depth > 8:
+        if depth >= MAX_INCLUDE_DEPTH:
             problems.append(where.problem("includes nested too deep (a cycle?)", None,
                                           "include"))
             continue
         target = (Path(source.file).parent / inc["file"]).resolve()
+        if not check_inside(target, roots):
+            problems.append(where.problem(
+                f"the module file {inc['file']!r} lies outside the course's folder and the "
+                "bundled data — move it next to the course, or pass --allow-path FOLDER "
+                "before the command", None, "include", "file"))
+            continue
         try:
             module_src = load_yaml(target)
         except InputError as err:
@@ -197,7 +215,7 @@ def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int,
             continue
         sub_prefix = prefix + inc.get("name", name) + "/"
         out.extend(_expand(module["track"], lanes, module_src, ("pieces", name, "track"),
-                           sub_prefix, problems, depth + 1, seen | {key}))
+                           sub_prefix, problems, depth + 1, seen | {key}, roots, count))
     return out
 
 
@@ -215,7 +233,15 @@ def read_course(path: str | Path, course_id: str | None = None) -> CourseModel:
     d = source.data
     lanes = d["lanes"]
     found: list[Problem] = []
-    pieces = _expand(d["track"], lanes, source, ("track",), "", found, 0, set())
+    roots = allowed_roots(Path(path).resolve().parent)
+    pieces = _expand(d["track"], lanes, source, ("track",), "", found, 0, set(), roots, [0])
+    if not pieces:  # e.g. every include failed: nothing to build a course from
+        raise InputError(found or [source.problem(["track"], "the track has no pieces — "
+                                                  "list its pieces in driving order")])
+    spaces = sum(sum(p.lengths) for p in pieces)
+    if spaces > MAX_COURSE_SPACES:
+        raise InputError([source.problem(["track"], f"the track has {spaces:,} spaces; the "
+                                         f"limit is {MAX_COURSE_SPACES:,} — shorten it")])
     names: dict[str, Piece] = {}
     for p in pieces:
         if p.name in names:

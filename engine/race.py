@@ -134,6 +134,39 @@ def ownerless_count(rules: RaceRules, board: Board, players: int) -> int:
     return max(0, len(board.start_places) - players)
 
 
+def check_seats(rules: RaceRules, board: Board, players: int) -> int:
+    """The number of chariots ``players`` players race with on ``board``; a count that does
+    not fit the start places is a :class:`~avecaesar.errors.UsageError` that says which
+    numbers of players do (checked before any race starts)."""
+    from avecaesar.engine.rules import UnsupportedRuleError
+    from avecaesar.errors import UsageError
+    from avecaesar.limits import MAX_PLAYERS
+
+    places = len(board.start_places)
+    if not 1 <= players <= MAX_PLAYERS:
+        raise UsageError(f"{players} players: races are for 1 to {MAX_PLAYERS} players")
+    fits: list[int] = []
+    for p in range(1, MAX_PLAYERS + 1):
+        try:
+            if p * rules.chariots_for(p) <= places:
+                fits.append(p)
+        except UnsupportedRuleError:
+            continue
+    choice = (" or ".join(str(p) for p in fits) if len(fits) <= 2 else
+              f"{fits[0]} to {fits[-1]}") if fits else "none"
+    try:
+        per = rules.chariots_for(players)
+    except UnsupportedRuleError as err:
+        raise UsageError(f"{err}: choose {choice} players (--players)") from None
+    n = players * per
+    if n <= places:
+        return n
+    each = f"{per} chariots per player" if per > 1 else "1 chariot per player"
+    raise UsageError(f"{players} players × {each} = {n} chariots, but the course "
+                     f"{board.id} has {places} start places: choose {choice} players "
+                     "(--players), or another course")
+
+
 def new_race(rules: RaceRules, board: Board, players: Sequence[str],
              seed: int, seats: Sequence[int] | None = None) -> tuple[RaceState, dict[str, Any]]:
     """The initial state and the setup facts (start order and reveals) for the record.
@@ -146,9 +179,7 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
     people = tuple(players)
     if per > 1:  # several chariots each: every chariot draws for its start place
         players = [f"{p}/{j + 1}" for p in people for j in range(per)]
-    n = len(players)
-    if not 1 <= n <= len(board.start_places):
-        raise ValueError(f"{n} chariots for a course with {len(board.start_places)} places")
+    n = check_seats(rules, board, len(people))
     extra = ownerless_count(rules, board, n)
     if extra and rules.ownerless is not None:
         rules.ownerless.check()

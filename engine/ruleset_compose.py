@@ -18,7 +18,8 @@ import yaml
 from avecaesar.engine.ruleset_catalog import RulesetEntry, load_checked, resolve, resolve_variant
 from avecaesar.engine.ruleset_check import rule_issues
 from avecaesar.engine.ruleset_keys import RULESET_SCHEMA, leaf_schema, split_key
-from avecaesar.errors import AveCaesarError
+from avecaesar.errors import UsageError
+from avecaesar.limits import MAX_SET_VALUE_CHARS
 from avecaesar.schemas import data_messages
 
 __all__ = ["OVERRIDE_SOURCE", "Composed", "RulesetConflictError", "compose", "parse_override"]
@@ -26,9 +27,10 @@ __all__ = ["OVERRIDE_SOURCE", "Composed", "RulesetConflictError", "compose", "pa
 OVERRIDE_SOURCE = "user override (--set)"
 
 
-class RulesetConflictError(AveCaesarError):
+class RulesetConflictError(UsageError):
     """Raised when variants cannot be combined: a conflict, a missing requirement, a variant
-    applied to a ruleset it is not written for, or a composed ruleset that is not valid."""
+    applied to a ruleset it is not written for, or a composed ruleset that is not valid.
+    The combination asked for on the command line cannot be made: a usage error (exit 2)."""
 
 
 @dataclass
@@ -129,17 +131,21 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise AveCaesarError(f"--set {text!r}: write KEY=VALUE, e.g. --set hand.size=4")
+        raise UsageError(f"--set {text!r}: write KEY=VALUE, e.g. --set hand.size=4")
     split_key(key)
+    if len(raw) > MAX_SET_VALUE_CHARS or "*" in raw or "&" in raw:
+        raise UsageError(f"--set {key}: write a plain value of at most {MAX_SET_VALUE_CHARS} "
+                         "characters (no YAML anchors or aliases), e.g. 3, true or 9,6,4")
     try:
         value = yaml.safe_load(raw) if raw.strip() else None
+        want = leaf_schema(key)["properties"]["value"].get("type")
+        if isinstance(value, str) and "," in value and want in ("array", ["array", "null"]):
+            value = [yaml.safe_load(part) for part in value.split(",")]
     except yaml.YAMLError as err:
-        raise AveCaesarError(f"--set {key}: {raw!r} is not a readable value ({err})") from None
-    want = leaf_schema(key)["properties"]["value"].get("type")
-    if isinstance(value, str) and "," in value and want in ("array", ["array", "null"]):
-        value = [yaml.safe_load(part) for part in value.split(",")]
+        what = getattr(err, "problem", None) or "not YAML"
+        raise UsageError(f"--set {key}: {raw!r} is not a readable value ({what})") from None
     if value is None and raw.strip() == "":
-        raise AveCaesarError(f"--set {key}= needs a value after '='")
+        raise UsageError(f"--set {key}= needs a value after '='")
     return key, value
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from avecaesar.errors import AveCaesarError
+from avecaesar.errors import UsageError
 from avecaesar.schemas import schema
 from avecaesar.suggest import did_you_mean
 
@@ -33,7 +33,7 @@ def group_names() -> list[str]:
 def split_key(key: str) -> tuple[str, str]:
     """``'scoring.places'`` → ``('scoring', 'places')``; an unknown key is a clear error."""
     if key not in rule_keys():
-        raise AveCaesarError(f"unknown rule key {key!r}{did_you_mean(key, rule_keys())} "
+        raise UsageError(f"unknown rule key {key!r}{did_you_mean(key, rule_keys())} "
                              "(see docs/ruleset-reference.md for every key)")
     group, _, name = key.partition(".")
     return group, name

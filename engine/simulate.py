@@ -11,8 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -179,6 +178,7 @@ class SimReport:
     deadlocks: int
     stood: dict[int, int] = field(default_factory=dict)
     blocked_at: dict[int, int] = field(default_factory=dict)
+    partial: bool = False  # stopped (Ctrl-C) before every race ran: ``races`` < spec.races
 
     @property
     def deadlock_rate(self) -> float:
@@ -187,6 +187,7 @@ class SimReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            **({"partial": True, "races_planned": self.spec.races} if self.partial else {}),
             "spec": {**self.spec.__dict__, "variants": list(self.spec.variants),
                      "settings": dict(self.spec.settings), "bots": list(self.spec.bots)},
             "races": self.races,
@@ -257,40 +258,84 @@ def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
     chunk = max(1, min(250, spec.races // (max(1, slots) * 8) or 1))
     chunks = [range(i, min(i + chunk, spec.races)) for i in range(0, spec.races, chunk)]
     summaries: list[RaceSummary] = []
+    interrupted = False
     if cluster is not None:
-        summaries = _on_cluster(cluster, spec, chunks, heat, progress)
+        summaries, interrupted = _on_cluster(cluster, spec, chunks, heat, progress)
     elif workers <= 1:
-        for ch in chunks:
-            summaries.extend(_batch(spec, ch, heat))
-            if progress:
-                progress(len(summaries))
-    else:
-        from concurrent.futures import as_completed
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_batch, spec, list(ch), heat) for ch in chunks]
-            for fut in as_completed(futures):
-                summaries.extend(fut.result())
+        try:
+            for ch in chunks:
+                summaries.extend(_batch(spec, ch, heat))
                 if progress:
                     progress(len(summaries))
-    return report(spec, summaries)
+        except KeyboardInterrupt:
+            interrupted = True
+    else:
+        summaries, interrupted = _on_processes(workers, spec, chunks, heat, progress)
+    return replace(report(spec, summaries), partial=interrupted)
+
+
+def _worker_init(parent: int) -> None:
+    """In each worker: leave Ctrl-C to the parent (it stops the pool), and exit as soon as
+    the parent is gone, even after ``kill -9`` (no worker outlives its parent)."""
+    import os
+    import signal
+    import threading
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def _run_chunk(job: tuple[SimSpec, list[int], bool]) -> list[RaceSummary]:
+    return _batch(*job)
+
+
+def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
+                  progress: Callable[[int], None] | None) -> tuple[list[RaceSummary], bool]:
+    """Run the chunks on a pool of ``workers`` processes; on Ctrl-C stop the workers at once
+    and return the races finished so far, with ``True``."""
+    import multiprocessing
+    import os
+
+    summaries: list[RaceSummary] = []
+    pool = multiprocessing.get_context().Pool(min(workers, len(chunks)), _worker_init,
+                                               (os.getpid(),))
+    try:
+        for done in pool.imap_unordered(_run_chunk, [(spec, list(ch), heat) for ch in chunks]):
+            summaries.extend(done)
+            if progress:
+                progress(len(summaries))
+    except KeyboardInterrupt:
+        pool.terminate()
+        return summaries, True
+    finally:
+        pool.terminate()
+        pool.join()
+    return summaries, False
 
 
 def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
-                progress: Callable[[int], None] | None) -> list[RaceSummary]:
-    """Run the chunks on a Dask cluster (the optional ``dask`` extra)."""
-    from avecaesar.errors import AveCaesarError
+                progress: Callable[[int], None] | None) -> tuple[list[RaceSummary], bool]:
+    """Run the chunks on a Dask cluster (the optional ``dask`` extra); on Ctrl-C cancel
+    them and return the races finished so far, with ``True``."""
+    from avecaesar.errors import UsageError
 
     try:
         from distributed import Client, as_completed
     except ImportError as err:
-        raise AveCaesarError(
-            "--cluster needs Dask: pip install 'avecaesar[dask]' (on this machine and on the "
-            "cluster's workers)") from err
+        raise UsageError(
+            "--cluster needs Dask: pip install -e '.[dask]' in the checkout (on this machine "
+            "and on the cluster's workers)") from err
     try:
         client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as err:
-        raise AveCaesarError(f"cannot reach the Dask scheduler at {address}: {err} — start "
+    except (OSError, TimeoutError, ValueError) as err:
+        raise UsageError(f"cannot reach the Dask scheduler at {address}: {err} — start "
                              "one with `dask scheduler` or check the address") from err
     summaries: list[RaceSummary] = []
     try:
@@ -299,6 +344,9 @@ def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
             summaries.extend(fut.result())
             if progress:
                 progress(len(summaries))
+    except KeyboardInterrupt:
+        client.cancel(futures)
+        return summaries, True
     finally:
         client.close()
-    return summaries
+    return summaries, False

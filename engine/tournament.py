@@ -22,7 +22,8 @@ from avecaesar.engine.rules import RaceRules, TournamentRules
 from avecaesar.errors import AveCaesarError
 
 __all__ = ["FORMAT", "RaceResult", "Setup", "Standing", "Tournament", "TournamentError",
-           "choose_course", "next_seats", "race_result", "race_seed", "replay_tournament",
+           "choose_course", "next_seats", "planned_courses", "race_result", "race_seed",
+           "replay_tournament",
            "run_tournament", "standings"]
 
 FORMAT = "avecaesar-tournament-record"
@@ -85,6 +86,8 @@ class Tournament:
     races: tuple[RaceResult, ...]
     standings: tuple[Standing, ...]
     header: dict[str, Any]
+    partial: bool = False  # stopped (Ctrl-C) before every race was run
+
 
     def to_json(self) -> dict[str, Any]:
         return {"races": [r.to_json(self.names) for r in self.races],
@@ -93,6 +96,7 @@ class Tournament:
     def record(self) -> dict[str, Any]:
         """The tournament record: the header, each race's full game record, the standings."""
         return {"format": FORMAT, "version": VERSION, **self.header,
+                **({"partial": True} if self.partial else {}),
                 "races": [{"race": r.race, "course": r.course, "seed": r.seed,
                            "seats": list(r.seats), "record": list(r.record)}
                           for r in self.races],
@@ -218,6 +222,32 @@ def run_tournament(t: TournamentRules, setup: Setup, names: Sequence[str],
     draw may take."""
     rng = random.Random(seed)
     results: list[RaceResult] = []
+    try:
+        _run_races(t, setup, names, policies, seed, courses, pool, header, rng, results)
+    except KeyboardInterrupt:  # keep the races finished so far
+        return Tournament(tuple(names), tuple(results),
+                          standings(names, results, t.tie_break), dict(header or {}), True)
+    return Tournament(tuple(names), tuple(results), standings(names, results, t.tie_break),
+                      dict(header or {}))
+
+
+def planned_courses(t: TournamentRules, players: int, seed: int,
+                    courses: Sequence[str] | None, pool: Sequence[str]) -> list[str]:
+    """The course of every race, as :func:`run_tournament` with this seed will choose them
+    (the draws depend only on the seed and the courses already raced): to check them all
+    before the first race starts."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    for r in range(1, t.races + 1):
+        out.append(choose_course(t, r, players, courses, out, pool, rng))
+    return out
+
+
+def _run_races(t: TournamentRules, setup: Setup, names: Sequence[str],
+               policies: Sequence[Policy], seed: int, courses: Sequence[str] | None,
+               pool: Sequence[str], header: dict[str, Any] | None, rng: random.Random,
+               results: list[RaceResult]) -> None:
+    """Run the races one by one, appending each result to ``results`` as it finishes."""
     seats: list[int] | None = None
     n = len(names)
     for r in range(1, t.races + 1):
@@ -237,8 +267,6 @@ def run_tournament(t: TournamentRules, setup: Setup, names: Sequence[str],
         res = _result(r, course, s, run.setup["seats"], run.outcome, n, lines)
         results.append(res)
         seats = next_seats(t, res.seats, res.seat_order)
-    return Tournament(tuple(names), tuple(results), standings(names, results, t.tie_break),
-                      dict(header or {}))
 
 
 def replay_tournament(doc: dict[str, Any], t: TournamentRules, setup: Setup,

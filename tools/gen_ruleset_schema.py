@@ -58,10 +58,15 @@ def enum(values: dict[str, str], description: str = "the rule value") -> dict[st
     return {"description": description, "enum": list(values), "x-values": values}
 
 
-def integer(minimum: int | None = None, description: str = "the rule value") -> dict[str, Any]:
+def integer(minimum: int | None = None, description: str = "the rule value",
+            maximum: int | None = None) -> dict[str, Any]:
+    """An integer rule value; ``maximum`` bounds what the engine is asked to play (a card of
+    99 would make every move a walk of 99 steps), see src/avecaesar/limits.py."""
     s: dict[str, Any] = {"description": description, "type": "integer"}
     if minimum is not None:
         s["minimum"] = minimum
+    if maximum is not None:
+        s["maximum"] = maximum
     return s
 
 
@@ -78,15 +83,18 @@ CONDITION_LIST = {"description": "conditions that must all hold (see $defs/condi
                   "type": "array", "minItems": 1, "uniqueItems": True,
                   "items": {"$ref": "#/$defs/condition"}}
 
+#: the largest movement value a card, race card or bonus may have (the decks go to 6)
+MAX_CARD = 9
+
 COMPOSITION = {
     "description": "how many cards of each value one deck holds",
     "type": "array", "minItems": 1,
     "items": {"type": "object", "additionalProperties": False, "required": ["card", "count"],
               "properties": {
                   "card": {"description": "the movement value printed on the card",
-                           "type": "integer", "minimum": 1},
+                           "type": "integer", "minimum": 1, "maximum": MAX_CARD},
                   "count": {"description": "how many such cards one deck holds",
-                            "type": "integer", "minimum": 1}}},
+                            "type": "integer", "minimum": 1, "maximum": 50}}},
 }
 
 ROTATION = {
@@ -149,34 +157,35 @@ ALTERNATIVES = {
                   "name": {"description": "the deck's name in the rulebook",
                            "type": "string", "minLength": 1},
                   "cards": {"description": "how many cards that deck holds",
-                            "type": "integer", "minimum": 1}}},
+                            "type": "integer", "minimum": 1, "maximum": 100}}},
 }
 
 PER_PLAYERS = {
     "description": "the rule value: a number, or a list of {players, chariots}",
-    "type": ["integer", "array"], "minimum": 1,
+    "type": ["integer", "array"], "minimum": 1, "maximum": 6,
     "items": {"type": "object", "additionalProperties": False,
               "required": ["players", "chariots"],
               "properties": {
                   "players": {"description": "the number of players this entry is for",
-                              "type": "integer", "minimum": 1},
+                              "type": "integer", "minimum": 1, "maximum": 6},
                   "chariots": {"description": "chariots each of them drives",
-                               "type": "integer", "minimum": 1}}},
+                               "type": "integer", "minimum": 1, "maximum": 6}}},
 }
 
 # group -> (description, required in a complete ruleset?, {key: (description, required?, value)})
 GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]] = {
     "players": ("Who plays and how many chariots each drives.", True, {
-        "min": ("Fewest players the rules are written for.", True, integer(1)),
-        "max": ("Most players the rules are written for.", True, integer(1)),
+        "min": ("Fewest players the rules are written for.", True, integer(1, maximum=6)),
+        "max": ("Most players the rules are written for.", True, integer(1, maximum=6)),
         "chariots_per_player": ("How many chariots each player drives: one number, or a "
                                 "table by the number of players.", True, PER_PLAYERS),
     }),
     "deck": ("Each chariot's deck of race cards.", True, {
         "composition": ("Cards in one standard deck, by value.", True, COMPOSITION),
-        "points": ("Movement points in one deck (sum of its card values).", True, integer(1)),
+        "points": ("Movement points in one deck (sum of its card values).", True,
+                   integer(1, maximum=500)),
         "piles": ("Piles a deck is split into before the race; draws come from a pile of "
-                  "the player's choice when more than 1.", True, integer(1)),
+                  "the player's choice when more than 1.", True, integer(1, maximum=10)),
         "alternatives": ("Other decks a player may choose (same points, fewer cards).", False,
                          ALTERNATIVES),
         "alternative_compositions": ("Card values of the alternative decks.", False, {
@@ -190,7 +199,8 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
                                    "type": "string", "minLength": 1},
                           "values": {"description": "the value of every card of that deck",
                                      "type": "array", "minItems": 1,
-                                     "items": {"type": "integer", "minimum": 1}}}}}),
+                                     "items": {"type": "integer", "minimum": 1,
+                                               "maximum": MAX_CARD}}}}}),
         "split": ("How a deck is split into its piles (deck.piles > 1).", False, enum({
             "dealt_face_down": "the shuffled deck is dealt face down onto the piles: a pile "
                                "chosen blind gives an unseen card like the deck's top card",
@@ -202,13 +212,13 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
     }),
     "hand": ("The cards a player holds.", True, {
         "size": ("Cards in hand; after playing one, draw back to this many.", True,
-                 integer(1)),
+                 integer(1, maximum=10)),
     }),
     "race": ("One race.", True, {
-        "laps": ("Laps to drive.", True, integer(1)),
+        "laps": ("Laps to drive.", True, integer(1, maximum=10)),
         "direction": ("Default driving direction.", True,
                       enum({"clockwise": "clockwise", "anticlockwise": "anticlockwise"})),
-        "max_chariots": ("Most chariots in one race.", True, integer(1)),
+        "max_chariots": ("Most chariots in one race.", True, integer(1, maximum=12)),
     }),
     "start": ("The start of a race.", True, {
         "order": ("How the first race's start places are decided.", True, enum({
@@ -290,7 +300,8 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
             "race_card": "it picks up a face-down race card (alley.race_card: its value)",
         })),
         "race_card": ("The value of the face-down race card a chariot picks up with the "
-                      "race_card tribute; it joins the hand.", False, integer(1)),
+                      "race_card tribute; it joins the hand.", False,
+                      integer(1, maximum=MAX_CARD)),
         "blocked_last_chance": ("What a chariot that still owes the stop does when the alley "
                                 "is blocked on its last lap to stop.", True, enum({
                                     "must_wait": "it must skip turns until the way is free",
@@ -332,7 +343,7 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
                         BOOL),
     }),
     "tournament": ("A series of races.", True, {
-        "races": ("Races in a tournament.", True, integer(1)),
+        "races": ("Races in a tournament.", True, integer(1, maximum=20)),
         "next_start_order": ("How the next race's start order is decided.", True, enum({
             "loser_first": "the loser of the previous race takes start place 1, the others "
                            "follow clockwise",
@@ -430,11 +441,11 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
         })),
     }),
     "bonus": ("A one-off bonus a chariot may use instead of a card.", False, {
-        "points": ("Movement points of the bonus.", True, integer(1)),
+        "points": ("Movement points of the bonus.", True, integer(1, maximum=MAX_CARD)),
         "granted": ("When a chariot receives it.", True, enum({
             "after_alley_stop": "after saluting Caesar in the alley",
         })),
-        "uses": ("How often it can be used.", True, integer(1)),
+        "uses": ("How often it can be used.", True, integer(1, maximum=10)),
         "instead_of_card": ("Whether it is used instead of playing a card.", True, BOOL),
     }),
     "ramming": ("Ramming attacks.", False, {

@@ -36,7 +36,7 @@ def record_frames(path: Path, course_check: Any = None) -> dict[str, Any]:
                               head.get("overrides", {}), course, head.get("house"))
     turns = [ln for ln in lines[1:] if ln["type"] != "result"]
     replay([head, *turns] + [ln for ln in lines[1:] if ln["type"] == "result"],
-           rules, board, path.name)
+           rules, board, path.name, partial=True)
     state, _ = new_race(rules, board, [p["name"] for p in head["players"]], int(head["seed"]),
                         head["seats"] if head.get("seated") else None)
     game = state.game

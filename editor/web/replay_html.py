@@ -9,6 +9,7 @@ from pathlib import Path
 
 from avecaesar.editor.web.boards import board_svg
 from avecaesar.editor.web.frames import record_frames
+from avecaesar.safeio import write_atomic
 
 __all__ = ["replay_html", "write_replay_html"]
 
@@ -41,8 +42,5 @@ def replay_html(record: Path) -> str:
 
 
 def write_replay_html(record: Path, out: Path) -> None:
-    """Write the page (to a temporary file first, renamed into place)."""
-    text = replay_html(record)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(out)
+    """Write the page atomically (a temporary file first, renamed into place)."""
+    write_atomic(out, replay_html(record))

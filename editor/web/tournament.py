@@ -97,7 +97,7 @@ class WebTournament:
             head = lines[0]
             rules, board = race_setup(head["ruleset"], head["variants"], head["overrides"],
                                       head["course"], head.get("house"))
-            state = replay(lines, rules, board, name)
+            state = replay(lines, rules, board, name, partial=True)
             if not state.over:
                 break
             out.append(race_result(r, head["course"], int(head["seed"]), head["seats"],

@@ -10,10 +10,12 @@ from dataclasses import dataclass
 
 __all__ = [
     "AveCaesarError",
+    "FileAccessError",
     "InputError",
     "MissingRuleValueError",
     "Problem",
     "UnknownNameError",
+    "UsageError",
 ]
 
 
@@ -37,7 +39,21 @@ class Problem:
 
 
 class AveCaesarError(Exception):
-    """Base class: an error caused by the user's input or request, never a bug."""
+    """Base class: an error caused by the user's input or request, never a bug.
+
+    ``exit_code`` is what the CLI exits with: 1 for problems in a valid input (a course with
+    problems, an illegal move in a record), 2 for usage (unknown ids, bad option values,
+    missing files or folders)."""
+
+    exit_code = 1
+
+
+class UsageError(AveCaesarError):
+    """Raised when the command line asks for something that cannot be done: an unknown id,
+    an option value out of range, a missing file or folder, an output path that is a
+    folder. Exit code 2."""
+
+    exit_code = 2
 
 
 class InputError(AveCaesarError):
@@ -48,7 +64,15 @@ class InputError(AveCaesarError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
-class UnknownNameError(AveCaesarError):
+class FileAccessError(InputError):
+    """Raised when a file named on the command line (or by a file) cannot be read at all:
+    missing, a folder or a device, too large, not UTF-8, outside the allowed folders.
+    It is still an :class:`InputError` (one located problem), but a usage error: exit 2."""
+
+    exit_code = 2
+
+
+class UnknownNameError(UsageError):
     """Raised when a course, ruleset or variant name is not known; lists the known ones."""
 
     def __init__(self, kind: str, name: str, known: list[str]) -> None:
@@ -61,7 +85,7 @@ class UnknownNameError(AveCaesarError):
         super().__init__(f"unknown {kind} {name!r}{hint}{end} Known {kind}s: {listing}")
 
 
-class MissingRuleValueError(AveCaesarError):
+class MissingRuleValueError(UsageError):
     """Raised when rule values the sources do not give (declared open) are needed.
 
     ``entries`` holds every missing value as ``(key, why, choices)``; :meth:`combined`

@@ -8,6 +8,7 @@ is fetched over the network.
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from typing import Any
 
@@ -70,6 +71,9 @@ def _explain(err: ValidationError, source: Source) -> tuple[list[str | int], str
     if v == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return path, f"missing key {missing!r} — add it here", None
+    if v == "type" and not path:  # the whole file: never quote what it holds
+        return path, (f"the file's top level is not {_a(err.validator_value)} of keys "
+                      "(key: value lines) — is it the right file?"), None
     if v == "type":
         text = source.scalar_text(path)
         inst = err.instance
@@ -90,14 +94,44 @@ def _explain(err: ValidationError, source: Source) -> tuple[list[str | int], str
         return path, f"must be {err.validator_value!r}", None
     if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         return path, f"{err.message} — change the number", None
-    if v in ("minItems", "maxItems", "minLength", "maxLength", "uniqueItems"):
-        return path, f"{err.message}", None
+    if v in ("minItems", "maxItems"):
+        n = len(err.instance) if isinstance(err.instance, list) else "?"
+        word = "too short — write at least" if v == "minItems" else "too long — write at most"
+        return path, f"{n} items: {word} {err.validator_value}", None
+    if v in ("minLength", "maxLength"):
+        n = len(err.instance) if isinstance(err.instance, str) else "?"
+        word = "too short — write at least" if v == "minLength" else "too long — write at most"
+        return path, f"a text of {n} characters: {word} {err.validator_value}", None
+    if v == "uniqueItems":
+        return path, "the items must all differ — remove the repeated one", None
     if v == "pattern":
         form = err.schema.get("description") if isinstance(err.schema, dict) else None
         return path, (f"{_short(err.instance)} does not have the expected form "
                       f"({form or err.validator_value})"), None
     desc = err.schema.get("description") if isinstance(err.schema, dict) else None
-    return path, err.message + (f" — expected: {desc}" if desc else ""), None
+    message = err.message.replace(repr(err.instance), _short(err.instance))
+    return path, _clip(message, 200) + (f" — expected: {desc}" if desc else ""), None
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def _non_finite(data: object) -> list[list[str | int]]:
+    """Paths of every ``.nan``/``.inf`` in ``data`` (JSON Schema's "number" lets them
+    through, and a drawing or a figure computed from one is broken)."""
+    found: list[list[str | int]] = []
+    stack: list[tuple[object, list[str | int]]] = [(data, [])]
+    seen: set[int] = set()
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            found.append(path)
+        elif isinstance(value, dict | list) and id(value) not in seen:
+            seen.add(id(value))
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((v, [*path, k]) for k, v in items)
+    return sorted(found, key=str)
 
 
 def _matches(pattern: str, key: object) -> bool:
@@ -131,7 +165,9 @@ def _leaves(err: ValidationError) -> ValidationError:
 
 def schema_problems(source: Source, schema_id: str) -> list[Problem]:
     """Every schema violation of ``source`` as located problems (empty when valid)."""
-    problems: list[Problem] = []
+    problems: list[Problem] = [
+        source.problem(path, "not a finite number (.nan or .inf) — write a number such as 90")
+        for path in _non_finite(source.data)]
     seen: set[tuple[int, int, str]] = set()
     for err in validator(schema_id).iter_errors(source.data):
         err = _leaves(err)

@@ -14,6 +14,8 @@ from typing import Any
 import yaml
 
 from avecaesar.errors import InputError, Problem
+from avecaesar.limits import MAX_DATA_BYTES, MAX_YAML_DEPTH, MAX_YAML_NODES
+from avecaesar.safeio import read_text
 
 __all__ = ["Source", "load_yaml", "load_yaml_text"]
 
@@ -83,22 +85,69 @@ def _child(node: yaml.Node | None, part: str | int) -> yaml.Node | None:
     return None
 
 
-def _duplicate_keys(node: yaml.Node | None, file: str, out: list[Problem]) -> None:
+def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.MappingNode):
-        seen: dict[str, int] = {}
-        for k, v in node.value:
-            if isinstance(k, yaml.ScalarNode):
-                if k.value in seen:
-                    out.append(Problem(
-                        file, k.start_mark.line + 1, k.start_mark.column + 1,
-                        f"duplicate key {k.value!r} (first at line {seen[k.value]}) — "
-                        "keep one of them"))
-                else:
-                    seen[k.value] = k.start_mark.line + 1
-            _duplicate_keys(v, file, out)
-    elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            _duplicate_keys(item, file, out)
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _check_size(root: yaml.Node, file: str) -> None:
+    """Refuse an alias bomb or a too deeply nested document before anything walks it.
+
+    An alias makes PyYAML reuse a node, so the tree is a DAG: its size with every alias
+    expanded is computed once per node (no re-visits), and a "billion laughs" file of 1 KB
+    is refused in microseconds."""
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, ready = stack.pop()
+        key = id(node)
+        if key in size:
+            continue
+        kids = _children(node)
+        if not ready:
+            stack.append((node, True))
+            stack.extend((k, False) for k in kids if id(k) not in size)
+            continue
+        size[key] = 1 + sum(size[id(k)] for k in kids)
+        depth[key] = 1 + max((depth[id(k)] for k in kids), default=0)
+        if size[key] > MAX_YAML_NODES or depth[key] > MAX_YAML_DEPTH:
+            mark = node.start_mark
+            what = (f"is nested {depth[key]} levels deep (the limit is {MAX_YAML_DEPTH})"
+                    if depth[key] > MAX_YAML_DEPTH else
+                    f"expands to over {MAX_YAML_NODES:,} values through its aliases (*name)")
+            raise InputError([Problem(file, mark.line + 1, mark.column + 1,
+                                      f"this YAML {what} — write the values out, nest "
+                                      "less, or use fewer aliases")])
+
+
+def _duplicate_keys(root: yaml.Node | None, file: str, out: list[Problem]) -> None:
+    visited: set[int] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in visited:  # an aliased node is checked once
+            continue
+        visited.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for k, _v in node.value:
+                if isinstance(k, yaml.ScalarNode):
+                    if k.value in seen:
+                        out.append(Problem(
+                            file, k.start_mark.line + 1, k.start_mark.column + 1,
+                            f"duplicate key {_clip(k.value)!r} (first at line "
+                            f"{seen[k.value]}) — keep one of them"))
+                    else:
+                        seen[k.value] = k.start_mark.line + 1
+        stack.extend(_children(node))
+
+
+def _clip(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
 
 
 def load_yaml_text(text: str, file: str) -> Source:
@@ -113,7 +162,10 @@ def load_yaml_text(text: str, file: str) -> Source:
                                   f"YAML syntax: {what} — fix the indentation or quoting "
                                   "here")]) from err
     except yaml.YAMLError as err:
-        raise InputError([Problem(file, 1, 1, f"YAML: {err}")]) from err
+        raise InputError([Problem(file, 1, 1, f"YAML: {_clip(str(err).splitlines()[0], 80)}"
+                                  " — is this a YAML file?")]) from err
+    if root is not None:
+        _check_size(root, file)
     problems: list[Problem] = []
     _duplicate_keys(root, file, problems)
     if problems:
@@ -126,21 +178,17 @@ def load_yaml_text(text: str, file: str) -> Source:
             data = loader.construct_document(root)
         finally:
             loader.dispose()
-    except yaml.YAMLError as err:  # e.g. an invalid timestamp
+    except (yaml.YAMLError, ValueError, OverflowError) as err:  # e.g. a bad timestamp
         mark = getattr(err, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise InputError([Problem(file, line, col, f"YAML value: {err}")]) from err
+        what = getattr(err, "problem", None) or _clip(str(err).splitlines()[0], 80)
+        raise InputError([Problem(file, line, col, f"YAML value: {what} — write a plain "
+                                  "number, text, list or mapping here")]) from err
     return Source(file, data, root)
 
 
-def load_yaml(path: str | Path) -> Source:
-    """Read and parse a YAML file; a missing or unreadable file is an :class:`InputError`."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError as err:
-        raise InputError([Problem(str(path), 1, 1,
-                                  "no such file — check the path")]) from err
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError([Problem(str(path), 1, 1, f"cannot read the file: {err}")]) from err
+def load_yaml(path: str | Path, limit: int = MAX_DATA_BYTES) -> Source:
+    """Read and parse a YAML file of at most ``limit`` bytes; a missing, unreadable, too large
+    or not regular file is a :class:`~avecaesar.errors.FileAccessError`."""
+    text = read_text(path, limit, "YAML file")
     return load_yaml_text(text, str(path))

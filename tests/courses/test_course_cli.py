@@ -31,10 +31,39 @@ def test_deck_points_make_a_course_unfinishable() -> None:
 
 
 def test_validate_several_files_reports_each() -> None:
-    r = runner.invoke(app, ["course", "validate", str(VALID / "oval.yaml"),
-                            str(VALID / "chicane.yaml")])
-    assert r.exit_code == 0, r.output
+    """The hand-computed test ovals have no alley: a problem under rules that require the
+    stop (every edition, and the shared defaults), fine under the DiceTree variant where not
+    stopping costs nothing (DiceTree 2022 rulebook (DE) S.8-12, variant 3)."""
+    files = [str(VALID / "oval.yaml"), str(VALID / "chicane.yaml")]
+    r = runner.invoke(app, ["course", "validate", *files])
+    assert r.exit_code == 1, r.output
     assert "Plain oval" in r.output and "Oval with a chicane" in r.output
+    assert r.output.count("the course has no Imperial alley") == 2
+    for rules in (["--ruleset", "dicetree-2022"], ["--ruleset", "pro-ludo-2006", "--set",
+                                                    "disqualification.keeps_place=true"]):
+        r = runner.invoke(app, ["course", "validate", *rules, *files])
+        assert r.exit_code == 1 and "no Imperial alley" in r.output, r.output
+    r = runner.invoke(app, ["course", "validate", "--ruleset", "dicetree-2022", "--variant",
+                            "alley-race-card", *files])
+    assert r.exit_code == 0, r.output
+    assert "no Imperial alley" not in r.output
+
+
+def test_start_places_away_from_the_line_are_a_warning_with_their_cost(tmp_path) -> None:
+    """The grid moved round the course changes every race: a warning names the cost."""
+    text = (VALID / "alley.yaml").read_text(encoding="utf-8")
+    import re
+
+    start = re.search(r"^start: .*$", text, re.M)
+    assert start
+    moved = tmp_path / "moved.yaml"
+    moved.write_text(text.replace(start.group(0), "start: [back.0.0, back.1.0]"),
+                     encoding="utf-8")
+    r = runner.invoke(app, ["course", "validate", str(moved)])
+    assert "warning: start place 1 (back.0.0) is " in r.output, r.output
+    assert "not in the grid right behind it" in r.output
+    plain = runner.invoke(app, ["course", "validate", str(VALID / "alley.yaml")])
+    assert "not in the grid" not in plain.output
 
 
 def test_dump_is_node_link_json(tmp_path: Path) -> None:
@@ -76,14 +105,14 @@ def test_ruleset_supplies_deck_and_bonus() -> None:
 def test_unknown_ruleset_is_a_clear_error() -> None:
     r = runner.invoke(app, ["course", "validate", "--ruleset", "dicetre",
                             str(VALID / "alley.yaml")])
-    assert r.exit_code == 1
+    assert r.exit_code == 2  # an unknown id is a usage error
     assert "did you mean 'dicetree-2022'?" in r.output and "Traceback" not in r.output
 
 
 def test_variant_without_ruleset_is_refused() -> None:
     r = runner.invoke(app, ["course", "validate", "--variant", "four-hand-cards",
                             str(VALID / "alley.yaml")])
-    assert r.exit_code == 1 and "--variant needs --ruleset" in r.output
+    assert r.exit_code == 2 and "--variant needs --ruleset" in r.output
 
 
 def test_an_alley_shorter_than_the_track_beside_it_is_a_warning(tmp_path: Path) -> None:

@@ -70,6 +70,6 @@ def test_all_problems_are_listed_not_only_the_first(tmp_path: Path) -> None:
 
 def test_unknown_bundled_id_suggests_and_lists() -> None:
     result = runner.invoke(app, ["course", "validate", "no-such/course"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # usage
     assert "unknown course 'no-such/course'" in result.output
     assert "Known courses" in result.output

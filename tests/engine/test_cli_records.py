@@ -54,7 +54,7 @@ def test_every_edition_races_by_default_and_open_values_stop_only_a_variant_race
         assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["race", "--ruleset", "2022", "--variant", "ramming-attacks",
                               "--course", OVAL, "--players", "3"])
-    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert res.exit_code == 2 and "Traceback" not in res.output  # usage: values to supply
     assert "2 values open" in res.output
     assert "--set ramming.tie=no_effect" in res.output
     assert "--set ramming.attack_chips=no_effect" in res.output
@@ -178,7 +178,7 @@ def test_variants_the_engine_cannot_play_yet_are_refused_not_ignored():
     assert four.hand_size == 4
     res = runner.invoke(app, ["race", "--ruleset", "dicetree-2022", "--variant",
                               "ramming-attacks", "--course", OVAL])
-    assert res.exit_code == 1 and "ramming" in res.output and "Traceback" not in res.output
+    assert res.exit_code == 2 and "ramming" in res.output and "Traceback" not in res.output
 
 
 def test_play_asks_for_open_values_at_the_table_and_saves_them(tmp_path: Path) -> None:

@@ -95,9 +95,9 @@ def test_simulate_cli_text_json_chart_heat(tmp_path: Path) -> None:
 def test_simulate_cli_bad_input_is_clear() -> None:
     res = runner.invoke(app, ["simulate", "-r", "2022", "-c", COURSE, "--bots", "gredy",
                               "-k", "2", "--quiet"])
-    assert res.exit_code == 1 and "did you mean 'greedy'" in res.output
+    assert res.exit_code == 2 and "did you mean 'greedy'" in res.output
     res = runner.invoke(app, ["simulate", "-r", "2O22", "-c", COURSE, "-k", "2", "--quiet"])
-    assert res.exit_code == 1 and "unknown ruleset" in res.output
+    assert res.exit_code == 2 and "unknown ruleset" in res.output
 
 
 def test_course_validate_with_simulation() -> None:
@@ -111,7 +111,7 @@ def test_course_validate_with_simulation() -> None:
 
 def test_course_validate_simulation_needs_a_ruleset() -> None:
     res = runner.invoke(app, ["course", "validate", COURSE, "--simulate", "6"])
-    assert res.exit_code == 1 and "--simulate needs --ruleset" in res.output
+    assert res.exit_code == 2 and "--simulate needs --ruleset" in res.output
 
 
 def test_simulation_jumps_water_ditches_as_a_race_does() -> None:

@@ -38,7 +38,7 @@ def test_validate_every_bundled_file_exit_0(run) -> None:
 
 def test_validate_missing_file(run) -> None:
     result = run("validate", "no/such/ruleset.yaml")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a missing file is a usage error
     assert "no/such/ruleset.yaml:1:1: no such file" in result.output
 
 
@@ -130,9 +130,9 @@ def test_show_open_lists_a_variants_open_values_and_a_house_file_closes_them(
     (["show", "2022", "--set", "hand.size=[1"], "is not a readable value"),
     (["show", "tests/none.yaml"], "tests/none.yaml:1:1: no such file"),
 ])
-def test_user_errors_exit_1_without_traceback(run, args, message) -> None:
+def test_usage_errors_exit_2_without_traceback(run, args, message) -> None:
     result = run(*args)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
 
