@@ -90,7 +90,7 @@ def test_direction_anticlockwise_of_a_file(tmp_path: Path) -> None:
     assert f"1\\n{first}" in out.read_text()  # place 1 carries its anticlockwise id
     r = runner.invoke(app, ["course", "render", str(VALID / "oval.yaml"), "--direction",
                             "anticlockwise", "-o", str(out)])
-    assert r.exit_code == 1 and "is not driven anticlockwise" in r.stderr
+    assert r.exit_code == 2 and "is not driven anticlockwise" in r.stderr
     r = runner.invoke(app, ["course", "render", str(src), "--direction", "backwards"])
     assert r.exit_code == 2
 
@@ -191,7 +191,7 @@ def test_diff_puts_two_courses_side_by_side() -> None:
 
 def test_diff_of_a_broken_or_unknown_course_fails_cleanly(tmp_path: Path) -> None:
     r = runner.invoke(app, ["course", "diff", "homebrew/rome", "homebrew/romee"])
-    assert r.exit_code == 1 and "did you mean" in r.stderr
+    assert r.exit_code == 2 and "did you mean" in r.stderr
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: x\nlanes: 1\ntrack: []\nfinish: {before: a}\nstart: []\n")
     r = runner.invoke(app, ["course", "diff", str(bad), "homebrew/rome"])

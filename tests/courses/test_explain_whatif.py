@@ -26,6 +26,7 @@ from avecaesar.engine.course_whatif import apply_to_data, candidate_edits, what_
 from avecaesar.engine.figures import DEFAULT_FIGURES, RaceFigures
 from avecaesar.errors import InputError
 from avecaesar.paths import COURSES_DIR
+from avecaesar.safeio import allow_paths
 
 runner = CliRunner()
 
@@ -102,9 +103,11 @@ def _revalidate(course, edit, rules: RaceFigures, tmp: Path):
         course_file = tree / Path(course.model.file).resolve().relative_to(
             COURSES_DIR.resolve())
         cid = course.id.removesuffix("-ccw")
+        allow_paths([tree])  # the copy's modules sit beside the course's own folder
         found = [c for c in load_courses(course_file, cid) if c.direction == course.direction]
         return found[0]
     finally:
+        allow_paths([])
         target.write_text(original, encoding="utf-8")
 
 

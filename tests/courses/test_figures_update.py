@@ -48,15 +48,16 @@ def test_update_restores_every_byte_of_the_bundled_file(cid: str, tmp_path: Path
     wrong, n = _corrupt(original)
     assert n >= 3 and wrong != original
     target.write_text(wrong, encoding="utf-8")
-    stale = runner.invoke(app, ["course", "validate", str(target)])
+    allow = ["--allow-path", str(courses_copy)]  # the modules sit beside the course's folder
+    stale = runner.invoke(app, [*allow, "course", "validate", str(target)])
     assert stale.exit_code == 1
     assert "--update-figures` rewrites them" in stale.stderr
-    r = runner.invoke(app, ["course", "validate", str(target), "--update-figures"])
+    r = runner.invoke(app, [*allow, "course", "validate", str(target), "--update-figures"])
     # exit 0, or 1 on the homebrew tracks a deck cannot finish (not a figure problem)
     assert r.exit_code == runner.invoke(app, ["course", "validate", cid]).exit_code
     assert target.read_text(encoding="utf-8") == original
     assert "updated the figures of" in r.stdout and "+  lap:" in r.stdout
-    again = runner.invoke(app, ["course", "validate", str(target), "--update-figures"])
+    again = runner.invoke(app, [*allow, "course", "validate", str(target), "--update-figures"])
     assert "the declared figures hold, nothing to update" in again.stdout
 
 

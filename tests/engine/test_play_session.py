@@ -68,7 +68,7 @@ def test_save_then_resume_to_the_end(tmp_path: Path) -> None:
 
 def test_play_without_a_race_or_resume_is_a_clear_error() -> None:
     res = runner.invoke(app, ["play"])
-    assert res.exit_code == 1 and "--resume FILE" in res.output
+    assert res.exit_code == 2 and "--resume FILE" in res.output
 
 
 def test_version() -> None:

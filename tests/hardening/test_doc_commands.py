@@ -4,7 +4,8 @@ The code blocks are read from the files themselves. Each ``avecaesar`` line runs
 folder that sees the checkout's data (in file order, so the tutorial's file exists when it is
 validated) and must exit 0 — or 1 where the text says the course is not finishable or shows
 an error. Exceptions, each named here: synopsis lines (``--ruleset R [--variant V…]``) are
-checked for their options only; simulations run 20 races instead of thousands; ``make``,
+checked for their options only, and so are ``serve`` (a server that runs until stopped) and
+``play`` (people at the keyboard); simulations run 20 races instead of thousands; ``make``,
 ``pip`` and ``dask`` lines are checked against the Makefile, pyproject.toml and ``dask
 worker --help`` (a real cluster is not started in CI).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +39,7 @@ def _commands(doc: Path) -> list[tuple[str, list[str]]]:
         for line in text.splitlines():
             s = line.strip()
             s = s[2:] if s.startswith("$ ") else s
-            if re.match(r"(\.venv/bin/)?avecaesar |make |pip |dask ", s):
+            if re.match(r"(\.venv/bin/)?avecaesar |make |pip |dask |cp ", s):
                 found.append((s, []))
             elif found and line.strip() and not line.startswith(("#", "```")):
                 found[-1][1].append(line)
@@ -103,6 +105,7 @@ def _workdir(tmp: Path) -> Path:
     for name in ("courses", "rulesets", "schemas", "tests"):
         (tmp / name).symlink_to(ROOT / name)
     (tmp / "docs" / "img").mkdir(parents=True)
+    (tmp / "docs" / "examples").symlink_to(ROOT / "docs" / "examples")
     return tmp
 
 
@@ -116,6 +119,10 @@ def test_every_command_in_the_doc_runs_as_written(doc: Path, tmp_path: Path,
         if program == "make":
             target = cmd.split()[1]
             assert re.search(rf"^{target}:", (ROOT / "Makefile").read_text(), re.M), cmd
+            continue
+        if program == "cp":  # a file the next commands work on (the tutorial's copy)
+            src, dst = shlex.split(cmd)[1:3]
+            shutil.copy(src, dst)
             continue
         if program == "pip":
             extra = re.search(r"\.\[(\w+)\]", cmd)
@@ -132,7 +139,8 @@ def test_every_command_in_the_doc_runs_as_written(doc: Path, tmp_path: Path,
             for option in options:
                 assert option in help_text, f"{cmd}: dask {sub} has no {option}"
             continue
-        if SYNOPSIS.search(cmd.split("#")[0]) or "--cluster" in cmd:
+        interactive = _args(cmd)[:1] in (["serve"], ["play"])  # a server, people at a table
+        if SYNOPSIS.search(cmd.split("#")[0]) or "--cluster" in cmd or interactive:
             args = _args(cmd.replace("…", " "))
             sub = [w for w in args[:2] if not w.startswith("-") and w.isalpha()]
             help_text = runner.invoke(app, [*sub, "--help"], terminal_width=200).output
@@ -145,6 +153,13 @@ def test_every_command_in_the_doc_runs_as_written(doc: Path, tmp_path: Path,
             f = Path("via-appia.yaml")
             f.write_text(re.sub(r"^finish: .*$", "finish: {before: hom}", f.read_text(),
                                 flags=re.M))
+        if doc.name == "tutorial.md" and cmd.endswith("validate my-rome.yaml") and any(
+                "gives 26" in s for s in shown):  # step 8: the curve edit the text asks for
+            f = Path("my-rome.yaml")
+            edited = re.sub(r"(name: east, [^}]*lengths: )\[5, 7\]", r"\1[4, 7]",
+                            f.read_text())
+            assert edited != f.read_text(), "the tutorial's curve 'east' is not [5, 7]"
+            f.write_text(edited)
         res = runner.invoke(app, _args(cmd), env={"COLUMNS": "200"})
         want = _expected_code(cmd, shown)
         assert res.exit_code == want, f"{doc.name}: {cmd}\n{res.output[-800:]}"
