@@ -19,12 +19,13 @@ import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from avecaesar.engine.board import Board
-from avecaesar.engine.course import load_course
-from avecaesar.engine.policies import greedy_policy, make_policy
-from avecaesar.engine.race import new_race, outcome, play_turn
-from avecaesar.engine.rules import rules_from_ruleset
-from avecaesar.engine.ruleset import load_ruleset
+from avecaesar.engine.bots.policies import greedy_policy
+from avecaesar.engine.bots.registry import make_policy
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.race import new_race, outcome, play_turn
+from avecaesar.engine.core.rules import rules_from_ruleset
+from avecaesar.engine.course.course import load_course
+from avecaesar.engine.ruleset.ruleset import load_ruleset
 
 # The figures in docs were measured with keeps_place true for 1989 and 2006 (then an open
 # value; the editions now read it as false): kept so that the figures stay comparable.
@@ -48,11 +49,11 @@ def run_chunk(args: tuple[str, str, str, int, list[int]]) -> list[tuple[int, int
         while not state.over:
             if state.turn == place:
                 t0 = time.perf_counter()
-                t = play_turn(state, strong)
+                t = play_turn(state, strong, greedy_policy)
                 if "move" in t:  # a decision (a skip is no decision)
                     times.append(time.perf_counter() - t0)
             else:
-                play_turn(state, greedy_policy)
+                play_turn(state, greedy_policy, greedy_policy)
         result = {p.chariot: p for p in outcome(state).placings}
         me = result[place]
         won = int(me.place == 1 and not me.disqualified)

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from avecaesar.editor.render import course_dot, render
-from avecaesar.engine.course import bundled_courses, load_course, load_courses
+from avecaesar.engine.course.course import bundled_courses, load_course, load_courses
 
 
 def oval(spaces_per_lane: int, lanes: int = 3) -> str:

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from avecaesar.engine.course import _bundled_ids as bundled_ids
-from avecaesar.engine.deadlocks import count_deadlocks
+from avecaesar.engine.course.course import _bundled_ids as bundled_ids
+from avecaesar.engine.lab.deadlocks import count_deadlocks
 
 EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")
 

@@ -18,13 +18,13 @@ import argparse
 import time
 import tracemalloc
 
-from avecaesar.engine.board import Board
-from avecaesar.engine.course import load_course
-from avecaesar.engine.policies import make_policy
-from avecaesar.engine.race import new_race, play_turn
-from avecaesar.engine.rules import rules_from_ruleset
-from avecaesar.engine.ruleset import load_ruleset
-from avecaesar.engine.simulate import SimSpec, simulate
+from avecaesar.engine.bots.registry import OWNERLESS, make_policy
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.race import new_race, play_turn
+from avecaesar.engine.core.rules import rules_from_ruleset
+from avecaesar.engine.course.course import load_course
+from avecaesar.engine.lab.simulate import SimSpec, simulate
+from avecaesar.engine.ruleset.ruleset import load_ruleset
 
 # The figures in docs were measured with keeps_place true for 1989 and 2006 (then an open
 # value; the editions now read it as false): kept so that the figures stay comparable.
@@ -53,7 +53,7 @@ def main() -> None:
         for seed in range(args.races_per_course):
             state, _ = new_race(rules, board, names, seed)
             while not state.over:
-                play_turn(state, policies[state.turn])
+                play_turn(state, policies[state.turn], OWNERLESS)
                 turns += 1
                 if turns % 37 == 0:
                     samples.append(state.copy())

@@ -14,9 +14,9 @@ from typing import Any, TypeVar
 
 import typer
 
-from avecaesar.engine.ruleset_compose import parse_override
-from avecaesar.engine.ruleset_house import house_file_text
-from avecaesar.errors import AveCaesarError, MissingRuleValueError
+from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
+from avecaesar.engine.ruleset.ruleset_compose import parse_override
+from avecaesar.engine.ruleset.ruleset_house import house_file_text
 
 __all__ = ["ask_open_values", "with_answers"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from avecaesar.engine.simulate import SimReport
+from avecaesar.engine.lab.simulate import SimReport
 
 __all__ = ["win_rate_chart"]
 

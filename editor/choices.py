@@ -6,8 +6,8 @@ Shared by the terminal ``play`` and the web table; both only ask the engine (leg
 
 from __future__ import annotations
 
-from avecaesar.engine.moves import walks, why_not
-from avecaesar.engine.state import Move, RaceState
+from avecaesar.engine.core.moves import walks, why_not
+from avecaesar.engine.core.state import Move, RaceState
 
 __all__ = ["options", "why_not_target"]
 

@@ -37,7 +37,7 @@ def _options(
 ) -> None:
     """Ave Caesar: validate and render courses, compare rulesets, race, and serve the
     table in the browser (avecaesar serve)."""
-    from avecaesar.safeio import allow_paths
+    from avecaesar.engine.data.safeio import allow_paths
 
     allow_paths(allow_path or [])
 

@@ -20,7 +20,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from avecaesar.errors import AveCaesarError, InputError, UsageError
+from avecaesar.engine.data.errors import AveCaesarError, InputError, UsageError
 
 __all__ = ["bot_kinds", "echo_json", "fail", "handles_errors", "harden", "rule_settings",
            "seat_bots"]
@@ -89,7 +89,7 @@ def echo_json(value: object) -> None:
 def rule_settings(texts: list[str] | None) -> dict[str, str]:
     """``--set KEY=VALUE`` options as a mapping; each key and value is checked early against
     the ruleset schema (an unknown key gets "did you mean")."""
-    from avecaesar.engine.ruleset_compose import parse_override
+    from avecaesar.engine.ruleset.ruleset_compose import parse_override
 
     out: dict[str, str] = {}
     for text in texts or []:
@@ -108,7 +108,7 @@ def rules_header(ruleset: str, variants: list[str], overrides: dict[str, str],
     """What a record header says about the rules beyond their names: the house rules (so
     the record replays without the file) and the kind of every value that a text does not
     state outright (read, conflict, open)."""
-    from avecaesar.engine.ruleset import load_ruleset
+    from avecaesar.engine.ruleset.ruleset import load_ruleset
 
     rs = load_ruleset(ruleset, variants, overrides, house)
     out: dict[str, Any] = {"kinds": {k: v for k, v in rs.kinds().items() if v != "stated"}}
@@ -121,7 +121,7 @@ def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
     """``--house FILE``: the file's rules (dotted key → rule), or None without the option."""
     if path is None:
         return None
-    from avecaesar.engine.ruleset_house import load_house
+    from avecaesar.engine.ruleset.ruleset_house import load_house
 
     return load_house(path)
 
@@ -129,8 +129,8 @@ def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
 def bot_kinds(bots: str) -> list[str]:
     """``--bots greedy,search`` as a list of known bot names (an unknown one is an error
     with "did you mean")."""
-    from avecaesar.engine.policies import POLICIES
-    from avecaesar.suggest import did_you_mean
+    from avecaesar.engine.bots.registry import POLICIES
+    from avecaesar.engine.data.suggest import did_you_mean
 
     kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
     for k in kinds:
@@ -143,7 +143,7 @@ def bot_kinds(bots: str) -> list[str]:
 def seat_bots(bots: str, players: int, seed: int
               ) -> tuple[list[str], list[str], list[Any]]:
     """Names (``P1-greedy``, …), bot kinds and policies for ``players`` seats, cycled."""
-    from avecaesar.engine.policies import make_policy
+    from avecaesar.engine.bots.registry import make_policy
 
     kinds = bot_kinds(bots)
     seats = [kinds[i % len(kinds)] for i in range(players)]

@@ -17,7 +17,7 @@ from avecaesar.editor.common import (
     house_rules,
     rule_settings,
 )
-from avecaesar.engine.course import (
+from avecaesar.engine.course.course import (
     Course,
     CourseFigures,
     bundled_courses,
@@ -25,9 +25,9 @@ from avecaesar.engine.course import (
     load_courses,
     resolve,
 )
-from avecaesar.engine.figures import DEFAULT_FIGURES, RaceFigures
-from avecaesar.errors import InputError, Problem, UsageError
-from avecaesar.safeio import check_output, write_atomic
+from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
+from avecaesar.engine.data.errors import InputError, Problem, UsageError
+from avecaesar.engine.data.safeio import check_output, write_atomic
 
 app = typer.Typer(no_args_is_help=True, help="Validate, render and list courses.")
 
@@ -39,7 +39,7 @@ def _rules(deck_points: int | None, ruleset: str | None, variants: list[str] | N
     """The rule values for the figures: a ruleset's, else the shared defaults."""
     figures = DEFAULT_FIGURES
     if ruleset:
-        from avecaesar.engine.ruleset import load_ruleset, race_figures
+        from avecaesar.engine.ruleset.ruleset import load_ruleset, race_figures
 
         overrides = rule_settings(settings)
         figures = race_figures(load_ruleset(ruleset, variants or [], overrides,
@@ -220,7 +220,7 @@ def _simulation(ref: str, ruleset: str | None, variants: list[str] | None,
     import os
 
     from avecaesar.editor.simulate_cli import spec_from_options
-    from avecaesar.engine.simulate import simulate as run
+    from avecaesar.engine.lab.simulate import simulate as run
 
     if course.direction == "anticlockwise" and not cid_of(ref):
         why = "the anticlockwise direction of a file is simulated once it is bundled (by id)"
@@ -271,7 +271,7 @@ def render(
         output_format,
     )
     from avecaesar.editor.render import render as run_graphviz
-    from avecaesar.engine.race_path import shortest_race_route
+    from avecaesar.engine.course.race_path import shortest_race_route
 
     try:
         fmt = output_format(str(out) if out else None, fmt)
@@ -328,7 +328,7 @@ def _course_in_direction(ref: str, direction: str | None) -> Course:
 
 def _drawing_problems(c: Course, steps: list[tuple[int, int, float]]) -> list[Problem]:
     """A step drawn across the board is a problem of the course's geometry, at its piece."""
-    from avecaesar.engine.course_model import Where
+    from avecaesar.engine.course.course_model import Where
 
     by_name = {p.name: p for p in c.model.pieces}
     out: list[Problem] = []
@@ -358,7 +358,7 @@ def diff(
     """Two courses side by side: lap, alley, race and reserve per start place, and which
     pieces differ."""
     from avecaesar.editor.course_insight import diff_lines
-    from avecaesar.engine.course_diff import diff_courses
+    from avecaesar.engine.course.course_diff import diff_courses
 
     rules = _rules(deck_points, ruleset, variant, None)
     ca, cb = load_course(a), load_course(b)
@@ -472,7 +472,7 @@ def new(
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
 ) -> None:
     """Write a commented starter course that validates."""
-    from avecaesar.paths import SCHEMAS_DIR
+    from avecaesar.engine.data.paths import SCHEMAS_DIR
 
     target, title = _new_target(name, out)
     if target.exists() and not force:

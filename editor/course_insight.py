@@ -1,14 +1,14 @@
 """Text for ``course validate --explain`` and ``--what-if``: where the points go, what to
-change. The numbers come from :mod:`avecaesar.engine.course_explain` and
-:mod:`avecaesar.engine.course_whatif`; this module only lays them out."""
+change. The numbers come from :mod:`avecaesar.engine.course.course_explain` and
+:mod:`avecaesar.engine.course.course_whatif`; this module only lays them out."""
 
 from __future__ import annotations
 
-from avecaesar.engine.course import Course, CourseFigures
-from avecaesar.engine.course_diff import CourseDiff
-from avecaesar.engine.course_explain import KINDS, PieceUse, RaceExplanation, explain
-from avecaesar.engine.course_whatif import WhatIf, WhatIfReport, what_if
-from avecaesar.engine.figures import RaceFigures
+from avecaesar.engine.course.course import Course, CourseFigures
+from avecaesar.engine.course.course_diff import CourseDiff
+from avecaesar.engine.course.course_explain import KINDS, PieceUse, RaceExplanation, explain
+from avecaesar.engine.course.course_whatif import WhatIf, WhatIfReport, what_if
+from avecaesar.engine.course.figures import RaceFigures
 
 __all__ = ["course_insight", "diff_lines", "explain_lines", "what_if_lines"]
 

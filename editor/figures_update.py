@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from avecaesar.safeio import write_atomic
+from avecaesar.engine.data.safeio import write_atomic
 
 __all__ = ["FIGURE_KEYS", "rewrite_figures", "unified_diff", "write_text"]
 

@@ -21,9 +21,9 @@ import typer
 from avecaesar.editor.choices import options
 from avecaesar.editor.common import bot_kinds
 from avecaesar.editor.table import Game, GameSetup
-from avecaesar.engine.race import outcome
-from avecaesar.engine.state import LETTERS, Move, RaceState
-from avecaesar.errors import AveCaesarError
+from avecaesar.engine.core.race import outcome
+from avecaesar.engine.core.state import LETTERS, Move, RaceState
+from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["run_play"]
 

@@ -16,7 +16,7 @@ import re
 import graphviz
 import networkx as nx
 
-from avecaesar.errors import AveCaesarError
+from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["FORMATS", "PAPERS", "RenderError", "course_dot", "fit_to_paper", "heat_colour",
            "long_steps", "output_format", "render", "route_laps"]

@@ -9,11 +9,11 @@ from typing import Annotated, Any
 import typer
 
 from avecaesar.editor.common import echo_json, handles_errors, house_rules, rule_settings
-from avecaesar.engine.ruleset import Ruleset, list_rulesets, load_ruleset
-from avecaesar.engine.ruleset_catalog import check_source
-from avecaesar.engine.ruleset_keys import rule_keys
-from avecaesar.errors import FileAccessError, InputError, Problem
-from avecaesar.yamlsource import load_yaml
+from avecaesar.engine.data.errors import FileAccessError, InputError, Problem
+from avecaesar.engine.data.yamlsource import load_yaml
+from avecaesar.engine.ruleset.ruleset import Ruleset, list_rulesets, load_ruleset
+from avecaesar.engine.ruleset.ruleset_catalog import check_source
+from avecaesar.engine.ruleset.ruleset_keys import rule_keys
 
 __all__ = ["app"]
 

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from avecaesar.engine.ruleset import Ruleset, list_rulesets, load_ruleset
-from avecaesar.engine.ruleset_keys import RULESET_SCHEMA, rule_keys
-from avecaesar.schemas import schema
+from avecaesar.engine.data.schemas import schema
+from avecaesar.engine.ruleset.ruleset import Ruleset, list_rulesets, load_ruleset
+from avecaesar.engine.ruleset.ruleset_keys import RULESET_SCHEMA, rule_keys
 
 __all__ = ["edition_page", "pages", "reference"]
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from avecaesar.editor.common import handles_errors
-from avecaesar.errors import AveCaesarError
+from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["serve"]
 

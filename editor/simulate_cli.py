@@ -9,10 +9,10 @@ from typing import Annotated
 import typer
 
 from avecaesar.editor.common import HouseOpt, bot_kinds, handles_errors, house_rules, rule_settings
-from avecaesar.engine.simulate import SimReport, SimSpec, simulate
-from avecaesar.errors import AveCaesarError, UsageError
-from avecaesar.limits import MAX_PLAYERS, MAX_RACES, max_workers
-from avecaesar.safeio import check_output, write_atomic
+from avecaesar.engine.data.errors import AveCaesarError, UsageError
+from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
+from avecaesar.engine.data.safeio import check_output, write_atomic
+from avecaesar.engine.lab.simulate import SimReport, SimSpec, simulate
 
 __all__ = ["format_report", "simulate_cmd", "spec_from_options"]
 
@@ -93,8 +93,8 @@ def simulate_cmd(
     partial (exit 130)."""
     import os
 
-    from avecaesar.engine.race import check_seats
-    from avecaesar.engine.setup import race_setup
+    from avecaesar.engine.core.race import check_seats
+    from avecaesar.engine.core.setup import race_setup
 
     spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house)
     if workers > max_workers():
@@ -146,7 +146,7 @@ def simulate_cmd(
 
 def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
     from avecaesar.editor.render import RenderError, course_dot, render
-    from avecaesar.engine.course import load_course
+    from avecaesar.engine.course.course import load_course
 
     g = load_course(spec.course).graph
     for name, counts, what in (("stood", report.stood, "where chariots stood"),

@@ -17,15 +17,16 @@ from typing import Any
 
 from avecaesar.editor.choices import options, why_not_target
 from avecaesar.editor.common import rules_header
-from avecaesar.editor.race_cli import describe
+from avecaesar.editor.describe import describe
 from avecaesar.editor.render import CHARIOT_FILL
-from avecaesar.engine.moves import six_rule
-from avecaesar.engine.policies import Policy, greedy_policy, make_policy
-from avecaesar.engine.race import RaceRun, new_race, outcome, play_turn
-from avecaesar.engine.record import read_record, record_lines, replay
-from avecaesar.engine.setup import race_setup
-from avecaesar.engine.state import LETTERS, Move, RaceState
-from avecaesar.errors import AveCaesarError
+from avecaesar.engine.bots.policies import Policy, greedy_policy
+from avecaesar.engine.bots.registry import OWNERLESS, make_policy
+from avecaesar.engine.core.moves import six_rule
+from avecaesar.engine.core.race import RaceRun, new_race, outcome, play_turn
+from avecaesar.engine.core.record import read_record, record_lines, replay
+from avecaesar.engine.core.setup import race_setup
+from avecaesar.engine.core.state import LETTERS, Move, RaceState
+from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["Game", "GameSetup"]
 
@@ -199,7 +200,7 @@ class Game:
         policy = self.policies[s.turn]
         if policy is None:
             raise AveCaesarError(f"it is {s.game.names[s.turn]}'s turn, a person's")
-        self._remember(play_turn(s, policy))
+        self._remember(play_turn(s, policy, OWNERLESS))
         self.write()
 
     def human_turn_ready(self) -> None:

@@ -19,21 +19,21 @@ from avecaesar.editor.common import (
     rules_header,
     seat_bots,
 )
-from avecaesar.engine.board import Board
-from avecaesar.engine.course import bundled_courses
-from avecaesar.engine.policies import POLICIES
-from avecaesar.engine.race import check_seats
-from avecaesar.engine.rules import RaceRules, TournamentRules, tournament_rules_from_ruleset
-from avecaesar.engine.setup import race_setup as load_race_setup
-from avecaesar.engine.tournament import (
+from avecaesar.engine.bots.registry import OWNERLESS, POLICIES
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.race import check_seats
+from avecaesar.engine.core.rules import RaceRules, TournamentRules, tournament_rules_from_ruleset
+from avecaesar.engine.core.setup import race_setup as load_race_setup
+from avecaesar.engine.core.tournament import (
     Tournament,
     planned_courses,
     replay_tournament,
     run_tournament,
 )
-from avecaesar.errors import InputError, Problem, UsageError
-from avecaesar.limits import MAX_PLAYERS, record_bytes_limit
-from avecaesar.safeio import check_output, read_text, write_atomic
+from avecaesar.engine.course.course import bundled_courses
+from avecaesar.engine.data.errors import InputError, Problem, UsageError
+from avecaesar.engine.data.limits import MAX_PLAYERS, record_bytes_limit
+from avecaesar.engine.data.safeio import check_output, read_text, write_atomic
 
 TOURNAMENT_SCHEMA = "urn:avecaesar:tournament-record"
 
@@ -55,7 +55,7 @@ def _setup(ruleset: str, variants: list[str], overrides: dict[str, str],
 def _tournament_rules(ruleset: str, variants: list[str], overrides: dict[str, str],
                       house: dict[str, dict[str, Any]] | None = None
                       ) -> tuple[TournamentRules, str]:
-    from avecaesar.engine.ruleset import load_ruleset
+    from avecaesar.engine.ruleset.ruleset import load_ruleset
 
     rs = load_ruleset(ruleset, variants, overrides, house)
     chain = [*rs.data.get("based_on", []), rs.id]
@@ -131,7 +131,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                                           for n, k in zip(names, seats, strict=True)],
                               **rules_header(ruleset, variants, overrides, house)}
     done = run_tournament(t, setup, names, policies, seed, given, _pool(edition),
-                          {**header, "tournament_seed": seed})
+                          {**header, "tournament_seed": seed}, ownerless=OWNERLESS)
     if record is not None:
         write_atomic(record, json.dumps(done.record(), ensure_ascii=False) + "\n")
     if done.partial:
@@ -152,8 +152,8 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
 def read_tournament_record(path: Path) -> dict[str, Any]:
     """A tournament record, its shape checked (the races' game records line by line) so
     that replaying it cannot stumble on a missing or mistyped field."""
-    from avecaesar.engine.record import check_header_files
-    from avecaesar.schemas import validator
+    from avecaesar.engine.core.record import check_header_files
+    from avecaesar.engine.data.schemas import validator
 
     file = str(path)
     text = read_text(path, record_bytes_limit(), "record")

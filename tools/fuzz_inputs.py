@@ -26,8 +26,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from avecaesar.editor.cli import app
-from avecaesar.engine.course import bundled_courses
-from avecaesar.paths import RULESETS_DIR
+from avecaesar.engine.course.course import bundled_courses
+from avecaesar.engine.data.paths import RULESETS_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("mutations",

@@ -61,7 +61,7 @@ def enum(values: dict[str, str], description: str = "the rule value") -> dict[st
 def integer(minimum: int | None = None, description: str = "the rule value",
             maximum: int | None = None) -> dict[str, Any]:
     """An integer rule value; ``maximum`` bounds what the engine is asked to play (a card of
-    99 would make every move a walk of 99 steps), see src/avecaesar/limits.py."""
+    99 would make every move a walk of 99 steps), see engine/data/limits.py."""
     s: dict[str, Any] = {"description": description, "type": "integer"}
     if minimum is not None:
         s["minimum"] = minimum

@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 
 from avecaesar.editor.web import routes_play, routes_replay, routes_studio
 from avecaesar.editor.web.storage import BadRequest, Storage
-from avecaesar.errors import AveCaesarError, InputError, MissingRuleValueError, Problem
+from avecaesar.engine.data.errors import AveCaesarError, InputError, MissingRuleValueError, Problem
 
 __all__ = ["STATIC", "create_app"]
 

@@ -28,6 +28,6 @@ def board_svg(g: nx.DiGraph, route: list[int] | None = None, title: str | None =
 @functools.lru_cache(maxsize=64)
 def cached_board(course: str) -> str:
     """The drawing of a course by the reference the engine loads (bundled or uploaded)."""
-    from avecaesar.engine.course import load_course
+    from avecaesar.engine.course.course import load_course
 
     return board_svg(load_course(course).graph)

@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from avecaesar.editor.race_cli import describe
+from avecaesar.editor.describe import describe
 from avecaesar.editor.render import CHARIOT_FILL
-from avecaesar.engine.course import load_course
-from avecaesar.engine.race import new_race, outcome
-from avecaesar.engine.record import read_record, replay
-from avecaesar.engine.setup import race_setup
-from avecaesar.engine.state import LETTERS, Move, RaceState
+from avecaesar.engine.core.race import new_race, outcome
+from avecaesar.engine.core.record import read_record, replay
+from avecaesar.engine.core.setup import race_setup
+from avecaesar.engine.core.state import LETTERS, Move, RaceState
+from avecaesar.engine.course.course import load_course
 
 __all__ = ["record_frames"]
 

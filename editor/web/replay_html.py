@@ -9,7 +9,7 @@ from pathlib import Path
 
 from avecaesar.editor.web.boards import board_svg
 from avecaesar.editor.web.frames import record_frames
-from avecaesar.safeio import write_atomic
+from avecaesar.engine.data.safeio import write_atomic
 
 __all__ = ["replay_html", "write_replay_html"]
 
@@ -22,8 +22,8 @@ def _script_json(value: object) -> str:
 
 def replay_html(record: Path) -> str:
     """The viewer page for ``record`` with everything it needs inside."""
-    from avecaesar.engine.course import load_course
-    from avecaesar.engine.record import read_record
+    from avecaesar.engine.core.record import read_record
+    from avecaesar.engine.course.course import load_course
 
     data = record_frames(record)
     svg = board_svg(load_course(str(read_record(record)[0]["course"])).graph)

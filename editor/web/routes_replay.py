@@ -11,7 +11,7 @@ from starlette.routing import Route
 from avecaesar.editor.web.frames import record_frames
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import Storage
-from avecaesar.errors import AveCaesarError
+from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["routes"]
 
@@ -25,7 +25,7 @@ async def frames(request: Request) -> Response:
 
 
 def _course(path: Path) -> str:
-    from avecaesar.engine.record import read_record
+    from avecaesar.engine.core.record import read_record
 
     return str(read_record(path)[0]["course"])
 

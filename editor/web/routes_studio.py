@@ -14,9 +14,9 @@ from avecaesar.editor.render import RenderError
 from avecaesar.editor.web.boards import board_svg
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, Storage
-from avecaesar.engine.course import bundled_courses, load_courses
-from avecaesar.engine.figures import DEFAULT_FIGURES, RaceFigures
-from avecaesar.errors import InputError, Problem
+from avecaesar.engine.course.course import bundled_courses, load_courses
+from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
+from avecaesar.engine.data.errors import InputError, Problem
 
 __all__ = ["routes"]
 
@@ -29,7 +29,7 @@ def _figure_rules(storage: Storage, data: dict[str, Any]) -> RaceFigures:
     ruleset = field(data, "ruleset", str, "")
     if not ruleset:
         return DEFAULT_FIGURES
-    from avecaesar.engine.ruleset import load_ruleset, race_figures
+    from avecaesar.engine.ruleset.ruleset import load_ruleset, race_figures
 
     variants = [storage.rule_name(str(v)) for v in field(data, "variants", list, [])]
     return race_figures(load_ruleset(storage.rule_name(ruleset), variants, {}))
@@ -67,7 +67,7 @@ async def check(request: Request) -> Response:
                                  "figures": figs.to_json() if figs else None,
                                  "finishable": bool(figs and figs.finishable)}
         if not c.errors:
-            from avecaesar.engine.race_path import shortest_race_route
+            from avecaesar.engine.course.race_path import shortest_race_route
 
             route = shortest_race_route(c.graph, 1, rules)
             entry["route"] = route

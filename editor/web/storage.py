@@ -13,9 +13,9 @@ import shutil
 import time
 from pathlib import Path
 
-from avecaesar.engine.course import bundled_courses
-from avecaesar.errors import AveCaesarError
-from avecaesar.paths import COURSES_DIR
+from avecaesar.engine.course.course import bundled_courses
+from avecaesar.engine.data.errors import AveCaesarError
+from avecaesar.engine.data.paths import COURSES_DIR
 
 __all__ = ["MAX_COURSE_BYTES", "MAX_RECORD_BYTES", "BadRequest", "Storage"]
 

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from avecaesar.editor.cli import app
 from avecaesar.editor.render import LAP_COLOURS, course_dot, long_steps, route_laps
-from avecaesar.engine.course import load_course, load_courses
-from avecaesar.engine.race_path import shortest_race_route
+from avecaesar.engine.course.course import load_course, load_courses
+from avecaesar.engine.course.race_path import shortest_race_route
 
 VALID = Path(__file__).parent / "valid"
 runner = CliRunner()

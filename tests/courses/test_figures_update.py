@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from avecaesar.editor.cli import app
 from avecaesar.editor.figures_update import rewrite_figures
-from avecaesar.engine.course import bundled_courses
+from avecaesar.engine.course.course import bundled_courses
 
 runner = CliRunner()
 FIGURE_LINE = re.compile(r"^(\s+)(lap|alley_extra|shortest_race|outside_race): (.+)$")

@@ -11,9 +11,9 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from avecaesar.engine.course import contract_water, load_course, load_courses
-from avecaesar.engine.figures import RaceFigures
-from avecaesar.engine.race_path import shortest_race, shortest_race_route
+from avecaesar.engine.course.course import contract_water, load_course, load_courses
+from avecaesar.engine.course.figures import RaceFigures
+from avecaesar.engine.course.race_path import shortest_race, shortest_race_route
 
 VALID = Path(__file__).parent / "valid"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from avecaesar.engine.course import load_courses
-from avecaesar.engine.figures import RaceFigures
-from avecaesar.engine.race_path import shortest_race, shortest_race_route
+from avecaesar.engine.course.course import load_courses
+from avecaesar.engine.course.figures import RaceFigures
+from avecaesar.engine.course.race_path import shortest_race, shortest_race_route
 
 
 @st.composite

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from avecaesar.editor.cli import app
-from avecaesar.engine.course import bundled_courses, load_course
+from avecaesar.engine.course.course import bundled_courses, load_course
 
 EN89 = "Ravensburger 1989 rules (EN summary), Track lengths"
 DT = "DiceTree 2022 rulebook (DE) S.3"

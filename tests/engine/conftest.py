@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from avecaesar.engine.board import Board
-from avecaesar.engine.course import load_course
-from avecaesar.engine.rules import RaceRules, rules_from_ruleset
-from avecaesar.engine.state import LETTERS, RaceGame, RaceState
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.rules import RaceRules, rules_from_ruleset
+from avecaesar.engine.core.state import LETTERS, RaceGame, RaceState
+from avecaesar.engine.course.course import load_course
 
 HERE = Path(__file__).parent
 OVAL = HERE / "courses" / "oval.yaml"
@@ -26,7 +26,7 @@ EDITIONS = tuple(OVERRIDES)
 
 
 def edition_rules(name: str, **changes: object) -> RaceRules:
-    from avecaesar.engine.ruleset import load_ruleset
+    from avecaesar.engine.ruleset.ruleset import load_ruleset
 
     variants: list[str] = []
     overrides = OVERRIDES.get(name)

@@ -13,11 +13,11 @@ sys.path.insert(0, str(HERE))
 
 from conftest import OVAL, OVERRIDES, edition_rules  # noqa: E402
 
-from avecaesar.engine.board import Board  # noqa: E402
-from avecaesar.engine.course import load_course  # noqa: E402
-from avecaesar.engine.policies import make_policy  # noqa: E402
-from avecaesar.engine.race import run_race  # noqa: E402
-from avecaesar.engine.record import record_lines, write_record  # noqa: E402
+from avecaesar.engine.bots.registry import OWNERLESS, make_policy  # noqa: E402
+from avecaesar.engine.core.board import Board  # noqa: E402
+from avecaesar.engine.core.race import run_race  # noqa: E402
+from avecaesar.engine.core.record import record_lines, write_record  # noqa: E402
+from avecaesar.engine.course.course import load_course  # noqa: E402
 
 GOLDEN = HERE / "golden"
 # every player count the editions allow (2-6; 1989 says 3-6, and its 2-player race also
@@ -35,7 +35,8 @@ def main() -> None:
         bots = ["greedy" if i % 2 == 0 else "random" for i in range(n)]
         names = [f"P{i + 1}-{b}" for i, b in enumerate(bots)]
         run = run_race(rules, board, names,
-                       [make_policy(b, SEED * 100 + i) for i, b in enumerate(bots)], SEED)
+                       [make_policy(b, SEED * 100 + i) for i, b in enumerate(bots)], SEED,
+                       ownerless=OWNERLESS)
         header = {"ruleset": edition, "variants": [], "overrides": OVERRIDES[edition],
                   "course": "tests/engine/courses/oval.yaml", "seed": SEED,
                   "players": [{"name": x, "bot": b} for x, b in zip(names, bots, strict=True)]}

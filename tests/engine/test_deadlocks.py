@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from avecaesar.engine.course import _bundled_ids
-from avecaesar.engine.deadlocks import count_deadlocks
+from avecaesar.engine.course.course import _bundled_ids
+from avecaesar.engine.lab.deadlocks import count_deadlocks
 
 EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")
 
@@ -35,7 +35,7 @@ def test_random_races_practically_never_deadlock(edition: str) -> None:
 def test_the_deadlock_safety_net_still_ends_a_frozen_race(position) -> None:
     # without the readings a lone leader holding only sixes freezes: the race ends in
     # deadlock, and every chariot still racing scores as not finished
-    from avecaesar.engine.race import outcome
+    from avecaesar.engine.core.race import outcome
 
     s = position("pro-ludo-2006", "22,2,s,666,1,5,r -,2,c,-,-,4,x | A 0 90 -", six_free=None)
     assert not s.legal_moves() and s.legal_moves().skip_reason == "six_rule"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from avecaesar.engine.race import outcome
-from avecaesar.engine.record import read_record, replay
+from avecaesar.engine.core.race import outcome
+from avecaesar.engine.core.record import read_record, replay
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.jsonl"))
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from avecaesar.engine.policies import (
+from avecaesar.engine.bots.policies import (
     _after,
     _after_slow,
     greedy_policy,
     greedy_policy_reference,
-    make_policy,
 )
-from avecaesar.engine.race import new_race, play_turn
+from avecaesar.engine.bots.registry import make_policy
+from avecaesar.engine.core.race import new_race, play_turn
 
 RULESETS = ("dicetree-2022", "ravensburger-1989", "pro-ludo-2006", "pro-ludo-2006+ownerless",
             "dicetree-2022+team-gladiator")
@@ -28,7 +28,7 @@ def positions(rules, oval, seeds: int = 12):
                 for i in range(state.game.chariots)]
         while not state.over:
             yield state
-            play_turn(state, bots[state.turn])
+            play_turn(state, bots[state.turn], greedy_policy)
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -49,7 +49,7 @@ def test_greedy_is_deterministic(rules_of, oval) -> None:
     for _ in range(2):
         state, _ = new_race(rules, oval, ["a", "b", "c"], 5)
         while not state.over:
-            play_turn(state, greedy_policy)
+            play_turn(state, greedy_policy, greedy_policy)
         runs.append(state.notation())
     assert runs[0] == runs[1]
 
@@ -58,7 +58,7 @@ def test_greedy_is_deterministic(rules_of, oval) -> None:
 def test_fast_greedy_scores_equal_reference(name: str, rules_of, oval) -> None:
     """The greedy's inline scoring gives the same moves, in the same order, with the same
     scores as :func:`_score` one move at a time."""
-    from avecaesar.engine.policies import _distinct_scored, _distinct_scored_fast
+    from avecaesar.engine.bots.policies import _distinct_scored, _distinct_scored_fast
 
     checked = 0
     for state in positions(rules_of(name), oval):
@@ -82,17 +82,17 @@ def test_fast_greedy_equals_reference_on_bundled_courses(ruleset: str, course: s
                                                          settings: dict[str, str]) -> None:
     """Six greedy chariots on a bundled course of each edition: the legal moves (count,
     order) and the greedy's choice equal the one-move-at-a-time reference every turn."""
-    from avecaesar.engine.board import Board
-    from avecaesar.engine.course import load_course
-    from avecaesar.engine.moves import (
+    from avecaesar.engine.bots.policies import _distinct
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.moves import (
         _Analysis,
         _stop_possible_on_empty_track,
         gives_up_alley,
         walks,
     )
-    from avecaesar.engine.policies import _distinct
-    from avecaesar.engine.rules import rules_from_ruleset
-    from avecaesar.engine.ruleset import load_ruleset
+    from avecaesar.engine.core.rules import rules_from_ruleset
+    from avecaesar.engine.course.course import load_course
+    from avecaesar.engine.ruleset.ruleset import load_ruleset
 
     rules = rules_from_ruleset(load_ruleset(ruleset, [], settings))
     loaded = load_course(course)
@@ -117,6 +117,6 @@ def test_fast_greedy_equals_reference_on_bundled_courses(ruleset: str, course: s
                         not gives_up_alley(state, c, p)
                         for k in set(state.cards(c)) if k != rules.six_card or six_ok
                         for p in walks(state, c, k, empty=True))
-            play_turn(state, greedy_policy)
+            play_turn(state, greedy_policy, greedy_policy)
             turns += 1
     assert turns > 500

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from avecaesar.editor.cli import app
 from avecaesar.editor.render import course_dot
-from avecaesar.engine.course import load_course
+from avecaesar.engine.course.course import load_course
 
 HERE = Path(__file__).parent
 OVAL = str(HERE / "courses" / "oval.yaml")

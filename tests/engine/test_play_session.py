@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from avecaesar.editor.cli import app
-from avecaesar.engine.record import read_record
+from avecaesar.engine.core.record import read_record
 
 runner = CliRunner()
 OVAL = str(Path(__file__).parent / "courses" / "oval.yaml")

@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from avecaesar.engine.policies import greedy_policy, make_policy
-from avecaesar.engine.race import new_race, play_turn, run_race
-from avecaesar.engine.record import read_record, record_lines, replay, write_record
-from avecaesar.engine.state import RaceState
+from avecaesar.engine.bots.policies import greedy_policy
+from avecaesar.engine.bots.registry import make_policy
+from avecaesar.engine.core.race import new_race, play_turn, run_race
+from avecaesar.engine.core.record import read_record, record_lines, replay, write_record
+from avecaesar.engine.core.state import RaceState
 
 EDITIONS = ("dicetree-2022", "ravensburger-1989", "pro-ludo-2006", "pro-ludo-2006+ownerless",
             "dicetree-2022+team-gladiator")
@@ -27,8 +28,8 @@ def policies(seed: int, n: int):
 def _board(name, oval):
     if name == "oval":
         return oval
-    from avecaesar.engine.board import Board
-    from avecaesar.engine.course import bundled_courses, load_course
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.course.course import bundled_courses, load_course
 
     if name not in bundled_courses():
         pytest.skip(f"course {name} not bundled yet")
@@ -44,8 +45,8 @@ _BOARDS: dict[tuple[str, str], object] = {}
 
 def _race_board(course, rules, oval):
     """The board a race uses (water contracted where the rules skip it, as the CLI does)."""
-    from avecaesar.engine.board import Board
-    from avecaesar.engine.course import contract_water, load_course
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.course.course import contract_water, load_course
 
     if course == "oval":
         return oval
@@ -61,8 +62,8 @@ def _race_board(course, rules, oval):
 def _generator_agrees_with_why_not(state):
     """Every walk of every card in hand (on the empty track) is legal by ``why_not`` exactly
     when the move generator lists it; a skip is forced exactly when nothing is legal."""
-    from avecaesar.engine.moves import walks, why_not
-    from avecaesar.engine.state import WAIT, Move
+    from avecaesar.engine.core.moves import walks, why_not
+    from avecaesar.engine.core.state import WAIT, Move
 
     c = state.turn
     listed = set(state.legal_moves())
@@ -80,8 +81,8 @@ def test_invariants_over_seeded_races(edition, course, rules_of, oval):
     conserved, never two chariots on a space, every step is a forward edge, every move is
     legal by the checked path (``why_not``), every race ends; a sample also compares the
     generator with ``why_not`` at every turn and replays its record exactly."""
-    from avecaesar.engine.moves import why_not
-    from avecaesar.engine.race import RaceRun, outcome
+    from avecaesar.engine.core.moves import why_not
+    from avecaesar.engine.core.race import RaceRun, outcome
 
     rules = rules_of(edition)
     board = _race_board(course, rules, oval)
@@ -117,7 +118,7 @@ def test_invariants_over_seeded_races(edition, course, rules_of, oval):
             if exhaustive:
                 _generator_agrees_with_why_not(state)
             before = state.copy() if own[c] else None
-            t = play_turn(state, checked_by_chariot[c])
+            t = play_turn(state, checked_by_chariot[c], greedy_policy)
             turns.append(t)
             assert len(turns) < 5000, "a race must end"
             c = t["chariot"]
@@ -160,11 +161,14 @@ def test_invariants_over_seeded_races(edition, course, rules_of, oval):
 
 def test_same_seed_same_race(rules_of, oval):
     rules = rules_of("dicetree-2022")
-    a = run_race(rules, oval, ["a", "b", "c", "d"], policies(7, 4), 7)
-    b = run_race(rules, oval, ["a", "b", "c", "d"], policies(7, 4), 7)
+    a = run_race(rules, oval, ["a", "b", "c", "d"], policies(7, 4), 7,
+                   ownerless=greedy_policy)
+    b = run_race(rules, oval, ["a", "b", "c", "d"], policies(7, 4), 7,
+                   ownerless=greedy_policy)
     assert a.state.notation() == b.state.notation()
     assert [t.get("move") for t in a.turns] == [t.get("move") for t in b.turns]
-    c = run_race(rules, oval, ["a", "b", "c", "d"], policies(7, 4), 8)
+    c = run_race(rules, oval, ["a", "b", "c", "d"], policies(7, 4), 8,
+                   ownerless=greedy_policy)
     assert c.state.notation() != a.state.notation()
 
 
@@ -177,7 +181,7 @@ def test_notation_round_trips(seed, plies, n, rules_of, oval):
     for _ in range(plies):
         if state.over:
             break
-        play_turn(state, pol)
+        play_turn(state, pol, greedy_policy)
     text = state.notation()
     again = RaceState.parse(state.game, text)
     assert again.notation() == text
@@ -191,7 +195,8 @@ def test_notation_round_trips(seed, plies, n, rules_of, oval):
 def test_replay_reproduces_the_record(edition, rules_of, oval, tmp_path):
     rules = rules_of(edition)
     for seed in (3, 4):
-        run = run_race(rules, oval, ["a", "b", "c"], policies(seed, 3), seed)
+        run = run_race(rules, oval, ["a", "b", "c"], policies(seed, 3), seed,
+                       ownerless=greedy_policy)
         header = {"ruleset": edition, "variants": [], "overrides": {}, "course": "oval",
                   "seed": seed, "players": [{"name": x, "bot": "greedy"} for x in "abc"]}
         path = tmp_path / f"{edition}-{seed}.jsonl"
@@ -205,8 +210,8 @@ def test_replay_reproduces_the_record(edition, rules_of, oval, tmp_path):
 @settings(max_examples=200, deadline=None)
 @given(text=st.text(alphabet="0123456789,|- ABCrfxqcs", max_size=60))
 def test_bad_notation_is_a_clear_error(text, rules_of, oval):
-    from avecaesar.engine.notation import NotationError
-    from avecaesar.engine.state import RaceGame
+    from avecaesar.engine.core.notation import NotationError
+    from avecaesar.engine.core.state import RaceGame
 
     game = RaceGame(rules_of("dicetree-2022"), oval, ("A", "B"))
     try:
@@ -218,7 +223,7 @@ def test_bad_notation_is_a_clear_error(text, rules_of, oval):
 def test_game_record_schema_is_valid():
     import jsonschema
 
-    from avecaesar.schemas import schema
+    from avecaesar.engine.data.schemas import schema
 
     doc = schema("urn:avecaesar:game-record")
     jsonschema.Draft202012Validator.check_schema(doc)
@@ -228,9 +233,9 @@ def test_game_record_schema_is_valid():
 @pytest.mark.parametrize("course", ["oval", "dicetree-2022/hippodrom-constantinople"])
 def test_bot_distance_table_matches_the_shortest_legal_race(course, rules_of, oval):
     # the greedy bot's "steps still to go" from a start place is the course's shortest
-    # legal race (DESIGN "A course is a lane graph"; engine/race_path.py)
-    from avecaesar.engine.course import load_course
-    from avecaesar.engine.policies import remaining
+    # legal race (DESIGN "A course is a lane graph"; engine/course/race_path.py)
+    from avecaesar.engine.bots.policies import remaining
+    from avecaesar.engine.course.course import load_course
 
     board = _board(course, oval)
     path = str(Path(__file__).parent / "courses" / "oval.yaml") if course == "oval" else course

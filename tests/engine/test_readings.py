@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from avecaesar.engine.moves import walks, why_not
-from avecaesar.engine.race import new_race, outcome
-from avecaesar.engine.rules import rules_from_ruleset
-from avecaesar.engine.ruleset import load_ruleset
-from avecaesar.engine.state import WAIT, Move
+from avecaesar.engine.core.moves import walks, why_not
+from avecaesar.engine.core.race import new_race, outcome
+from avecaesar.engine.core.rules import rules_from_ruleset
+from avecaesar.engine.core.state import WAIT, Move
+from avecaesar.engine.ruleset.ruleset import load_ruleset
 
 EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")
 
@@ -126,7 +126,7 @@ def test_team_gladiator_first_row_reveals_the_next_card_instead_of_a_6(oval):
     ("dicetree-2022", ["dicetree-2022-alley-laps-1-2"], {1: True, 2: True, 3: False}),
 ])
 def test_the_alley_stop_counts_in_the_laps_each_text_names(oval, edition, variants, counts):
-    from avecaesar.engine.state import RaceGame, RaceState
+    from avecaesar.engine.core.state import RaceGame, RaceState
 
     rules = rules_from_ruleset(load_ruleset(edition, variants))
     for lap, counted in counts.items():
@@ -140,9 +140,9 @@ def test_the_alley_stop_counts_in_the_laps_each_text_names(oval, edition, varian
 def test_course_figures_use_the_rulesets_window():
     # a stop that does not count is not a stop: with the window at laps 2-3 the shortest
     # race stops in lap 2; on a circuit that costs the same as a stop in lap 1
-    from avecaesar.engine.course import load_course
-    from avecaesar.engine.figures import RaceFigures
-    from avecaesar.engine.ruleset import race_figures
+    from avecaesar.engine.course.course import load_course
+    from avecaesar.engine.course.figures import RaceFigures
+    from avecaesar.engine.ruleset.ruleset import race_figures
 
     c = load_course("pro-ludo-2006/circus-maximus")
     by_2006 = race_figures(load_ruleset("2006"))
@@ -187,7 +187,7 @@ def test_2022_worked_example_reading_is_a_variant(oval):
     # the rule: "Wer in Führung liegt, auch gemeinsam mit anderen, darf keine 6 spielen"; the
     # example: "müsste Grün aussetzen, bis jemand gleichzieht oder vorbeifährt" (DiceTree
     # 2022 rulebook (DE) S.5)
-    from avecaesar.engine.state import RaceGame, RaceState
+    from avecaesar.engine.core.state import RaceGame, RaceState
 
     text = "22,1,c,266,-,5,r 29,1,c,345,-,4,r | A 0 2 -"
     for variants, expected in (([], {2}), (["dicetree-2022-six-rule-example"], {2, 6})):

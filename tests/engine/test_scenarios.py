@@ -10,9 +10,9 @@ Notation: pos,crossings,alley,hand,deck,played,status per chariot | turn idle pl
 
 from __future__ import annotations
 
-from avecaesar.engine.moves import walks, why_not
-from avecaesar.engine.race import outcome
-from avecaesar.engine.state import WAIT, Move
+from avecaesar.engine.core.moves import walks, why_not
+from avecaesar.engine.core.race import outcome
+from avecaesar.engine.core.state import WAIT, Move
 
 S4 = "DiceTree 2022 rulebook (DE) S.4"
 S5 = "DiceTree 2022 rulebook (DE) S.5"
@@ -343,7 +343,7 @@ def test_start_order_highest_card_takes_place_1_ties_redraw():
     # ties redraw" (S.2; Ravensburger 1989 rules (EN summary), Setup)
     import random
 
-    from avecaesar.engine.race import start_order
+    from avecaesar.engine.core.race import start_order
 
     deck = [v for v in range(1, 7) for _ in range(4)]
     for seed in range(200):
@@ -363,7 +363,7 @@ def test_water_ditch_is_jumped_over_without_counting_or_is_a_space():
     from pathlib import Path
 
     from avecaesar.editor.race_cli import load_race_setup
-    from avecaesar.engine.state import LETTERS, RaceGame, RaceState
+    from avecaesar.engine.core.state import LETTERS, RaceGame, RaceState
 
     course = str(Path(__file__).parent / "courses" / "oval-water.yaml")
     keep = {"disqualification.keeps_place": "false"}

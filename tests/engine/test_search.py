@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from avecaesar.engine.policies import POLICIES, greedy_policy, make_policy
-from avecaesar.engine.race import new_race, play_turn, run_race
-from avecaesar.engine.search import SearchBot, turns_needed
+from avecaesar.engine.bots.policies import greedy_policy
+from avecaesar.engine.bots.registry import POLICIES, make_policy
+from avecaesar.engine.bots.search import SearchBot, turns_needed
+from avecaesar.engine.core.race import new_race, play_turn, run_race
 
 
 def test_search_is_a_registered_policy(rules_of, oval):
@@ -22,7 +23,7 @@ def test_search_is_a_registered_policy(rules_of, oval):
 
 
 def test_search_only_picks_legal_moves_and_is_deterministic(rules_of, oval):
-    from avecaesar.engine.moves import why_not
+    from avecaesar.engine.core.moves import why_not
 
     rules = rules_of("dicetree-2022")
 
@@ -36,7 +37,8 @@ def test_search_only_picks_legal_moves_and_is_deterministic(rules_of, oval):
             picks.append(str(move))
             return move
 
-        run = run_race(rules, oval, ["s", "g"], [checked, greedy_policy], seed)
+        run = run_race(rules, oval, ["s", "g"], [checked, greedy_policy], seed,
+                       ownerless=greedy_policy)
         assert run.state.over
         return picks, run.state.notation()
 
@@ -46,7 +48,7 @@ def test_search_only_picks_legal_moves_and_is_deterministic(rules_of, oval):
 def test_dealt_worlds_keep_what_the_bot_can_know(rules_of, oval):
     state, _ = new_race(rules_of("dicetree-2022"), oval, ["a", "b", "c"], 5)
     for _ in range(7):
-        play_turn(state, greedy_policy)
+        play_turn(state, greedy_policy, greedy_policy)
     me = state.turn
     bot = SearchBot(1)
     for _ in range(5):

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from avecaesar.editor.cli import app
-from avecaesar.engine.course import load_courses
+from avecaesar.engine.course.course import load_courses
 
 runner = CliRunner()
 COURSES = Path(__file__).parents[1] / "courses"
@@ -148,7 +148,7 @@ def test_a_course_without_an_alley_is_a_problem_where_the_stop_is_required() -> 
 def test_an_alley_that_cannot_be_stopped_in_during_the_laps_that_count() -> None:
     """Rule values under which the stop cannot be made (only in a lap the race does not
     have): no start place finishes, and the problem names the alley, not the deck."""
-    from avecaesar.engine.figures import RaceFigures
+    from avecaesar.engine.course.figures import RaceFigures
 
     c = load_courses(VALID / "alley.yaml")[0]
     rules = RaceFigures(laps=1, alley_laps=(2,), source="test rules")

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from avecaesar.editor.cli import app
-from avecaesar.engine.course import bundled_courses
-from avecaesar.paths import RULESETS_DIR
+from avecaesar.engine.course.course import bundled_courses
+from avecaesar.engine.data.paths import RULESETS_DIR
 
 _spec = importlib.util.spec_from_file_location("fuzz_mutations",
                                                Path(__file__).with_name("mutations.py"))

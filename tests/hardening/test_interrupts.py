@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from avecaesar.editor.cli import app
-from avecaesar.engine import simulate as sim
+from avecaesar.engine.lab import simulate as sim
 
 runner = CliRunner()
 OVAL = str(Path(__file__).parents[1] / "engine" / "courses" / "oval.yaml")
@@ -43,7 +43,7 @@ def test_ctrl_c_in_simulate_writes_a_partial_report(tmp_path, monkeypatch) -> No
 
 
 def test_ctrl_c_in_a_tournament_keeps_the_finished_races(tmp_path, monkeypatch) -> None:
-    from avecaesar.engine import tournament as tour
+    from avecaesar.engine.core import tournament as tour
 
     real = tour.run_race
     calls = {"n": 0}
@@ -119,7 +119,7 @@ def test_no_worker_outlives_simulate(tmp_path, sig) -> None:
 
 BUSY = """
 import time
-from avecaesar.engine import simulate as sim
+from avecaesar.engine.lab import simulate as sim
 def slow(spec, indices, heat):
     time.sleep(120)
     return []

@@ -141,7 +141,7 @@ def test_render_and_dump_refuse_bad_output_paths(tmp_path) -> None:
 
 
 def test_outputs_are_replaced_whole_and_leave_no_temporary_files(tmp_path) -> None:
-    from avecaesar.safeio import write_atomic
+    from avecaesar.engine.data.safeio import write_atomic
 
     target = tmp_path / "out.txt"
     target.write_text("old", encoding="utf-8")

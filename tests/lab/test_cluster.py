@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from avecaesar.engine.simulate import SimSpec, simulate
-from avecaesar.errors import AveCaesarError
+from avecaesar.engine.data.errors import AveCaesarError
+from avecaesar.engine.lab.simulate import SimSpec, simulate
 
 distributed = pytest.importorskip("distributed")
 

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from avecaesar.editor.charts import win_rate_chart
 from avecaesar.editor.cli import app
-from avecaesar.engine.simulate import SimSpec, race_seed, simulate, summarise_race
-from avecaesar.engine.stats import wilson_interval
+from avecaesar.engine.lab.simulate import SimSpec, race_seed, simulate, summarise_race
+from avecaesar.engine.lab.stats import wilson_interval
 
 COURSE = "dicetree-2022/hippodrom-constantinople"
 runner = CliRunner()
@@ -118,8 +118,8 @@ def test_simulation_jumps_water_ditches_as_a_race_does() -> None:
     """Under the Pro Ludo DE reading a water ditch is not a space (Pro Ludo 2006 Spielregel
     (DE) p.5); the PT reading keeps it (Pro Ludo 2006 rules (PT) III). The simulation builds
     its board the way `race` does."""
-    from avecaesar.engine.setup import race_setup
-    from avecaesar.engine.simulate import _setup
+    from avecaesar.engine.core.setup import race_setup
+    from avecaesar.engine.lab.simulate import _setup
 
     course = str(Path(__file__).parents[1] / "courses" / "valid" / "composed.yaml")
     keep = (("disqualification.keeps_place", "true"),)

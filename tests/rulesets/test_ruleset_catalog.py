@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from avecaesar.engine.ruleset import list_rulesets, load_ruleset
-from avecaesar.engine.ruleset_catalog import check_source
-from avecaesar.errors import UnknownNameError
-from avecaesar.paths import RULESETS_DIR
-from avecaesar.yamlsource import load_yaml
+from avecaesar.engine.data.errors import UnknownNameError
+from avecaesar.engine.data.paths import RULESETS_DIR
+from avecaesar.engine.data.yamlsource import load_yaml
+from avecaesar.engine.ruleset.ruleset import list_rulesets, load_ruleset
+from avecaesar.engine.ruleset.ruleset_catalog import check_source
 
 
 def rulesets() -> list[str]:

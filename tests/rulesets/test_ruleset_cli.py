@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from avecaesar.paths import RULESETS_DIR
+from avecaesar.engine.data.paths import RULESETS_DIR
 
 INVALID = sorted((Path(__file__).parent / "invalid").glob("*.yaml"))
 

@@ -13,10 +13,12 @@ FORBIDDEN = re.compile(
 
 def _hits(pattern: str) -> list[str]:
     hits = []
-    for path in sorted(ENGINE.glob(pattern)):
+    paths = sorted(ENGINE.rglob(pattern))  # every layer: engine/data, engine/core, …
+    assert paths, f"no engine module matches {pattern}"
+    for path in paths:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if FORBIDDEN.search(line):
-                hits.append(f"{path.name}:{n}: {line.strip()}")
+                hits.append(f"{path.relative_to(ENGINE)}:{n}: {line.strip()}")
     return hits
 
 

@@ -13,8 +13,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from avecaesar.paths import RULESETS_DIR, SCHEMAS_DIR
-from avecaesar.schemas import schema
+from avecaesar.engine.data.paths import RULESETS_DIR, SCHEMAS_DIR
+from avecaesar.engine.data.schemas import schema
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESET = schema("urn:avecaesar:ruleset")

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from avecaesar.engine.board import Board
-from avecaesar.engine.course import load_course
-from avecaesar.engine.rules import RaceRules, rules_from_ruleset
-from avecaesar.engine.ruleset import load_ruleset
-from avecaesar.engine.state import LETTERS, RaceGame, RaceState
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.rules import RaceRules, rules_from_ruleset
+from avecaesar.engine.core.state import LETTERS, RaceGame, RaceState
+from avecaesar.engine.course.course import load_course
+from avecaesar.engine.ruleset.ruleset import load_ruleset
 
 OVAL = Path(__file__).parents[1] / "engine" / "courses" / "oval.yaml"
 

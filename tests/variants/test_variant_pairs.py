@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from avecaesar.engine.board import Board
-from avecaesar.engine.course import load_course
-from avecaesar.engine.policies import greedy_policy
-from avecaesar.engine.race import run_race
-from avecaesar.engine.record import record_lines, replay
-from avecaesar.engine.rules import rules_from_ruleset
-from avecaesar.engine.ruleset import RulesetConflictError, load_ruleset
+from avecaesar.engine.bots.policies import greedy_policy
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.race import run_race
+from avecaesar.engine.core.record import record_lines, replay
+from avecaesar.engine.core.rules import rules_from_ruleset
+from avecaesar.engine.course.course import load_course
+from avecaesar.engine.ruleset.ruleset import RulesetConflictError, load_ruleset
 
 ROOT = Path(__file__).parents[2]
 OVAL = ROOT / "tests" / "engine" / "courses" / "oval.yaml"
@@ -100,7 +100,8 @@ def test_every_pair_without_a_declared_conflict_races(oval):
         sets = {k: SUPPLY[k] for k in open_keys}
         rules = rules_from_ruleset(load_ruleset(base, variants, sets))
         players = ["a", "b", "c"]
-        run = run_race(rules, oval, players, [greedy_policy] * 3, seed=i)
+        run = run_race(rules, oval, players, [greedy_policy] * 3, seed=i,
+                       ownerless=greedy_policy)
         assert run.outcome.termination in ("finished", "deadlock"), pair
         lines = record_lines(run, {"players": [{"name": n, "bot": "greedy"} for n in players],
                                    "seed": i})

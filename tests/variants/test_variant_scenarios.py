@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from avecaesar.engine.moves import why_not
-from avecaesar.engine.policies import greedy_policy
-from avecaesar.engine.race import new_race, outcome, run_race
-from avecaesar.engine.rules import UnsupportedRuleError
-from avecaesar.engine.state import WAIT, Move
-from avecaesar.errors import MissingRuleValueError
+from avecaesar.engine.bots.policies import greedy_policy
+from avecaesar.engine.core.moves import why_not
+from avecaesar.engine.core.race import new_race, outcome, run_race
+from avecaesar.engine.core.rules import UnsupportedRuleError
+from avecaesar.engine.core.state import WAIT, Move
+from avecaesar.engine.data.errors import MissingRuleValueError
 
 _spec = importlib.util.spec_from_file_location("variants_conftest",
                                                Path(__file__).with_name("conftest.py"))
@@ -197,7 +197,8 @@ def test_team_race_a_player_orders_own_chariots_and_all_chariots_score(oval):
     assert owners[state.turn] == first  # the player's second chariot moves next
     step(state)
     assert owners[state.turn] != first  # then the next player
-    run = run_race(rules, oval, ["ann", "bob", "cy"], [greedy_policy] * 3, 7)
+    run = run_race(rules, oval, ["ann", "bob", "cy"], [greedy_policy] * 3, 7,
+                   ownerless=greedy_policy)
     totals = dict(run.outcome.teams)
     for p, name in enumerate(["ann", "bob", "cy"]):
         mine = [x.points for x in run.outcome.placings if owners[x.chariot] == p]
@@ -212,7 +213,8 @@ def test_homebrew_team_pairs_team_total(oval):
     rules = race_rules("pro-ludo-2006", ("homebrew-team-pairs",),
                        {**KEEPS_PLACE, "teams.turn_order": "player_orders_own_chariots"})
     assert rules.team_scoring == "team_total" and rules.chariots_for(3) == 2
-    run = run_race(rules, oval, ["a", "b", "c"], [greedy_policy] * 3, 2)
+    run = run_race(rules, oval, ["a", "b", "c"], [greedy_policy] * 3, 2,
+                   ownerless=greedy_policy)
     assert len(run.outcome.teams) == 3
     assert sum(x for _p, x in run.outcome.teams) == sum(p.points for p in run.outcome.placings)
 
@@ -224,7 +226,8 @@ def test_pro_ludo_team_race_individual_and_team_scoring(oval):
     rules = race_rules("pro-ludo-2006", ("several-chariots-per-player", "pro-ludo-team-race"),
                        sets)
     assert rules.team_scoring == "individual_and_team"
-    run = run_race(rules, oval, ["a", "b"], [greedy_policy] * 2, 4)
+    run = run_race(rules, oval, ["a", "b"], [greedy_policy] * 2, 4,
+                   ownerless=greedy_policy)
     assert len(run.outcome.placings) == 6 and len(run.outcome.teams) == 2
 
 
@@ -236,7 +239,8 @@ def test_scoring_by_number_of_players_needs_its_table(oval):
     rules = race_rules("dicetree-2022", ("scoring-by-player-count",),
                        {"scoring.places": "5,3,1"})
     assert rules.places == (5, 3, 1) and rules.not_finished_points == -1
-    run = run_race(rules, oval, ["a", "b", "c"], [greedy_policy] * 3, 1)
+    run = run_race(rules, oval, ["a", "b", "c"], [greedy_policy] * 3, 1,
+                   ownerless=greedy_policy)
     assert sorted(p.points for p in run.outcome.placings if p.finished) <= [1, 3, 5]
 
 
@@ -244,7 +248,8 @@ def test_ausgebremst_scoring(oval):
     """Ravensburger 1989 rules (EN summary), Optional Variants: 9, 6, 4, 3, 2, 1."""
     rules = race_rules("ravensburger-1989", ("ausgebremst-scoring",),
                        {**KEEPS_PLACE, "ownerless.six_rule": "true"})
-    run = run_race(rules, oval, ["a", "b", "c"], [greedy_policy] * 3, 1)
+    run = run_race(rules, oval, ["a", "b", "c"], [greedy_policy] * 3, 1,
+                   ownerless=greedy_policy)
     players = [p for p in run.outcome.placings if not run.state.game.is_ownerless(p.chariot)]
     assert rules.places == (9, 6, 4, 3, 2, 1)
     assert all(p.points == rules.places[p.place - 1] for p in players if p.place)
@@ -267,7 +272,8 @@ def test_deck_sizes_choose_a_deck(oval):
                    {"deck.choice": "fast", "deck.alternative_compositions": wrong})
     assert len(race_rules("dicetree-2022", ("deck-sizes",), {"deck.choice": "normal"}).deck) \
         == 24
-    run = run_race(rules, oval, ["a", "b"], [greedy_policy] * 2, 1)
+    run = run_race(rules, oval, ["a", "b"], [greedy_policy] * 2, 1,
+                   ownerless=greedy_policy)
     assert run.outcome.termination == "finished"
 
 
@@ -295,15 +301,16 @@ def test_ownerless_chariots_2006_need_occupies_places(oval):
         new_race(rules, oval, ["a", "b"], 1)
     rules = race_rules("pro-ludo-2006", ("ownerless-chariots",),
                        {**KEEPS_PLACE, "ownerless.occupies_places": "true"})
-    run = run_race(rules, oval, ["a", "b"], [greedy_policy] * 2, 1)
+    run = run_race(rules, oval, ["a", "b"], [greedy_policy] * 2, 1,
+                   ownerless=greedy_policy)
     assert run.state.game.chariots == 6
 
 
 def test_start_by_result_and_mini_tournament_are_tournament_rules():
     """Ravensburger 1989 rules (EN summary), Optional Variants (start by result) and DiceTree
     2022 rulebook (DE) S.8-12 (mini tournament of 2 or 3 races): see tests/tournament."""
-    from avecaesar.engine.rules import tournament_rules_from_ruleset
-    from avecaesar.engine.ruleset import load_ruleset
+    from avecaesar.engine.core.rules import tournament_rules_from_ruleset
+    from avecaesar.engine.ruleset.ruleset import load_ruleset
 
     t = tournament_rules_from_ruleset(load_ruleset("ravensburger-1989", ["start-by-result"]))
     assert t.next_start_order == "by_result"

@@ -72,7 +72,7 @@ def test_turn_actions_out_of_turn_are_refused(live_server) -> None:
 
 
 def test_an_uploaded_course_is_validated_drawn_and_raced(live_server) -> None:
-    from avecaesar.paths import COURSES_DIR
+    from avecaesar.engine.data.paths import COURSES_DIR
 
     text = (COURSES_DIR / "homebrew" / "rome.yaml").read_text(encoding="utf-8")
     up = httpx.post(live_server.url + "/api/courses", json={"text": text}).json()

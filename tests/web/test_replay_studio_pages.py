@@ -13,8 +13,8 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from avecaesar.engine.record import read_record
-from avecaesar.paths import COURSES_DIR
+from avecaesar.engine.core.record import read_record
+from avecaesar.engine.data.paths import COURSES_DIR
 
 CLI = [sys.executable, "-m", "avecaesar.editor"]
 

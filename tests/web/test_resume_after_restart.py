@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import httpx
 
-from avecaesar.engine.record import read_record, replay
-from avecaesar.engine.setup import race_setup
+from avecaesar.engine.core.record import read_record, replay
+from avecaesar.engine.core.setup import race_setup
 
 from .conftest import LiveServer
 

@@ -7,7 +7,7 @@ import httpx
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from avecaesar.engine.record import read_record
+from avecaesar.engine.core.record import read_record
 
 from .test_resume_after_restart import _play_until
 

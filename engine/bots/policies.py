@@ -1,0 +1,530 @@
+"""Policies choose among legal moves; they never decide what is legal.
+
+A policy is a callable ``(state, legal_moves) -> Move``.
+:func:`~avecaesar.engine.bots.registry.make_policy` builds one by name: ``random`` (uniform,
+its own seeded generator), ``greedy`` (progress per point, keeps a reserve for the finish,
+stops in the alley in time) or ``search`` (seeded rollouts of each candidate move,
+:mod:`avecaesar.engine.bots.search`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import NamedTuple
+
+from avecaesar.engine.core.board import WalkTable
+from avecaesar.engine.core.moves import LegalMoves, alley_pending, distinct_moves, gives_up_alley
+from avecaesar.engine.core.state import Move, RaceState
+
+__all__ = ["greedy_policy", "greedy_ranking", "greedy_scored", "random_policy"]
+
+Policy = Callable[[RaceState, LegalMoves], Move]
+
+
+def random_policy(seed: int) -> Policy:
+    rng = random.Random(seed)
+
+    def choose(state: RaceState, moves: LegalMoves) -> Move:
+        return rng.choice(list(moves))
+
+    return choose
+
+
+_DIST: dict[tuple[int, int, tuple[int, ...], bool], dict[tuple[int, int, bool], int]] = {}
+
+
+def distances(state: RaceState) -> dict[tuple[int, int, bool], int]:
+    """Steps still to go on an empty track from (node, crossings still needed, stop made),
+    the alley stop included where the rules require it; a reverse breadth-first search over
+    the lane graph × laps × stop (as :mod:`avecaesar.engine.course.race_path`, from the end)."""
+    game = state.game
+    board, rules = game.board, game.rules
+    need = board.has_alley and rules.alley_must_stop
+    key = (id(board), rules.laps, rules.alley_laps, need)
+    found = _DIST.get(key)
+    if found is not None:
+        return found
+    most = max(board.start_crossings) + rules.laps
+    laps = set(rules.alley_laps)
+
+    def lap_of(left: int) -> int:  # the lap being driven with `left` crossings still needed
+        return rules.laps - left + 1
+
+    pred: dict[int, list[tuple[int, bool]]] = {}
+    for u, succ in enumerate(board.succ):
+        for v, fin in succ:
+            pred.setdefault(v, []).append((u, fin))
+    dist: dict[tuple[int, int, bool], int] = {}
+    frontier = []
+    for u, succ in enumerate(board.succ):
+        for _v, fin in succ:
+            if fin:
+                for stopped in ((True, False) if not need else (True,)):
+                    if (u, 1, stopped) not in dist:
+                        dist[(u, 1, stopped)] = 1
+                        frontier.append((u, 1, stopped))
+    d = 1
+    while frontier:
+        d += 1
+        nxt = []
+        for v, left2, s2 in frontier:
+            for u, fin in pred.get(v, ()):
+                left = left2 + fin
+                if left > most or (fin and left2 == 0):
+                    continue
+                stops_here = board.alley[v] and lap_of(left2) in laps
+                for s in ((True, False) if s2 and stops_here else (s2,)):
+                    if s2 and not s and not stops_here:
+                        continue
+                    if not s2 and stops_here:
+                        continue
+                    k = (u, left, s)
+                    if k not in dist:
+                        dist[k] = d
+                        nxt.append(k)
+        frontier = nxt
+    _DIST[key] = dist
+    return dist
+
+
+def remaining(state: RaceState, c: int) -> float:
+    """Steps chariot ``c`` still has to drive (with the alley stop if still needed)."""
+    p = state.pos[c]
+    if p is None:
+        return 0.0
+    game = state.game
+    left = game.board.start_crossings[c] + game.rules.laps - state.crossings[c]
+    dist = distances(state)
+    got = dist.get((p, left, state.stopped[c] or state.dq[c]))
+    if got is None:
+        got = dist.get((p, left, True))
+    return float(got) if got is not None else 1e6
+
+
+class _After(NamedTuple):
+    """What a move does to its own chariot: the facts the greedy score reads."""
+
+    pos: int | None  # None: finished or removed
+    crossings: int
+    stopped: bool
+    dq: bool
+    finished: bool
+
+
+def _after(state: RaceState, move: Move) -> _After | None:
+    """The mover's facts after ``move``, worked out without copying the state.
+
+    Covers the plain turn; returns None where :meth:`RaceState.push` does more (a ramming
+    attack, prizes, the alley race card, the bonus piece, chariots no player drives,
+    execution, the last card), and the caller then copies and pushes. A test checks that
+    both ways agree on every legal move of thousands of positions.
+    """
+    c = state.turn
+    game = state.game
+    rules, board = game.rules, game.board
+    if (move.ram >= 0 or move.card <= 0 or rules.prizes is not None
+            or rules.alley_card is not None or rules.bonus is not None
+            or rules.no_stop == "execute" or game.is_ownerless(c)
+            or (len(state.hands[c]) <= 1 and not state.decks[c])):
+        return None
+    node = state.pos[c]
+    cross = state.crossings[c]
+    finish_steps = board.finish_steps
+    for nxt in move.path:
+        if (node, nxt) in finish_steps:
+            cross += 1
+        node = nxt
+    lap = cross - board.start_crossings[c] + 1
+    stopped = state.stopped[c] or (board.alley[node] and lap in rules.alley_laps)
+    finished = cross >= board.start_crossings[c] + rules.laps
+    dq = state.dq[c]
+    removed = False
+    if (board.has_alley and rules.alley_must_stop and rules.no_stop != "none"
+            and not stopped and not dq and (finished or lap > max(rules.alley_laps))):
+        dq = True
+        removed = not rules.dq_may_finish and not finished
+    return _After(None if finished or removed else node, cross, stopped, dq, finished)
+
+
+def _after_slow(state: RaceState, move: Move) -> _After:
+    """The same facts by copying the state and pushing the move (the reference)."""
+    c = state.turn
+    after = state.copy()
+    after.push(move)
+    return _After(after.pos[c], after.crossings[c], after.stopped[c], after.dq[c],
+                  after.status[c] == "f")
+
+
+def _remaining_at(state: RaceState, c: int, a: _After) -> float:
+    """:func:`remaining` for chariot ``c`` in the facts ``a``."""
+    if a.pos is None:
+        return 0.0
+    game = state.game
+    left = game.board.start_crossings[c] + game.rules.laps - a.crossings
+    dist = distances(state)
+    got = dist.get((a.pos, left, a.stopped or a.dq))
+    if got is None:
+        got = dist.get((a.pos, left, True))
+    return float(got) if got is not None else 1e6
+
+
+def _score(state: RaceState, move: Move, pending: bool | None = None,
+           before: float | None = None) -> tuple[float, ...]:
+    """The greedy score of ``move`` (``pending``: :func:`alley_pending` for the mover,
+    ``before``: its :func:`remaining` now — passed in when scoring many moves)."""
+    c = state.turn
+    game = state.game
+    board, rules = game.board, game.rules
+    if move.card == 0:
+        return (-400.0, 0, 0)  # waiting at a blocked alley beats giving the stop up
+    a = _after(state, move)
+    if a is None:
+        a = _after_slow(state, move)
+    if pending is None:
+        pending = alley_pending(state, c)
+    b = board
+    lap_after = a.crossings - b.start_crossings[c] + 1
+    gain = 0
+    if a.pos is not None:
+        gain = ((a.crossings - b.start_crossings[c]) * b.lap_value + b.progress[a.pos]
+                - state.race_progress(c))
+    score = 0.0
+    if a.finished:
+        score += 1000 - move.card  # finish, with the smallest card
+    if a.stopped and not state.stopped[c]:
+        score += 500  # the alley stop, made in time
+    if a.dq and not state.dq[c]:
+        score -= 800
+    if pending and gives_up_alley(state, c, move.path):
+        score -= 600  # drives past the alley on the last chance: disqualification ahead
+    elif (pending and not a.stopped and a.pos is not None
+          and board.before_alley[a.pos] and lap_after in rules.alley_laps):
+        # stop in time: prefer a landing from which a card kept in hand reaches the alley
+        rest = list(state.cards(c))
+        rest.remove(move.card)
+        left = board.start_crossings[c] + rules.laps - a.crossings
+        if any(board.alley[p[-1]] for k in set(rest)
+               for p in board.paths(a.pos, k, left)):
+            score += 300
+    elif (pending and state.lap(c) in rules.alley_laps
+          and not a.stopped and a.pos is not None
+          and not board.before_alley[a.pos]):
+        score -= 200  # passes up this lap's chance
+    # progress per point: waste as little as possible (lane changes, detours), then go far;
+    # the waste is measured against the shortest way still to drive, so the reserve for the
+    # finish is spent only where the track forces it
+    if a.finished:
+        waste = 0.0
+    else:
+        if before is None:
+            before = remaining(state, c)
+        waste = move.card - (before - _remaining_at(state, c, a))
+    score += -3.0 * waste + 0.3 * gain
+    end = move.path[-1]
+    return (score, -board.progress[end], -end)
+
+
+def greedy_ranking(state: RaceState, moves: LegalMoves) -> list[Move]:
+    """The distinct (card, landing) legal moves, best first by the greedy score (the first
+    of equals first); ``greedy_policy`` plays the first."""
+    return [m for _k, m in greedy_scored(state, moves)]
+
+
+def _distinct_scored(state: RaceState, moves: LegalMoves
+                     ) -> Iterator[tuple[tuple[float, ...], Move]]:
+    """Each distinct (card, landing) legal move with its greedy score, in move order."""
+    seen: set[tuple[int, int]] = set()
+    pending = alley_pending(state, state.turn)
+    before = remaining(state, state.turn)
+    for m in moves:
+        if m.card and (m.card, m.path[-1]) in seen:
+            continue
+        if m.card:
+            seen.add((m.card, m.path[-1]))
+        yield _score(state, m, pending, before), m
+
+
+class _Tables:
+    """Per (board, rules): the greedy's lookups as flat lists indexed by node."""
+
+    __slots__ = ("alley_laps", "board", "dist", "dq_may_finish", "laps", "max_alley",
+                 "need_dq", "plain", "rem", "rules", "scores")
+
+    def __init__(self, state: RaceState) -> None:
+        game = state.game
+        board, rules = game.board, game.rules
+        self.board, self.rules = board, rules
+        self.dist = distances(state)
+        self.laps = rules.laps
+        self.alley_laps = rules.alley_laps
+        self.max_alley = max(rules.alley_laps) if rules.alley_laps else None
+        self.need_dq = board.has_alley and rules.alley_must_stop and rules.no_stop != "none"
+        self.dq_may_finish = rules.dq_may_finish
+        # _after covers the plain turn only under these rules
+        self.plain = (rules.prizes is None and rules.alley_card is None and rules.bonus is None
+                      and rules.no_stop != "execute")
+        self.rem: dict[tuple[int, bool], list[float]] = {}
+        self.scores: dict[tuple[int, int | None, int, bool, bool], _At] = {}
+
+    def remaining_row(self, left: int, stopped: bool) -> list[float]:
+        """:func:`_remaining_at` for every node, ``left`` crossings still needed."""
+        row = self.rem.get((left, stopped))
+        if row is None:
+            dist = self.dist
+            row = []
+            for node in range(len(self.board.succ)):
+                got = dist.get((node, left, stopped))
+                if got is None:
+                    got = dist.get((node, left, True))
+                row.append(float(got) if got is not None else 1e6)
+            self.rem[(left, stopped)] = row
+        return row
+
+
+_TABLES: dict[tuple[int, int], _Tables] = {}
+
+
+_LAST: list[_Tables] = []  # the tables asked for last
+
+
+def _tables(state: RaceState) -> _Tables:
+    game = state.game
+    if _LAST and _LAST[0].board is game.board and _LAST[0].rules is game.rules:
+        return _LAST[0]
+    t = _TABLES.get((id(game.board), id(game.rules)))
+    if t is None or t.board is not game.board or t.rules is not game.rules:
+        if len(_TABLES) >= 64:
+            _TABLES.clear()
+        t = _TABLES[(id(game.board), id(game.rules))] = _Tables(state)
+    _LAST[:] = [t]
+    return t
+
+
+def _distinct(state: RaceState, moves: LegalMoves) -> list[Move]:
+    """The first move of each distinct (card, landing) in move order (card-less moves
+    kept)."""
+    if isinstance(moves, LegalMoves) and moves._state is state:
+        return moves.distinct()
+    return distinct_moves(moves)
+
+
+class _At:
+    """The mover's own facts at the start of a turn: all a plain move's score reads (but
+    for one case, which reads the hand too); kept per (chariot, space, crossings, stop made,
+    disqualified) with the scores worked out there; chariots that start behind the same
+    number of line crossings share them."""
+
+    __slots__ = ("before", "cross0", "dq0", "lap0", "memo", "pending", "pos0", "ranks",
+                 "rp0", "sc", "stopped0", "target")
+
+    def __init__(self, state: RaceState, t: _Tables, c: int) -> None:
+        board = t.board
+        self.pos0 = state.pos[c]
+        self.cross0 = state.crossings[c]
+        self.stopped0 = state.stopped[c]
+        self.dq0 = state.dq[c]
+        self.sc = board.start_crossings[c]
+        self.target = self.sc + t.laps
+        self.lap0 = self.cross0 - self.sc + 1
+        self.rp0 = state.race_progress(c)
+        self.pending = alley_pending(state, c)
+        self.before = remaining(state, c)
+        self.memo: dict[Move, tuple[float, ...]] = {}
+        # per walk table: its landings' (score, walks) best first, or None (not rankable)
+        self.ranks: dict[WalkTable, list[tuple[tuple[float, ...], int]] | None] = {}
+
+
+def _at(state: RaceState, t: _Tables, c: int) -> _At | None:
+    """The kept facts of the mover, or None where a move's score reads more than them."""
+    if not t.plain or state.game.is_ownerless(c) or (
+            len(state.hands[c]) <= 1 and not state.decks[c]):
+        return None
+    key = (t.board.start_crossings[c], state.pos[c], state.crossings[c], state.stopped[c],
+           state.dq[c])
+    at = t.scores.get(key)
+    if at is None:
+        if len(t.scores) >= 20_000:
+            t.scores.clear()
+        at = t.scores[key] = _At(state, t, c)
+    return at
+
+
+def _plain_key(state: RaceState, t: _Tables, at: _At, m: Move
+               ) -> tuple[tuple[float, ...], bool]:
+    """:func:`_score` of a plain move (a card, no ram) worked out inline, the same
+    arithmetic in the same order; and whether it reads only ``at`` (not the hand)."""
+    board = t.board
+    alley, before_alley, progress = board.alley, board.before_alley, board.progress
+    alley_laps = t.alley_laps
+    sc = at.sc
+    stopped0, dq0 = at.stopped0, at.dq0
+    pending = at.pending
+    card = m.card
+    path = m.path
+    end = path[-1]
+    keep = True
+    cross = at.cross0
+    node = at.pos0
+    finish_steps = board.finish_steps
+    for nxt in path:
+        if (node, nxt) in finish_steps:
+            cross += 1
+        node = nxt
+    lap = cross - sc + 1
+    stopped = stopped0 or (alley[end] and lap in alley_laps)
+    finished = cross >= at.target
+    dq = dq0
+    removed = False
+    if t.need_dq and not stopped and not dq and (finished or lap > t.max_alley):
+        dq = True
+        removed = not t.dq_may_finish and not finished
+    a_pos = None if finished or removed else end
+    gain = 0
+    if a_pos is not None:
+        gain = (cross - sc) * board.lap_value + progress[a_pos] - at.rp0
+    score = 0.0
+    if finished:
+        score += 1000 - card
+    if stopped and not stopped0:
+        score += 500
+    if dq and not dq0:
+        score -= 800
+    if pending and not (alley[end] and lap in alley_laps) and not (
+            any(x > lap for x in alley_laps) or (lap in alley_laps and before_alley[end])):
+        score -= 600
+    elif (pending and not stopped and a_pos is not None
+          and before_alley[a_pos] and lap in alley_laps):
+        keep = False  # reads the hand
+        rest = list(state.cards(state.turn))
+        rest.remove(card)
+        left = at.target - cross
+        if any(alley[p[-1]] for k in set(rest) for p in board.paths(a_pos, k, left)):
+            score += 300
+    elif (pending and at.lap0 in alley_laps
+          and not stopped and a_pos is not None
+          and not before_alley[a_pos]):
+        score -= 200
+    if finished:
+        waste = 0.0
+    else:
+        rem = 0.0 if a_pos is None else t.remaining_row(at.target - cross, stopped or dq)[a_pos]
+        waste = card - (at.before - rem)
+    score += -3.0 * waste + 0.3 * gain
+    return (score, -progress[end], -end), keep
+
+
+def _distinct_scored_fast(state: RaceState, moves: LegalMoves
+                          ) -> list[tuple[tuple[float, ...], Move]]:
+    """:func:`_distinct_scored` with the plain turn's score worked out inline and kept (a
+    test checks both agree)."""
+    c = state.turn
+    t = _tables(state)
+    at = _at(state, t, c)
+    out: list[tuple[tuple[float, ...], Move]] = []
+    append = out.append
+    if at is None:
+        pending = alley_pending(state, c)
+        before = remaining(state, c)
+        for m in _distinct(state, moves):
+            append((_score(state, m, pending, before), m))
+        return out
+    memo = at.memo
+    for m in _distinct(state, moves):
+        if m.card <= 0 or m.ram >= 0:
+            append((_score(state, m, at.pending, at.before), m))
+            continue
+        key = memo.get(m)
+        if key is None:
+            key, keep = _plain_key(state, t, at, m)
+            if keep:
+                memo[m] = key
+        append((key, m))
+    return out
+
+
+def _rank(state: RaceState, t: _Tables, at: _At,
+          table: WalkTable) -> list[tuple[tuple[float, ...], int]] | None:
+    """The landings of ``table``'s walks, best score first, each with the bits of its walks;
+    None if one landing's walks score differently (they cross the line differently) or a
+    score reads the hand."""
+    walks_to: dict[int, int] = {}
+    for (_crossed, end), bits in table.ends:
+        if end in walks_to:
+            return None
+        walks_to[end] = bits
+    out = []
+    for m in table.firsts:
+        key, keep = _plain_key(state, t, at, m)
+        if not keep:
+            return None
+        out.append((key, walks_to[m.path[-1]]))
+    out.sort(key=_first, reverse=True)
+    return out
+
+
+def _greedy_ranked(state: RaceState, moves: LegalMoves) -> Move | None:
+    """:func:`greedy_policy` by each card's landings ranked once per :class:`_At`: the best
+    free landing of each card, the first card's of equals; None where it does not apply (a
+    move other than a card's free walk is legal, or a score is not kept)."""
+    if not isinstance(moves, LegalMoves) or moves._state is not state:
+        return None
+    a = moves._get()
+    if a.tail or not a.parts:
+        return None
+    t = _tables(state)
+    at = _at(state, t, state.turn)
+    if at is None:
+        return None
+    ranks = at.ranks
+    best: Move | None = None
+    best_key: tuple[float, ...] | None = None
+    for table, blocked in a.parts:
+        if table in ranks:
+            ranked = ranks[table]
+        else:
+            ranked = ranks[table] = _rank(state, t, at, table)
+        if ranked is None:
+            return None
+        for key, bits in ranked:
+            free = bits & ~blocked
+            if free:
+                # within a card, landings differ, so scores differ: the first free is its best
+                if best_key is None or key > best_key:
+                    best_key = key
+                    best = table.moves[(free & -free).bit_length() - 1]
+                break
+    return best
+
+
+def greedy_scored(state: RaceState, moves: LegalMoves) -> list[tuple[tuple[float, ...], Move]]:
+    """:func:`greedy_ranking` with each move's greedy score (first element: the points —
+    finishing 1000, alley stop 500, giving the stop up −600, …; waste costs 3 a step)."""
+    scored = _distinct_scored_fast(state, moves)
+    scored.sort(key=lambda x: x[0], reverse=True)  # stable: the first of equals stays first
+    return scored
+
+
+def _first(item: tuple[tuple[float, ...], Move]) -> tuple[float, ...]:
+    return item[0]
+
+
+def greedy_policy(state: RaceState, moves: LegalMoves) -> Move:
+    """The best move by the greedy score; of equals, the first in move order."""
+    best = _greedy_ranked(state, moves)
+    if best is not None:
+        return best
+    scored = _distinct_scored_fast(state, moves)
+    if not scored:
+        return next(iter(moves))
+    return max(scored, key=_first)[1]  # max keeps the first of equals
+
+
+def greedy_policy_reference(state: RaceState, moves: LegalMoves) -> Move:
+    """:func:`greedy_policy` by :func:`_score` one distinct move at a time (for tests)."""
+    best = None
+    best_key: tuple[float, ...] | None = None
+    for key, m in _distinct_scored(state, moves):
+        if best_key is None or key > best_key:
+            best, best_key = m, key
+    return best if best is not None else next(iter(moves))

@@ -1,0 +1,599 @@
+"""Legal moves: walks on the lane graph, the 6-card rule, the alley wait; and "why not?".
+
+A move of card k is a walk of exactly k edges whose every space, the landing space
+included, is free (no jumping; walls, lanes, chicanes and the one-lane alley are in the
+graph). The walk that completes the last lap ends at the step over the line: the steps
+beyond lapse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from avecaesar.engine.core.board import WalkTable
+from avecaesar.engine.core.rules import RaceRules
+from avecaesar.engine.core.types import LETTERS, WAIT, Event, Move
+from avecaesar.engine.data.errors import AveCaesarError
+
+# The race state (avecaesar.engine.core.state.RaceState) is only named in annotations here:
+# the state imports this module to list and check its moves, so this one does not import it
+# back, not even for type checking (the import graph stays acyclic, tests/layers).
+RaceState = Any
+
+__all__ = [
+    "IllegalMoveError",
+    "LegalMoves",
+    "alley_pending",
+    "first_card_forbidden",
+    "gives_up_alley",
+    "held_to_wait",
+    "ownerless_skip",
+    "ram_targets",
+    "six_rule",
+    "skip_reason",
+    "walks",
+    "why_not",
+]
+
+
+class IllegalMoveError(AveCaesarError):
+    """Raised by a checked apply when the move is not legal; says why and where."""
+
+    def __init__(self, move: Move, state: RaceState, reason: str) -> None:
+        self.move, self.reason = move, reason
+        super().__init__(f"illegal move {move} in {state.notation()}: {reason}")
+
+
+def walks(state: RaceState, c: int, k: int,
+          empty: bool = False) -> Iterator[tuple[int, ...]]:
+    """Every path of card ``k`` for chariot ``c`` through free spaces (``empty``: as if no
+    other chariot were on the track)."""
+    board = state.game.board
+    start = state.pos[c]
+    if start is None:
+        return
+    left_to_finish = board.start_crossings[c] + state.game.rules.laps - state.crossings[c]
+    paths = board.paths(start, k, left_to_finish)
+    if empty:
+        yield from paths
+        return
+    occ = state.occupied(but=c)
+    for p in paths:
+        if occ.isdisjoint(p):
+            yield p
+
+
+def _can_move(state: RaceState, c: int, k: int) -> bool:
+    return next(walks(state, c, k), None) is not None
+
+
+def _blocks_others(state: RaceState, c: int) -> bool:
+    """Some other racing chariot cannot move any card of its hand in full."""
+    return any(not any(_can_move(state, o, k) for k in set(state.cards(o)))
+               for o in state.racing() if o != c and state.pos[o] is not None)
+
+
+_PASSING = [False]  # guard: joint leaders asking about each other do not recurse
+
+
+def _cannot_be_passed(state: RaceState, c: int) -> bool:
+    """No other racing chariot can pass ``c``: none is left on the track, or none of them
+    has a legal move (no card moves in full, the 6-card rule, the alley wait)."""
+    if _PASSING[0]:
+        return False
+    six = state.game.rules.six_card
+    others = [o for o in state.racing() if o != c and state.pos[o] is not None]
+    for o in others:  # quick proof: a card other than the six moves it, no alley to wait for
+        if (not state.game.is_ownerless(o) and not alley_pending(state, o)
+                and any(k != six and _can_move(state, o, k) for k in set(state.cards(o)))):
+            return False
+    _PASSING[0] = True
+    try:
+        for o in others:
+            other = state.copy()
+            other.turn, other.queue = o, ()
+            if _Analysis(other).count:
+                return False
+        return True
+    finally:
+        _PASSING[0] = False
+
+
+def first_card_forbidden(rules: RaceRules, place: int) -> bool:
+    """The six card may not be a chariot's first card from start place ``place`` (1-based),
+    whatever the position: ``first_row_may_not`` and the place is in row 1."""
+    return rules.six_at_start == "first_row_may_not" and rules.row_of(place) == 1
+
+
+def six_rule(state: RaceState, c: int) -> str | None:
+    """Why chariot ``c`` may not play the six card now, or None if it may."""
+    rules = state.game.rules
+    if rules.six_ends == "race_has_finisher" and state.finish_order:
+        return None
+    if rules.finishers_lead and state.finish_order:
+        return None  # a finisher is ahead of every racing chariot: none of them leads
+    if state.game.is_ownerless(c) and rules.ownerless and not rules.ownerless.six_rule:
+        return None
+    first = not state.played[c]
+    six = rules.six_card
+    if first and rules.six_at_start == "first_row_may_not":
+        row = rules.row_of(c + 1)
+        if first_card_forbidden(rules, c + 1) and not _free(state, c):
+            return (f"nobody in the first start row may open with a {six} — "
+                    f"{rules.cite('six_at_start')}")
+        if row is not None:
+            return None
+    if first and rules.six_at_start == "start_player_may" and c == 0:
+        return None
+    leaders = state.leaders()
+    if c not in leaders:
+        return None
+    joint = len(leaders) > 1
+    if joint and not rules.six_joint:
+        return None
+    hand = state.cards(c)
+    only = all(x == six for x in hand)
+    if rules.six_free and all(_holds(state, c, x, joint, leaders) for x in rules.six_free):
+        return None
+    if only:
+        def holds(cond: str) -> bool:
+            return _holds(state, c, cond, joint, leaders)
+
+        if rules.six_chicane and all(holds(x) for x in rules.six_chicane):
+            return None
+        if joint and rules.six_joint_exception and all(
+                holds(x) for x in rules.six_joint_exception):
+            return None
+    who = "you lead jointly" if joint else "you lead"
+    return f"{who}, so no {six} — {rules.cite('six_joint')}"
+
+
+def _free(state: RaceState, c: int) -> bool:
+    """``six_rule.free_when`` holds for ``c`` as a leader (a lone chariot left at the start
+    with only sixes is not frozen by the first-card rule either)."""
+    rules = state.game.rules
+    if not rules.six_free:
+        return False
+    leaders = state.leaders()
+    return c in leaders and all(_holds(state, c, x, len(leaders) > 1, leaders)
+                                for x in rules.six_free)
+
+
+def _holds(state: RaceState, c: int, cond: str, joint: bool, leaders: list[int]) -> bool:
+    """Whether condition ``cond`` of the rule vocabulary holds for leader ``c``."""
+    six = state.game.rules.six_card
+    if cond == "on_chicane":
+        p = state.pos[c]
+        return p is not None and state.game.board.chicane[p]
+    if cond == "blocks_others":
+        return _blocks_others(state, c)
+    if cond == "cannot_be_passed":
+        return _cannot_be_passed(state, c)
+    if cond == "leading_jointly":
+        return joint
+    if cond == "all_joint_leaders_only_sixes":
+        return all(all(x == six for x in state.cards(o)) for o in leaders)
+    return False
+
+
+def _chance(state: RaceState, lap: int, node: int | None) -> bool:
+    """The alley stop can still be made from ``node`` in ``lap`` or a later allowed lap."""
+    laps = state.game.rules.alley_laps
+    if any(x > lap for x in laps):
+        return True
+    return lap in laps and node is not None and state.game.board.before_alley[node]
+
+
+def alley_pending(state: RaceState, c: int) -> bool:
+    """Chariot ``c`` must still make the alley stop and still can."""
+    rules, board = state.game.rules, state.game.board
+    if (state.game.is_ownerless(c) and rules.ownerless
+            and rules.ownerless.alley in ("exempt", "avoid")):
+        return False
+    return (board.has_alley and rules.alley_must_stop and not state.stopped[c]
+            and _chance(state, state.lap(c), state.pos[c]))
+
+
+def held_to_wait(state: RaceState, c: int) -> bool:
+    """Chariot ``c`` is held to the alley wait (a chariot nobody drives may not be)."""
+    own = state.game.rules.ownerless
+    return not (own is not None and not own.alley_wait and state.game.is_ownerless(c))
+
+
+def gives_up_alley(state: RaceState, c: int, path: tuple[int, ...]) -> bool:
+    """Driving ``path`` makes the pending alley stop impossible (it neither stops there nor
+    keeps a later chance)."""
+    board = state.game.board
+    node = state.pos[c]
+    lap = state.lap(c)
+    for nxt in path:
+        if node is not None and (nxt, True) in board.succ[node]:
+            lap += 1
+        node = nxt
+    return _gives_up_at(state, lap, path[-1])
+
+
+def _gives_up_at(state: RaceState, lap: int, end: int) -> bool:
+    """:func:`gives_up_alley` for a path that ends on ``end`` in lap ``lap``."""
+    if state.game.board.alley[end] and lap in state.game.rules.alley_laps:
+        return False
+    return not _chance(state, lap, end)
+
+
+def _stop_possible_on_empty_track(state: RaceState, c: int, six_ok: bool) -> bool:
+    """Some card of the hand could keep the stop possible if no other chariot were there:
+    then it is the other chariots that block the alley."""
+    six = state.game.rules.six_card
+    start = state.pos[c]
+    if start is None:
+        return False
+    board = state.game.board
+    left = board.start_crossings[c] + state.game.rules.laps - state.crossings[c]
+    lap = state.lap(c)
+    # each walk of the empty track by its (crossings, landing): gives_up_alley of its path
+    return any(not _gives_up_at(state, lap + crossed, end)
+               for k in set(state.cards(c)) if k != six or six_ok
+               for (crossed, end), _bits in board.walk_table(start, k, left).ends)
+
+
+def _in_alley(board, path: tuple[int, ...]) -> bool:
+    return any(board.alley[n] for n in path)
+
+
+def _avoids_alley(state: RaceState, c: int) -> bool:
+    own = state.game.rules.ownerless
+    return state.game.is_ownerless(c) and own is not None and own.alley == "avoid"
+
+
+def _smallest_loss(state: RaceState, c: int, six_ok: bool) -> list[Move]:
+    """Lapse movement points: no card moves in full, so the card that loses the fewest
+    points is played as far as it goes (each card: its longest free walk)."""
+    rules, board = state.game.rules, state.game.board
+    start = state.pos[c]
+    assert start is not None
+    occ = state.occupied(but=c)
+    left = board.start_crossings[c] + rules.laps - state.crossings[c]
+    best: list[Move] = []
+    best_loss = None
+    for k in sorted(set(state.cards(c))):
+        if k == rules.six_card and not six_ok:
+            continue
+        for m in range(k - 1, 0, -1):
+            free = [p for p in board.paths(start, m, left) if occ.isdisjoint(p)]
+            if free:
+                loss = k - m
+                if best_loss is None or loss < best_loss:
+                    best, best_loss = [], loss
+                if loss == best_loss:
+                    best += [Move(k, p) for p in free]
+                break
+    return best
+
+
+def ram_targets(state: RaceState, c: int, start: int | None,
+                path: tuple[int, ...]) -> list[int]:
+    """The chariots ``c`` may ram after driving ``path``: it ends beside them (not over the
+    line, not in the alley) with the space straight ahead of both free; not a chariot nobody
+    drives (no hand to show), nor one of its own player's."""
+    if not path:
+        return []
+    board, game = state.game.board, state.game
+    end = path[-1]
+    prev = path[-2] if len(path) > 1 else start
+    if prev is None or (end, True) in board.succ[prev]:
+        return []
+    ahead = board.ahead[end]
+    if ahead < 0 or board.alley[ahead] or ahead in state.pos:
+        return []
+    out = []
+    for o, p in enumerate(state.pos):
+        if (p is None or o == c or p not in board.beside[end] or state.status[o] != "r"
+                or game.is_ownerless(o) or (game.owners and game.owners[o] == game.owners[c])):
+            continue
+        front = board.ahead[p]
+        if front >= 0 and front != ahead and not board.alley[front] and front not in state.pos:
+            out.append(o)
+    return out
+
+
+class _Analysis:
+    """The legal moves of the chariot to move, computed once.
+
+    The free walks of each card are kept as (walk table, blocked bits) — counted by bit
+    masks, the list of moves made only when asked for (:attr:`moves`); the moves after them
+    (lapsed points, bonus piece, ramming, waiting) are kept as a list.
+    """
+
+    __slots__ = ("_moves", "blocked_alley", "count", "parts", "reason", "tail")
+
+    def __init__(self, state: RaceState) -> None:
+        self._moves: list[Move] | None = None
+        self.parts: list[tuple[WalkTable, int]] | None = []
+        self.tail: list[Move] = []
+        self.count = 0
+        self.reason: str | None = None
+        self.blocked_alley = False
+        if state.end is not None:
+            self.reason = "race_over"
+            return
+        c = state.turn
+        game = state.game
+        rules = game.rules
+        board = game.board
+        six_no = None
+        movable_any = False
+        start = state.pos[c]
+        occ = state.occupied(but=c)
+        left = board.start_crossings[c] + rules.laps - state.crossings[c]
+        tail = self.tail
+        parts = self.parts
+        assert parts is not None
+        count = 0
+        avoid = bool(game.ownerless) and _avoids_alley(state, c)
+        six = rules.six_card
+        cards = state.cards(c)
+        if start is None or avoid:
+            for k in sorted(set(cards)):
+                if k == six:
+                    six_no = six_rule(state, c)
+                if start is None:
+                    continue
+                for m in board.moves(start, k, left):
+                    if occ.isdisjoint(m.path) and not _in_alley(board, m.path):
+                        movable_any = True
+                        if k == six and six_no is not None:
+                            break
+                        tail.append(m)
+        else:
+            for k, table in board.hand_tables(start, left, cards):
+                if k == six:
+                    six_no = six_rule(state, c)
+                blocked = 0
+                if not occ.isdisjoint(table.span):
+                    masks = table.masks
+                    for node in occ:
+                        bits = masks.get(node)
+                        if bits:
+                            blocked |= bits
+                free = table.n - blocked.bit_count()
+                if free:
+                    movable_any = True
+                    if k != six or six_no is None:
+                        parts.append((table, blocked))
+                        count += free
+        self.count = count + len(tail)
+        if (not self.count and not movable_any and start is not None
+                and rules.no_move == "smallest_loss" and not state.game.is_ownerless(c)):
+            self._extend(_smallest_loss(state, c, six_no is None))
+        if state.bonus[c] and start is not None and rules.bonus is not None:
+            self._extend([Move(-rules.bonus, m.path)  # the bonus piece
+                          for m in board.moves(start, rules.bonus, left)
+                          if occ.isdisjoint(m.path)])
+        if rules.ramming is not None and self.count and not state.game.is_ownerless(c):
+            self._extend([Move(m.card, m.path, o) for m in list(self.moves)
+                          for o in ram_targets(state, c, start, m.path)])
+        if (rules.alley_wait != "no_wait" and self.count and alley_pending(state, c)
+                and held_to_wait(state, c)):
+            keeps = self._keeps_alley(state, c)
+            if not keeps and _stop_possible_on_empty_track(state, c, six_no is None):
+                self.blocked_alley = True
+                if rules.alley_wait == "must_wait":
+                    self._moves, self.parts, self.tail, self.count = [], [], [], 0
+                    self.reason = "alley_blocked"
+                else:
+                    self._extend([WAIT])
+        if not self.count and self.reason is None:
+            self.reason = "six_rule" if movable_any else "blocked"
+
+    def _extend(self, more: list[Move]) -> None:
+        """Moves after those already there (in that order)."""
+        if not more:
+            return
+        self.tail.extend(more)
+        if self._moves is not None:
+            self._moves.extend(more)
+        self.count += len(more)
+
+    def _keeps_alley(self, state: RaceState, c: int) -> bool:
+        """Some legal move does not give up the alley stop (:func:`gives_up_alley`)."""
+        if self._moves is not None:
+            return any(not gives_up_alley(state, c, m.path) for m in self._moves)
+        lap = state.lap(c)
+        for table, blocked in self.parts or ():
+            for (crossed, end), bits in table.ends:
+                if bits & ~blocked and not _gives_up_at(state, lap + crossed, end):
+                    return True
+        return any(not gives_up_alley(state, c, m.path) for m in self.tail)
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every legal move, in order: each card (ascending) its free walks depth-first, then
+        the rest."""
+        if self._moves is None:
+            out: list[Move] = []
+            for table, blocked in self.parts or ():
+                if blocked:
+                    out.extend(m for i, m in enumerate(table.moves) if not blocked >> i & 1)
+                else:
+                    out.extend(table.moves)
+            out.extend(self.tail)
+            self._moves = out
+        return self._moves
+
+    def distinct(self) -> list[Move]:
+        """The first legal move of each (card, landing) in move order (the waiting move and
+        each other card-less move kept), without making the list of every move."""
+        out: list[Move] = []
+        for table, blocked in self.parts or ():
+            if not blocked:
+                out.extend(table.firsts)
+                continue
+            found = []
+            for bits in table.groups:
+                x = bits & ~blocked
+                if x:
+                    found.append((x & -x).bit_length() - 1)
+            found.sort()
+            moves = table.moves
+            out.extend(moves[i] for i in found)
+        if self.tail:
+            out.extend(distinct_moves(self.tail, {(m.card, m.path[-1]) for m in out}))
+        return out
+
+
+def distinct_moves(moves: Iterable[Move], seen: set[tuple[int, int]] | None = None
+                   ) -> list[Move]:
+    """The first move of each distinct (card, landing) not in ``seen``, in move order
+    (card-less moves kept)."""
+    seen = set() if seen is None else seen
+    out: list[Move] = []
+    for m in moves:
+        if m.card:
+            key = (m.card, m.path[-1])
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(m)
+    return out
+
+
+class LegalMoves:
+    """A lazy, set-like view of the legal moves (``in``, ``bool``, ``len``, iteration)."""
+
+    def __init__(self, state: RaceState) -> None:
+        self._state = state
+        self._a: _Analysis | None = None
+
+    def _get(self) -> _Analysis:
+        if self._a is None:
+            self._a = _Analysis(self._state)
+        return self._a
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._get().moves)
+
+    def __len__(self) -> int:
+        return self._get().count
+
+    def count(self) -> int:
+        return len(self)
+
+    def __bool__(self) -> bool:
+        return self._get().count > 0
+
+    def distinct(self) -> list[Move]:
+        """The first legal move of each distinct (card, landing), in move order."""
+        return self._get().distinct()
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and why_not(self._state, move) is None
+
+    @property
+    def skip_reason(self) -> str | None:
+        """Why the chariot skips (``blocked``, ``six_rule``, ``alley_blocked``) or None."""
+        return self._get().reason
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
+
+
+def skip_reason(state: RaceState) -> str | None:
+    return LegalMoves(state).skip_reason
+
+
+def why_not(state: RaceState, move: Move) -> str | None:
+    """None if ``move`` is legal; else the reason in the player's words, with its citation."""
+    c = state.current()
+    if c is None:
+        return "the race is over"
+    rules, board = state.game.rules, state.game.board
+    exact = rules.cite("exact_move")
+    if move.ram >= 0:
+        if rules.ramming is None:
+            return "these rules have no ramming attacks"
+        if move not in _Analysis(state).moves:
+            return (f"no ramming attack on {LETTERS[move.ram] if move.ram < len(LETTERS) else '?'}"
+                    " from there: it must end beside the opponent with the space straight "
+                    "ahead of both free")
+        return None
+    if move.card == 0:
+        a = _Analysis(state)
+        if WAIT in a.moves:
+            return None
+        if a.moves:
+            return (f"you can move a card in full, so you must play one (Zugzwang) — "
+                    f"{rules.cite('must_play')}")
+        return f"there is no move to choose: you skip — {rules.cite('no_move')}"
+    if move.card < 0:
+        if not state.bonus[c] or rules.bonus != -move.card:
+            return f"you hold no bonus piece of {-move.card}"
+    elif move.card not in state.cards(c):
+        if state.game.is_ownerless(c):
+            return f"this chariot plays its top card, not a {move.card}"
+        return f"you have no {move.card} in hand"
+    path = move.path
+    node = state.pos[c]
+    if node is None or not path:
+        return f"a {move.card} moves exactly {move.card} spaces — {exact}"
+    crossed = 0
+    left_to_finish = board.start_crossings[c] + rules.laps - state.crossings[c]
+    occ = state.occupied(but=c)
+    for i, nxt in enumerate(path):
+        step = dict(board.succ[node])
+        if nxt not in step:
+            return (f"space {nxt} is not one step forward from space {node}: forward only, "
+                    f"one lane per step, diagonally, never across a wall — {exact}")
+        if nxt in occ:
+            return f"space {nxt} is taken: no jumping — {exact}"
+        crossed += step[nxt]
+        node = nxt
+        if step[nxt] and crossed >= left_to_finish:
+            if i + 1 != len(path):
+                return f"the race ends at the line: steps beyond it lapse — {exact}"
+            break
+    else:
+        if len(path) != abs(move.card):
+            if rules.no_move == "smallest_loss" and move in _Analysis(state).moves:
+                return None  # lapse movement points: the card with the smallest loss
+            return (f"a {move.card} moves exactly {move.card} spaces, not {len(path)} — "
+                    f"{exact}")
+    if _avoids_alley(state, c) and _in_alley(board, path):
+        return f"this chariot does not drive through the alley — {rules.cite('ownerless')}"
+    if move.card == rules.six_card:
+        no = six_rule(state, c)
+        if no is not None:
+            return no
+    if (rules.alley_wait == "must_wait" and alley_pending(state, c)
+            and held_to_wait(state, c) and gives_up_alley(state, c, path)):
+        a = _Analysis(state)
+        if a.blocked_alley:
+            return (f"the alley is blocked on your last chance: you must wait until it is "
+                    f"free — {rules.cite('alley_wait')}")
+    return None
+
+
+def ownerless_skip(state: RaceState, c: int, events: list) -> bool:
+    """Dispose of an ownerless chariot's unusable top card; True if the skip is idle.
+
+    The skip does not count toward the deadlock rule while another card of its deck could
+    be played from here: the deck turns, so the next turn may differ.
+    """
+    own = state.game.rules.ownerless
+    assert own is not None
+    could_move = [k for k in range(1, 10) if _can_move(state, c, k)]
+    if not could_move and not own.draws_when_blocked:
+        events.append(Event("no_draw", c, {}))
+        return True
+    card, rest = state.decks[c][0], state.decks[c][1:]
+    if own.unusable == "under_deck":
+        state.decks[c] = (*rest, card)
+        events.append(Event("under_deck", c, {"card": card}))
+    else:
+        state.decks[c] = rest
+        state.played[c] = (*state.played[c], card)
+        events.append(Event("discard", c, {"card": card}))
+    six = state.game.rules.six_card
+    playable = any(k in could_move and (k != six or six_rule(state, c) is None)
+                   for k in set(state.decks[c]))
+    return not playable

@@ -1,0 +1,230 @@
+"""Game records as JSON Lines, and replaying them move by move.
+
+Line 1 is the header (ruleset, variants, overrides, course, seed, players and their bots,
+the start order); then one line per turn (a move with its card and path, a wait, or a skip
+with its reason); the last line is the result. ``schemas/game-record.schema.json`` validates
+each line. :func:`replay` re-checks every move and reports the first illegal one with its
+line number.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.moves import why_not
+from avecaesar.engine.core.race import RaceRun, new_race, outcome
+from avecaesar.engine.core.rules import RaceRules
+from avecaesar.engine.core.state import LETTERS, Move, RaceState
+from avecaesar.engine.course.course import bundled_course_ids
+from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem
+from avecaesar.engine.data.limits import record_bytes_limit
+from avecaesar.engine.data.safeio import allowed_roots, check_inside, read_text, write_atomic
+from avecaesar.engine.data.schemas import validator
+
+__all__ = ["FORMAT", "RecordError", "check_header_files", "read_record", "record_lines",
+           "replay", "write_record"]
+
+FORMAT = "avecaesar-game-record"
+VERSION = 1
+MAX_PROBLEMS = 50
+
+
+class RecordError(AveCaesarError):
+    """Raised when a record cannot be replayed; names the line and what is wrong."""
+
+    def __init__(self, file: str, line: int, message: str) -> None:
+        self.file, self.line = file, line
+        super().__init__(f"{file}:{line}: {message}")
+
+
+def record_lines(run: RaceRun, header: dict[str, Any]) -> list[dict[str, Any]]:
+    """The record of a finished run: header, one line per turn, result."""
+    names = run.state.game.names
+    head = {"type": "header", "format": FORMAT, "version": VERSION, **header,
+            "seats": run.setup["seats"], "reveals": run.setup["reveals"],
+            "start": run.setup["start"],
+            "chariots": list(names)}
+    lines: list[dict[str, Any]] = [head]
+    for i, t in enumerate(run.turns, start=1):
+        c = t["chariot"]
+        base = {"ply": i, "chariot": LETTERS[c], "name": names[c], "legal": t["legal"]}
+        if "skip" in t:
+            lines.append({"type": "skip", **base, "reason": t["skip"]})
+        elif t["move"].card == 0:
+            lines.append({"type": "wait", **base})
+        else:
+            m = t["move"]
+            lines.append({"type": "move", **base, "card": m.card, "path": list(m.path),
+                          **({"ram": LETTERS[m.ram]} if m.ram >= 0 else {})})
+    lines.append({"type": "result", **outcome(run.state).to_json(),
+                  "final": run.state.notation()})
+    return lines
+
+
+def write_record(path: str | Path, lines: Iterable[dict[str, Any]]) -> None:
+    """Write a record at once (atomically: a crash never leaves half a record)."""
+    write_atomic(path, "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+                               + "\n" for line in lines))
+
+
+def read_record(path: str | Path, limit: int | None = None) -> list[dict[str, Any]]:
+    """Parse and schema-check every line; all problems at once (the first 50), each with its
+    line. A record over ``limit`` bytes (default: the records limit) is refused unread."""
+    file = str(path)
+    text = read_text(path, limit or record_bytes_limit(), "record")
+    v = validator("urn:avecaesar:game-record")
+    problems: list[Problem] = []
+    out: list[dict[str, Any]] = []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        if len(problems) >= MAX_PROBLEMS:
+            problems.append(Problem(file, n, 1, "… and more: stopped reading here"))
+            break
+        if not raw.strip():
+            continue
+        try:
+            doc = json.loads(raw)
+            errors = list(v.iter_errors(doc))
+        except json.JSONDecodeError as err:
+            problems.append(Problem(file, n, err.colno, f"not JSON: {err.msg}"))
+            continue
+        except (RecursionError, ValueError):  # nested too deep, a number too long
+            problems.append(Problem(file, n, 1, "not a record line: nested too deeply or a "
+                                    "number too long"))
+            continue
+        for e in errors[:5]:
+            where = "/".join(str(p) for p in e.absolute_path) or "line"
+            problems.append(Problem(file, n, 1, f"{where}: {_clip(e.message)}"))
+        out.append({**doc, "_line": n} if isinstance(doc, dict) else {"_line": n})
+    if not problems and (not out or out[0].get("type") != "header"):
+        problems.append(Problem(file, out[0]["_line"] if out else 1, 1,
+                                "the first line must be the header"))
+    for line in out[1:]:
+        if line.get("type") == "header":
+            problems.append(Problem(file, line["_line"], 1, "a second header: a record has "
+                                    "one header, on its first line"))
+    if problems:
+        raise InputError(problems)
+    return out
+
+
+def _clip(text: str, n: int = 120) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def check_header_files(head: dict[str, Any], file: str) -> None:
+    """A record names its ruleset, variants and course: bundled ids, or files (read, as
+    when the race was run, relative to the working folder) in the working folder's tree,
+    the record's own folder tree or a folder allowed with ``--allow-path`` — never any file
+    on the machine (a record may come from someone else)."""
+    here = Path(file).resolve().parent
+    roots = allowed_roots(here, Path.cwd())
+    line = head.get("_line", 1)
+    refs = [("ruleset", head["ruleset"]), *(("variant", v) for v in head["variants"])]
+    named = [(k, r) for k, r in refs if r.endswith((".yaml", ".yml")) or "/" in r
+             or "\\" in r]
+    if head["course"].lower().strip() not in bundled_course_ids():
+        named.append(("course", head["course"]))
+    for kind, ref in named:
+        if not check_inside(Path(ref), roots):
+            raise RecordError(file, line, f"the header names the {kind} file {ref!r}, outside "
+                              "the working folder, the record's folder and the bundled data "
+                              "— copy it next to the record, or pass --allow-path FOLDER "
+                              "before the command")
+
+
+def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
+           file: str = "record", partial: bool = False) -> RaceState:
+    """Rebuild the race from its header and re-check every turn; return the final state.
+
+    Strict: the header comes first and once, the chariots' names and seats are the replayed
+    ones, the plies run 1, 2, 3…, and the record ends with one result line that matches the
+    replayed result. With ``partial`` a record without a result (a race in progress, a saved
+    game) is accepted; a result line, if there is one, must still match.
+
+    A header with ``seated: true`` (a tournament's later race) takes its recorded seats
+    instead of drawing for them."""
+    head = lines[0]
+    players = [p["name"] for p in head["players"]]
+    seated = head.get("seats") if head.get("seated") else None
+    hl = head["_line"]
+    chariots = len(players) * rules.chariots_for(len(players))
+    if seated is not None and sorted(seated) != list(range(chariots)):
+        raise RecordError(file, hl, f"seats {seated} are not an order of the "
+                          f"{chariots} chariots")
+    state, setup = new_race(rules, board, players, int(head["seed"]), seated)
+    if (setup["seats"] != head.get("seats", setup["seats"])
+            or setup["start"] != head.get("start", setup["start"])):
+        raise RecordError(file, hl, "the seed does not give the recorded start "
+                          "order and hands: wrong seed, players or ruleset")
+    names = list(state.game.names)
+    if "chariots" in head and list(head["chariots"]) != names:
+        raise RecordError(file, hl, f"the chariots are recorded as {head['chariots']}, the "
+                          f"replay gives {names}: a name was changed")
+    result_at: int | None = None
+    last = hl
+    for ply, line in enumerate(lines[1:], start=1):
+        n, kind = line["_line"], line["type"]
+        last = n
+        if result_at is not None:
+            raise RecordError(file, n, f"a line after the result (line {result_at}): the "
+                              "result is the last line")
+        if kind == "result":
+            result_at = n
+            if not state.over and not partial:
+                raise RecordError(file, n, "a result line, but the replayed race is not over")
+            if state.notation() != line["final"]:
+                raise RecordError(file, n, "the recorded final position differs from the "
+                                  "replayed one")
+            if outcome(state).to_json().get("placings") != line["placings"]:
+                raise RecordError(file, n, "the recorded result differs from the replayed one")
+            continue
+        if line.get("ply") != ply:
+            raise RecordError(file, n, f"ply {line.get('ply')} where ply {ply} is due: a turn "
+                              "is missing, repeated or out of order")
+        if state.over:
+            raise RecordError(file, n, "a turn after the race is over")
+        c = LETTERS.index(line["chariot"])
+        if c >= len(names):
+            raise RecordError(file, n, f"there is no chariot {line['chariot']} in this race "
+                              f"({len(names)} chariots)")
+        if "name" in line and line["name"] != names[c]:
+            raise RecordError(file, n, f"chariot {line['chariot']} is driven by {names[c]}, "
+                              f"not {line['name']}: a name was changed")
+        _turn(state, line, file, n)
+    if result_at is None and not partial:
+        what = "the race is over" if state.over else "the race is still running"
+        raise RecordError(file, last, f"the record ends without its result line ({what}): "
+                          "it is cut short — use replay --partial for a race in progress")
+    return state
+
+
+def _turn(state: RaceState, line: dict[str, Any], file: str, n: int) -> None:
+    """Re-check and play one recorded turn."""
+    kind = line["type"]
+    if line["chariot"] in LETTERS and LETTERS.index(line["chariot"]) in state.choosable():
+        state.choose(LETTERS.index(line["chariot"]))  # the player ordered own chariots
+    who = LETTERS[state.turn]
+    if line["chariot"] != who:
+        raise RecordError(file, n, f"it is chariot {who}'s turn, not {line['chariot']}'s")
+    moves = state.legal_moves()
+    if "legal" in line and line["legal"] != len(moves):
+        raise RecordError(file, n, f"the record counts {line['legal']} legal moves, the "
+                          f"rules give {len(moves)}")
+    if kind == "skip":
+        if moves:
+            raise RecordError(file, n, f"a skip, but chariot {who} can move "
+                              f"(e.g. {next(iter(moves))})")
+        state.skip(moves.skip_reason or "blocked")
+        return
+    ram = LETTERS.index(line["ram"]) if line.get("ram") else -1
+    if ram >= len(state.game.names):
+        raise RecordError(file, n, f"there is no chariot {line['ram']} to ram")
+    move = Move(0, ()) if kind == "wait" else Move(int(line["card"]), tuple(line["path"]), ram)
+    reason = why_not(state, move)
+    if reason is not None:
+        raise RecordError(file, n, f"illegal move {move}: {reason}")
+    state.push(move)

@@ -1,0 +1,588 @@
+"""The rule values a race needs, as one typed value, and the one adapter from a ruleset.
+
+The engine reads rules only through :class:`RaceRules`; :func:`rules_from_ruleset` is the
+single place that knows the ruleset's dotted keys. Every field carries its citation (taken
+from the ruleset's data at run time), so "why not?" answers can name their source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
+
+__all__ = ["RULE_KEYS", "OwnerlessRules", "RaceRules", "TournamentRules",
+           "UnsupportedRuleError", "rules_from_ruleset", "tournament_rules_from_ruleset"]
+
+
+class UnsupportedRuleError(AveCaesarError):
+    """Raised when a ruleset states a rule value the engine has no primitive for yet."""
+
+    def __init__(self, key: str, value: object, supported: list[str],
+                 why: str | None = None) -> None:
+        self.key = key
+        super().__init__(why or f"the rule {key} = {value!r} is not supported by the race "
+                         f"engine (supported: {', '.join(supported)})")
+
+
+SIX_AT_START = ("start_player_may", "first_row_may_not", "none")
+SIX_ENDS = ("race_has_finisher", "never")
+ALLEY_WAIT = ("must_wait", "may_wait", "no_wait", "must_move")
+
+# Rule values the engine assumes without a switch: a ruleset stating another value is refused
+# (never silently ignored). Groups the engine has no primitives for yet are refused whole.
+ASSUMED: dict[str, tuple[object, ...]] = {
+    "start.order": ("reveal_highest_card",),
+    "start.ties": ("redraw",),
+    "start.reshuffle_after": (True,),
+    "turns.order": ("start_place_order",),
+    "alley.tribute": ("coin", "race_card"),
+    "scoring.method": ("laurels_by_place", "prize_money"),
+    "ownerless.turn_order": ("in_start_order", "after_players_best_placed_first"),
+}
+UNSUPPORTED_GROUPS: tuple[str, ...] = ()
+RAM_TIE = ("no_effect", "attacker_wins", "defender_wins")
+TEAM_ORDER = ("in_start_order", "player_orders_own_chariots")
+TEAM_SCORING = ("all_chariots_score", "individual_and_team", "team_total")
+NO_MOVE = {"skip_turn": "skip_turn", "skip_turn_cycle_card": "cycle_card",
+           "play_smallest_loss": "smallest_loss"}
+NO_STOP = {"disqualify": "disqualify", "execute": "execute", "none": "none",
+           "no_penalty": "none"}
+CONDITIONS = ("on_chicane", "blocks_others", "leading_jointly", "all_joint_leaders_only_sixes",
+              "cannot_be_passed")
+
+
+@dataclass(frozen=True)
+class OwnerlessRules:
+    """Chariots that no player drives and that play the top card of their deck.
+
+    unusable: what happens to a drawn card that cannot be moved in full: ``under_deck`` (back
+        under the deck) or ``discard``.
+    draws_when_blocked: whether a card is drawn when no card at all could move the chariot.
+    six_rule: whether the 6-card rule binds them.
+    alley: ``exempt`` (need not stop), ``avoid`` (never enters an alley space) or
+        ``tries_lap_1`` (bound like the others; the policy stops in lap 1 when it can).
+    scores: whether they score points; occupies_places: whether they take finishing places.
+    move: ``top_card`` (every turn) or ``first_card_then_position`` (the first move by a
+        card, then by race position: ``position_moves`` leading / middle / last).
+    out_of_cards: ``remove`` or ``not_applicable``.
+    turn_order: ``in_start_order`` or ``after_players_best_placed_first``.
+    forbidden_first_card: with ``first_card_then_position``, what happens when the 6-card
+        rule forbids the revealed card: ``reveal_next`` (reveal the next card instead, until
+        one may be played) or ``skip_move``.
+    alley_wait: whether they are held to the alley wait of the players (``must_wait``).
+    missing: errors for rule values the ruleset declares unknown, raised as soon as a race
+        actually has such a chariot.
+    """
+
+    unusable: str
+    draws_when_blocked: bool
+    six_rule: bool
+    alley: str
+    scores: bool
+    occupies_places: bool
+    move: str = "top_card"
+    position_moves: tuple[int, int, int] | None = None  # leading, middle, last
+    out_of_cards: str = "remove"
+    turn_order: str = "in_start_order"
+    forbidden_first_card: str = "skip_move"
+    alley_wait: bool = True
+    missing: tuple[Exception, ...] = ()
+
+    def check(self) -> None:
+        """Raise one error listing every open value these chariots need."""
+        if self.missing:
+            raise MissingRuleValueError.combined(list(self.missing))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class RaceRules:
+    """Every rule value the race engine uses (field → meaning).
+
+    deck: the cards of one chariot's deck (values, with repeats).
+    hand_size: cards in hand after drawing.
+    laps: laps to drive.
+    six_card: the card the leader may not play (6).
+    six_joint: True if joint leaders are bound too ("leading"), False for sole leaders only.
+    six_at_start: ``start_player_may`` (the start player's first card is free),
+        ``first_row_may_not`` (a first-row chariot may not open with it, a later row may),
+        ``none``.
+    start_rows: start places (1-based) per row, or None.
+    six_chicane: conditions under which a leader on a chicane with only sixes may play one
+        (None: no exception).
+    six_joint_exception: conditions under which one of several joint leaders, all with only
+        sixes, may play one (None: no exception).
+    six_ends: ``race_has_finisher`` or ``never``.
+    six_free: conditions under which a leader is not bound by the rule at all (None: none).
+    finishers_lead: a chariot that has finished is ahead of every racing chariot, so no
+        racing chariot leads once one has finished.
+    alley_laps: laps in which the alley stop counts.
+    alley_must_stop: whether a chariot must stop in the alley.
+    alley_wait: ``must_wait`` / ``may_wait`` / ``no_wait`` when the alley is blocked on
+        the last chance (the data's ``must_move`` is ``no_wait``).
+    no_stop: what a missing alley stop does: ``disqualify``, ``execute`` (removed at once,
+        0 points) or ``none``.
+    no_move: when no card can be moved in full: ``skip_turn``, ``cycle_card`` (skip, put
+        the highest card under the deck and draw a replacement) or ``smallest_loss`` (play the
+        card that loses the fewest movement points, as far as it goes).
+    six_only: a leader the 6-card rule leaves without a card: ``skip_turn`` or ``crash``
+        (out of the race, its space blocked for the rest of it; if then anyone fails to
+        finish, nobody scores).
+    alley_card: with the race-card tribute, the value of the card picked up in the alley
+        (it joins the hand), else None.
+    bonus: the points of the bonus piece a chariot receives with its alley stop and may use
+        once instead of a card, or None.
+    ramming: None, or ramming attacks on with this tie resolution: ``no_effect``,
+        ``attacker_wins`` or ``defender_wins``. A chariot whose move (not over the line) ends
+        beside an opponent's, with the space straight ahead of both free, may attack: both
+        show their highest hand card, the higher wins, the winner moves one space straight
+        ahead, the loser one straight back (if that space is free).
+    prizes: None, or prize money instead of laurels: the amounts paid for completing each
+        lap, by the order in which the chariots complete it (the first to complete a lap
+        gets the first amount, …). A stop in the alley (once per lap, in the alley laps)
+        reshuffles the played cards into the deck and forfeits the prize of that lap. A
+        chariot's race points are its money.
+    chariots_per_player: chariots each player drives: a number, or ``((players, chariots),
+        …)`` by the number of players (see :meth:`chariots_for`).
+    team_order: ``in_start_order`` (each chariot in the turn of its start place) or
+        ``player_orders_own_chariots`` (players in the order of their first start place; on
+        a player's turn all their chariots move, in the order the player chooses).
+    team_scoring: None (one chariot each) or how a player's chariots score:
+        ``all_chariots_score`` / ``individual_and_team`` / ``team_total`` — each chariot
+        scores by its place, the player's (team's) points are their sum.
+    dq_may_finish, dq_keeps_place: what a disqualified chariot may do.
+    out_of_cards: ``remove``.
+    places: points per place (1st first).
+    not_finished_points, disqualified_points: points for those.
+    water: ``space`` or ``skipped``.
+    citations: field name → citation.
+    """
+
+    deck: tuple[int, ...]
+    hand_size: int
+    laps: int
+    six_card: int
+    six_joint: bool
+    six_at_start: str
+    start_rows: tuple[tuple[int, ...], ...] | None
+    six_chicane: tuple[str, ...] | None
+    six_joint_exception: tuple[str, ...] | None
+    six_ends: str
+    alley_laps: tuple[int, ...]
+    alley_must_stop: bool
+    alley_wait: str
+    no_stop: str
+    dq_may_finish: bool
+    dq_keeps_place: bool
+    out_of_cards: str
+    places: tuple[int, ...]
+    not_finished_points: int
+    disqualified_points: int
+    water: str = "space"
+    ownerless: OwnerlessRules | None = None
+    no_move: str = "skip_turn"
+    six_only: str = "skip_turn"
+    alley_card: int | None = None
+    bonus: int | None = None
+    ramming: str | None = None
+    prizes: tuple[int, ...] | None = None
+    chariots_per_player: int | tuple[tuple[int, int], ...] = 1
+    team_order: str = "in_start_order"
+    team_scoring: str | None = None
+    six_free: tuple[str, ...] | None = None
+    finishers_lead: bool = False
+    citations: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def cite(self, name: str) -> str:
+        """The citation of a field, or a plain note when none was given."""
+        return self.citations.get(name, "rule data")
+
+    def chariots_for(self, players: int) -> int:
+        """Chariots each player drives when ``players`` play."""
+        cpp = self.chariots_per_player
+        if isinstance(cpp, int):
+            return cpp
+        for n, k in cpp:
+            if n == players:
+                return k
+        raise UnsupportedRuleError(
+            "players.chariots_per_player", players, [str(n) for n, _ in cpp],
+            f"the rules give chariots per player only for "
+            f"{', '.join(str(n) for n, _ in cpp)} players, not {players} "
+            f"({self.cite('chariots_per_player')})")
+
+    @property
+    def deck_points(self) -> int:
+        return sum(self.deck)
+
+    def row_of(self, place: int) -> int | None:
+        """The 1-based start row of a 1-based start place, or None without rows."""
+        if not self.start_rows:
+            return None
+        for i, row in enumerate(self.start_rows):
+            if place in row:
+                return i + 1
+        return None
+
+
+# field → the ruleset key it is read from (the adapter's whole coupling, one table)
+RULE_KEYS: dict[str, str] = {
+    "deck": "deck.composition",
+    "hand_size": "hand.size",
+    "laps": "race.laps",
+    "six_card": "six_rule.card",
+    "six_joint": "six_rule.forbidden_when",
+    "six_at_start": "six_rule.at_start",
+    "start_rows": "start.rows",
+    "six_only": "six_rule.only_sixes",
+    "six_chicane": "six_rule.chicane_exception",
+    "six_joint_exception": "six_rule.joint_leader_exception",
+    "six_ends": "six_rule.ends_when",
+    "six_free": "six_rule.free_when",
+    "finishers_lead": "leader.finishers_lead",
+    "leader": "leader.measure",
+    "alley_laps": "alley.laps",
+    "alley_must_stop": "alley.must_stop",
+    "alley_overtaking": "alley.overtaking",
+    "alley_wait": "alley.blocked_last_chance",
+    "no_stop": "alley.no_stop",
+    "dq_may_finish": "disqualification.may_finish",
+    "dq_keeps_place": "disqualification.keeps_place",
+    "out_of_cards": "out_of_cards.effect",
+    "overshoot": "finish.overshoot",
+    "others_continue": "finish.others_continue",
+    "places": "scoring.places",
+    "not_finished_points": "scoring.not_finished",
+    "disqualified_points": "scoring.disqualified",
+    "water": "water.ditches",
+    "ownerless": "ownerless.when",
+    "must_play": "turns.must_play",
+    "chariots_per_player": "players.chariots_per_player",
+    "exact_move": "turns.exact_move",
+    "no_move": "turns.no_move",
+}
+
+
+def _check(key: str, value: object, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise UnsupportedRuleError(key, value, list(allowed))
+    return str(value)
+
+
+def _conditions(key: str, value: Any) -> tuple[str, ...] | None:
+    if value in (None, False, [], "none"):
+        return None
+    if isinstance(value, Mapping):
+        value = value.get("when", [])
+    out = tuple(str(v) for v in value)
+    for c in out:
+        _check(key, c, CONDITIONS)
+    return out
+
+
+def _refuse_unsupported(ruleset: Any) -> None:
+    stated = getattr(ruleset, "stated_keys", None)
+    keys = list(stated()) if stated else []
+    for key in keys:
+        if key.split(".")[0] in UNSUPPORTED_GROUPS:
+            group = key.split(".")[0]
+            raise UnsupportedRuleError(key, None, [], f"the ruleset states {key}, but the race "
+                                       f"engine has no '{group}' rules yet; race without "
+                                       "that variant")
+    for key, allowed in ASSUMED.items():
+        if key in keys:
+            try:
+                value = ruleset.value(key)
+            except AveCaesarError:
+                continue
+            if value not in allowed:
+                raise UnsupportedRuleError(key, value, [repr(a) for a in allowed])
+
+
+def _ownerless(ruleset: Any) -> OwnerlessRules | None:
+    when = ruleset.value("ownerless.when")
+    if when == "never":
+        return None
+    _check("ownerless.when", when, ("fill_empty_places",))
+    missing: list[Exception] = []
+
+    plain = getattr(ruleset, "_ruleset", ruleset)  # open values here wait for check()
+
+    def get(key: str, fallback: object) -> Any:
+        try:
+            return plain.value(f"ownerless.{key}")
+        except MissingRuleValueError as err:
+            missing.append(err)
+            return fallback  # never used: check() raises before a race uses it
+
+    move = _check("ownerless.move", get("move", "top_card"),
+                  ("top_card", "first_card_then_position"))
+    out = _check("ownerless.out_of_cards", get("out_of_cards", "remove"),
+                 ("remove", "not_applicable"))
+    pm = None
+    if move == "first_card_then_position":
+        raw = get("position_moves", {"leading": 2, "middle": 4, "last": 6})
+        pm = (int(raw["leading"]), int(raw["middle"]), int(raw["last"]))
+    return OwnerlessRules(
+        move=move, position_moves=pm, out_of_cards=out,
+        turn_order=str(get("turn_order", "in_start_order")),
+        forbidden_first_card=_check(
+            "ownerless.forbidden_first_card",
+            get("forbidden_first_card", "skip_move") if plain.has("ownerless.forbidden_first_card")
+            else "skip_move", ("reveal_next", "skip_move")),
+        alley_wait=bool(get("alley_wait", True)) if plain.has("ownerless.alley_wait") else True,
+        unusable=_check("ownerless.unusable_card", get("unusable_card", "discard"),
+                        ("under_deck", "discard", "skip_move")),
+        draws_when_blocked=bool(get("draws_when_blocked", True)),
+        six_rule=bool(get("six_rule", True)),
+        alley=_check("ownerless.alley", get("alley", "exempt"), ("exempt", "avoid",
+                                                                  "tries_lap_1")),
+        scores=bool(get("scores", False)),
+        occupies_places=bool(get("occupies_places", True)),
+        missing=tuple(missing))
+
+
+def _deck(ruleset: Any) -> list[int]:
+    """The deck every chariot races with: the composition, or the chosen alternative deck
+    (its cards checked against the alternative's card count and the deck's points)."""
+    v = ruleset.value
+    deck: list[int] = []
+    for entry in v("deck.composition"):
+        deck += [int(entry["card"])] * int(entry["count"])
+    if not ruleset.has("deck.choice"):
+        return deck
+    choice = str(v("deck.choice"))
+    if choice == "normal":
+        return deck
+    alts = {a["name"]: int(a["cards"]) for a in v("deck.alternatives") or []}
+    if choice not in alts:
+        raise UnsupportedRuleError("deck.choice", choice, ["normal", *alts])
+    comps = {c["name"]: [int(x) for x in c["values"]]
+             for c in v("deck.alternative_compositions") or []}
+    if choice not in comps:
+        raise UnsupportedRuleError("deck.alternative_compositions", None, [], (
+            f"deck.choice is {choice!r}, but deck.alternative_compositions gives no cards "
+            f"for it: supply [{{name: {choice}, values: [...]}}]"))
+    cards = comps[choice]
+    points = int(v("deck.points"))
+    if len(cards) != alts[choice] or sum(cards) != points:
+        raise UnsupportedRuleError("deck.alternative_compositions", cards, [], (
+            f"the {choice} deck must hold {alts[choice]} cards of {points} points in all, "
+            f"not {len(cards)} cards of {sum(cards)} ({ruleset.citation('deck.alternatives')})"))
+    return cards
+
+
+class _Collecting:
+    """A ruleset whose ``value`` notes each open value it is asked for (returning its first
+    choice in the meantime), so that one error can list every open value a race needs."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self._ruleset = ruleset
+        self.missing: list[MissingRuleValueError] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ruleset, name)
+
+    def value(self, key: str) -> Any:
+        try:
+            return self._ruleset.value(key)
+        except MissingRuleValueError as err:
+            self.missing.append(err)
+            choices = err.entries[0][2]
+            return choices[0] if choices else None
+
+
+def rules_from_ruleset(ruleset: Any) -> RaceRules:
+    """Read a composed ruleset (``.value(key)``, ``.citation(key)``) into :class:`RaceRules`.
+
+    Every value the ruleset declares open that the race needs is listed in one
+    MissingRuleValueError; a value the engine has no primitive for raises
+    :class:`UnsupportedRuleError`. Nothing is defaulted.
+    """
+    collecting = _Collecting(ruleset)
+    try:
+        out = _rules_from(collecting)
+    except (AveCaesarError, TypeError, ValueError, KeyError):
+        if collecting.missing:
+            raise _all_open(ruleset, collecting.missing) from None
+        raise
+    if collecting.missing:
+        raise _all_open(ruleset, collecting.missing)
+    return out
+
+
+def _all_open(ruleset: Any, found: list[MissingRuleValueError]) -> MissingRuleValueError:
+    """One error for ``found`` and every other open value a race reads (the chariots nobody
+    drives ask for theirs when a race has them; the tournament for its own)."""
+    more = []
+    for key in getattr(ruleset, "unknown_keys", list)():
+        if key.split(".")[0] in ("ownerless", "tournament"):
+            continue
+        try:
+            ruleset.value(key)
+        except MissingRuleValueError as err:
+            more.append(err)
+    return MissingRuleValueError.combined([*found, *more])
+
+
+def _rules_from(ruleset: Any) -> RaceRules:
+    v = ruleset.value
+    k = RULE_KEYS
+    _refuse_unsupported(ruleset)
+    cites = {name: ruleset.citation(key) for name, key in k.items() if ruleset.has(key)}
+    deck = _deck(ruleset)
+    piles = int(v("deck.piles"))
+    if piles > 1:
+        # dealt face down, a pile chosen blind gives an unseen card just like the top of the
+        # shuffled deck: the engine draws the deck in order
+        _check("deck.split", v("deck.split"), ("dealt_face_down",))
+    forbidden = list(v(k["six_joint"]))
+    if "leading" in forbidden:
+        joint = True
+    elif "leading_alone" in forbidden:
+        joint = False
+    else:
+        raise UnsupportedRuleError(k["six_joint"], forbidden, ["[leading]", "[leading_alone]"])
+    six_only = _check(k["six_only"], v(k["six_only"]), ("skip_turn", "crash"))
+    _check(k["leader"], v(k["leader"]), ("progress",))
+    _check(k["overshoot"], v(k["overshoot"]), ("lapses",))
+    _check(k["others_continue"], v(k["others_continue"]), (True,))  # type: ignore[arg-type]
+    _check(k["out_of_cards"], v(k["out_of_cards"]), ("remove",))
+    no_move = NO_MOVE[_check(k["no_move"], v(k["no_move"]), tuple(NO_MOVE))]
+    alley_card = None
+    if v("alley.tribute") == "race_card":
+        alley_card = int(v("alley.race_card"))
+    if v(k["alley_overtaking"]) is not False:
+        raise UnsupportedRuleError(k["alley_overtaking"], v(k["alley_overtaking"]), ["false"])
+    rows = v(k["start_rows"])
+    water = v(k["water"])
+    raw_cpp = v(k["chariots_per_player"])
+    cpp: int | tuple[tuple[int, int], ...] = (
+        int(raw_cpp) if isinstance(raw_cpp, int)
+        else tuple((int(e["players"]), int(e["chariots"])) for e in raw_cpp))
+    bonus = None
+    if ruleset.has("bonus.points"):
+        _check("bonus.granted", v("bonus.granted"), ("after_alley_stop",))
+        _check("bonus.uses", v("bonus.uses"), (1,))  # type: ignore[arg-type]
+        _check("bonus.instead_of_card", v("bonus.instead_of_card"), (True,))  # type: ignore[arg-type]
+        bonus = int(v("bonus.points"))
+    ramming = None
+    if ruleset.has("ramming.trigger"):
+        _check("ramming.trigger", v("ramming.trigger"), ("stop_beside_opponent_free_space_ahead",))
+        _check("ramming.card", v("ramming.card"), ("highest_in_hand",))
+        _check("ramming.winner", v("ramming.winner"), ("forward_one_take_chip",))
+        _check("ramming.loser", v("ramming.loser"), ("back_one",))
+        _check("ramming.attack_chips", v("ramming.attack_chips"), ("no_effect",))
+        ramming = _check("ramming.tie", v("ramming.tie"), RAM_TIE)
+    prizes = None
+    if v("scoring.method") == "prize_money":
+        _check("prize_money.alley_stop", v("prize_money.alley_stop"),
+               ("reshuffle_forfeit_lap_prize",))
+        prizes = tuple(int(x) for x in v("prize_money.per_lap"))
+    team_order, team_scoring = "in_start_order", None
+    if ruleset.has("teams.turn_order") or ruleset.has("teams.scoring") or cpp != 1:
+        team_order = _check("teams.turn_order", v("teams.turn_order"), TEAM_ORDER)
+        team_scoring = _check("teams.scoring", v("teams.scoring"), TEAM_SCORING)
+    return RaceRules(
+        deck=tuple(sorted(deck)),
+        hand_size=int(v(k["hand_size"])),
+        laps=int(v(k["laps"])),
+        six_card=int(v(k["six_card"])),
+        six_joint=joint,
+        six_at_start=_check(k["six_at_start"], v(k["six_at_start"]) or "none", SIX_AT_START),
+        start_rows=None if rows is None else tuple(tuple(int(p) for p in r) for r in rows),
+        six_chicane=_conditions(k["six_chicane"], v(k["six_chicane"])),
+        six_joint_exception=_conditions(k["six_joint_exception"], v(k["six_joint_exception"])),
+        six_ends=_check(k["six_ends"], v(k["six_ends"]), SIX_ENDS),
+        alley_laps=tuple(int(x) for x in v(k["alley_laps"])),
+        alley_must_stop=bool(v(k["alley_must_stop"])),
+        alley_wait=_check(k["alley_wait"], v(k["alley_wait"]), ALLEY_WAIT).replace(
+            "must_move", "no_wait"),
+        no_stop=NO_STOP[_check(k["no_stop"], v(k["no_stop"]), tuple(NO_STOP))],
+        dq_may_finish=bool(v(k["dq_may_finish"])),
+        dq_keeps_place=bool(v(k["dq_keeps_place"])),
+        out_of_cards="remove",
+        places=tuple(int(p) for p in v(k["places"])),
+        not_finished_points=int(v(k["not_finished_points"])),
+        disqualified_points=int(v(k["disqualified_points"])),
+        water="skipped" if water == "skipped" else "space",
+        ownerless=_ownerless(ruleset),
+        no_move=no_move,
+        six_only=six_only,
+        alley_card=alley_card,
+        bonus=bonus,
+        ramming=ramming,
+        prizes=prizes,
+        chariots_per_player=cpp,
+        team_order=team_order,
+        team_scoring=team_scoring,
+        six_free=_conditions(k["six_free"], v(k["six_free"])) if ruleset.has(k["six_free"])
+        else None,
+        finishers_lead=bool(v(k["finishers_lead"])) if ruleset.has(k["finishers_lead"])
+        else False,
+        citations=cites,
+    )
+
+
+@dataclass(frozen=True)
+class TournamentRules:
+    """The rule values of a tournament (field → meaning).
+
+    races: races in the tournament.
+    next_start_order: ``reveal`` (draw again), ``loser_first`` (the last-placed player opens,
+        the others follow clockwise), ``last_starter_opens`` (whoever started last opens,
+        clockwise), ``by_result`` (the winner on start place 1, the others in finishing
+        order, non-finishers behind, farthest from the line last).
+    course_choice: ``rotation`` or ``recommended_then_draw``.
+    rotation: per race, entries ``(players range or None, course id or None, rulebook
+        name)``.
+    tie_break: ``none`` (tied players share the place) or ``places`` (more wins, then more
+        second places, and so on).
+    citations: field name → citation.
+    """
+
+    races: int
+    next_start_order: str
+    course_choice: str
+    rotation: Mapping[int, tuple[tuple[tuple[int, int] | None, str | None, str], ...]]
+    tie_break: str
+    citations: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def cite(self, name: str) -> str:
+        return self.citations.get(name, "rule data")
+
+
+TOURNAMENT_KEYS = {"races": "tournament.races", "next_start_order": "tournament.next_start_order",
+                   "course_choice": "tournament.course_choice",
+                   "rotation": "tournament.course_rotation", "tie_break": "tournament.tie_break"}
+NEXT_ORDER = {"loser_first": "loser_first", "last_starter_opens": "last_starter_opens",
+              "winner_stays_reseat_by_place": "by_result", "by_previous_result": "by_result",
+              "reveal_highest_card": "reveal"}
+TIE_BREAK = {"none": "none", "more_wins_then_seconds": "places"}
+
+
+def tournament_rules_from_ruleset(ruleset: Any) -> TournamentRules:
+    """Read the tournament group of a composed ruleset into :class:`TournamentRules`."""
+    v = ruleset.value
+    k = TOURNAMENT_KEYS
+    rotation: dict[int, list[tuple[tuple[int, int] | None, str | None, str]]] = {}
+    for entry in v(k["rotation"]) or []:
+        players = entry.get("players")
+        rng = None
+        if players:
+            lo, hi = (int(x) for x in str(players).split("-"))
+            rng = (lo, hi)
+        rotation.setdefault(int(entry["race"]), []).append(
+            (rng, entry.get("course_id"), str(entry["course"])))
+    return TournamentRules(
+        races=int(v(k["races"])),
+        next_start_order=NEXT_ORDER[_check(k["next_start_order"], v(k["next_start_order"]),
+                                           tuple(NEXT_ORDER))],
+        course_choice=_check(k["course_choice"], v(k["course_choice"]),
+                             ("rotation", "recommended_then_draw")),
+        rotation={r: tuple(e) for r, e in rotation.items()},
+        tie_break=TIE_BREAK[_check(k["tie_break"], v(k["tie_break"]), tuple(TIE_BREAK))],
+        citations={name: ruleset.citation(key) for name, key in k.items()},
+    )

@@ -1,0 +1,453 @@
+"""The race state: chariots on the lane graph, their cards, the turn; applying moves and skips.
+
+A :class:`RaceState` is mutable for speed (``copy()`` gives an independent one) and holds a
+reference to its immutable :class:`RaceGame` (rules + board + chariot names). Chariot ``i``
+stands on start place ``i + 1`` and moves ``i``-th in each round. Everything a state needs
+to continue is in its one-line notation (:mod:`avecaesar.engine.core.notation`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.moves import IllegalMoveError, LegalMoves, ownerless_skip, why_not
+from avecaesar.engine.core.notation import parse_fields, to_notation
+from avecaesar.engine.core.rules import RaceRules
+from avecaesar.engine.core.types import FINISHED, LETTERS, RACING, REMOVED, WAIT, Event, Move
+from avecaesar.engine.data.errors import AveCaesarError
+
+# Move, Event, WAIT and LETTERS live in engine.core.types; re-exported for readers of a state
+__all__ = ["FINISHED", "LETTERS", "RACING", "REMOVED", "WAIT", "Event", "Move", "RaceGame",
+           "RaceState"]
+
+
+def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:i], value, *values[i + 1:])
+
+
+@dataclass(frozen=True)
+class RaceGame:
+    """The immutable part of a race: rules, board and who drives each chariot."""
+
+    rules: RaceRules
+    board: Board
+    names: tuple[str, ...]
+    ownerless: tuple[bool, ...] = ()  # per chariot: no player drives it (top card)
+    owners: tuple[int, ...] = ()  # per chariot: the player driving it (several each), or -1
+    players: tuple[str, ...] = ()  # with several chariots each: the players, by index
+
+    @property
+    def chariots(self) -> int:
+        return len(self.names)
+
+    @property
+    def player_turns(self) -> bool:
+        """On a player's turn all of their chariots move, in the order they choose."""
+        return bool(self.owners) and self.rules.team_order == "player_orders_own_chariots"
+
+    def own_chariots(self, player: int) -> list[int]:
+        return [c for c, o in enumerate(self.owners) if o == player]
+
+    def is_ownerless(self, c: int) -> bool:
+        return bool(self.ownerless) and self.ownerless[c]
+
+
+class RaceState:
+    """Positions, laps, alley stops, cards, finishers and the turn of one race."""
+
+    __slots__ = ("bonus", "crossings", "decks", "dq", "end", "finish_order", "forfeit", "game",
+                 "hands", "idle", "money", "played", "ply", "pos", "queue", "status", "stopped",
+                 "turn")
+
+    def __init__(self, game: RaceGame, pos: list[int | None], crossings: list[int],
+                 stopped: list[bool], hands: list[tuple[int, ...]],
+                 decks: list[tuple[int, ...]], played: list[tuple[int, ...]],
+                 status: list[str], dq: list[bool], finish_order: list[int], turn: int,
+                 idle: int = 0, ply: int = 0, end: str | None = None,
+                 queue: tuple[int, ...] = (), bonus: tuple[bool, ...] | None = None,
+                 money: tuple[int, ...] | None = None,
+                 forfeit: tuple[bool, ...] | None = None) -> None:
+        self.game = game
+        self.pos, self.crossings, self.stopped = pos, crossings, stopped
+        self.hands, self.decks, self.played = hands, decks, played
+        self.status, self.dq, self.finish_order = status, dq, finish_order
+        self.turn, self.idle, self.ply, self.end = turn, idle, ply, end
+        self.queue = queue  # chariots still to move this round (team / player turn), in order
+        # variant facts, immutable tuples (shared by copies, replaced on change):
+        # holds the bonus piece; prize money won; stopped in the alley this lap, so the lap's
+        # prize is forfeited
+        n = len(pos)
+        self.bonus = tuple(bonus) if bonus is not None else (False,) * n
+        self.money = tuple(money) if money is not None else (0,) * n
+        self.forfeit = tuple(forfeit) if forfeit is not None else (False,) * n
+
+    # -- copying, comparing, notation -------------------------------------------------------
+    def copy(self) -> RaceState:
+        return RaceState(self.game, list(self.pos), list(self.crossings), list(self.stopped),
+                         list(self.hands), list(self.decks), list(self.played),
+                         list(self.status), list(self.dq), list(self.finish_order), self.turn,
+                         self.idle, self.ply, self.end, self.queue, self.bonus,
+                         self.money, self.forfeit)
+
+    def notation(self) -> str:
+        return to_notation(self)
+
+    @classmethod
+    def parse(cls, game: RaceGame, text: str) -> RaceState:
+        return RaceState(game, *parse_fields(game, text))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RaceState) and self.notation() == other.notation()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"RaceState.parse(game, {self.notation()!r})"
+
+    # -- derived facts -----------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.end is not None
+
+    def current(self) -> int | None:
+        """The chariot whose turn it is, or None when the race is over."""
+        return None if self.end is not None else self.turn
+
+    def lap(self, c: int) -> int:
+        """The lap chariot ``c`` is driving (1-based)."""
+        return self.crossings[c] - self.game.board.start_crossings[c] + 1
+
+    def race_progress(self, c: int) -> int:
+        """Laps done × lap value + the progress of its space (DESIGN "A course is a lane graph")."""
+        b = self.game.board
+        p = self.pos[c]
+        return (self.crossings[c] - b.start_crossings[c]) * b.lap_value + (
+            b.progress[p] if p is not None else 0)
+
+    def racing(self) -> list[int]:
+        return [c for c, s in enumerate(self.status) if s == RACING]
+
+    def leaders(self) -> list[int]:
+        """The racing chariots with the greatest race progress (several: joint leaders)."""
+        best: int | None = None
+        out: list[int] = []
+        for c, s in enumerate(self.status):
+            if s != RACING or self.pos[c] is None:
+                continue
+            rp = self.race_progress(c)
+            if best is None or rp > best:
+                best, out = rp, [c]
+            elif rp == best:
+                out.append(c)
+        return out
+
+    def crashed(self, c: int) -> bool:
+        """Chariot ``c`` crashed: out of the race, its wreck still blocks its space."""
+        return self.status[c] == REMOVED and self.pos[c] is not None
+
+    def occupied(self, but: int | None = None) -> set[int]:
+        return {p for c, p in enumerate(self.pos) if p is not None and c != but}
+
+    def cards(self, c: int) -> tuple[int, ...]:
+        """The cards chariot ``c`` may play from: its hand, or an ownerless chariot's top
+        card."""
+        if self.game.is_ownerless(c):
+            own = self.game.rules.ownerless
+            if self.decks[c] or own is None or own.position_moves is None:
+                return self.decks[c][:1]
+            return (self.position_move(c),)
+        return self.hands[c]
+
+    def position_move(self, c: int) -> int:
+        """The 2-4-6 rule: the move of a chariot by its race position (leading, middle,
+        last among the racing chariots on the track)."""
+        own = self.game.rules.ownerless
+        assert own is not None and own.position_moves is not None
+        lead, middle, last = own.position_moves
+        on = [o for o in self.racing() if self.pos[o] is not None]
+        rp = {o: self.race_progress(o) for o in on}
+        if rp[c] == max(rp.values()):
+            return lead
+        if rp[c] == min(rp.values()):
+            return last
+        return middle
+
+    def points_total(self, c: int) -> int:
+        return sum(self.hands[c]) + sum(self.decks[c]) + sum(self.played[c])
+
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    # -- applying ----------------------------------------------------------------------------
+    def apply(self, move: Move) -> list[Event]:
+        """Checked: raise IllegalMoveError with the reason and the position, else push."""
+        reason = why_not(self, move)
+        if reason is not None:
+            raise IllegalMoveError(move, self, reason)
+        return self.push(move)
+
+    def push(self, move: Move) -> list[Event]:
+        """Unchecked: play ``move`` for the chariot whose turn it is; return the events."""
+        c = self.turn
+        rules, board = self.game.rules, self.game.board
+        self.ply += 1
+        if move.card == 0:
+            self.idle += 1
+            events = [Event("wait", c, {"reason": "alley_blocked"})]
+            self._advance(events)
+            return events
+        own = self.game.is_ownerless(c)
+        hand = list(self.hands[c])
+        if move.card < 0:  # the bonus piece, used instead of a card
+            self.bonus = _with(self.bonus, c, False)
+        elif own and self.decks[c]:
+            self.decks[c] = self.decks[c][1:]
+            self.played[c] = (*self.played[c], move.card)
+        elif not own:
+            hand.remove(move.card)
+            self.played[c] = (*self.played[c], move.card)
+        start = self.pos[c]
+        events = [Event("move", c, {"card": move.card, "path": list(move.path),
+                                    "from": start})]
+        node = start
+        target = board.start_crossings[c] + rules.laps
+        for nxt in move.path:
+            if node is not None and (nxt, True) in board.succ[node]:
+                self.crossings[c] += 1
+                events.append(Event("lap", c, {"lap": self.lap(c)}))
+                if rules.prizes is not None:
+                    self._prize(c, events)
+            node = nxt
+        self.pos[c] = node
+        lap = self.lap(c)
+        if (node is not None and board.alley[node] and lap in rules.alley_laps
+                and (not self.stopped[c]
+                     or (rules.prizes is not None and not self.forfeit[c]))):
+            self.stopped[c] = True
+            events.append(Event("alley_stop", c, {"lap": lap}))
+            if rules.prizes is not None and not own:
+                self._reshuffle(c, events)
+            if rules.alley_card is not None and not own:
+                hand.append(rules.alley_card)  # the race-card tribute: it joins the hand
+                events.append(Event("alley_card", c, {"card": rules.alley_card}))
+            if rules.bonus is not None and not own:
+                self.bonus = _with(self.bonus, c, True)
+                events.append(Event("bonus", c, {"points": rules.bonus}))
+        finished = self.crossings[c] >= target
+        needs_stop = (board.has_alley and rules.alley_must_stop and rules.no_stop != "none"
+                      and not (own and rules.ownerless
+                               and rules.ownerless.alley in ("exempt", "avoid")))
+        if (needs_stop and not self.stopped[c] and not self.dq[c]
+                and (finished or lap > max(rules.alley_laps))):
+            self.dq[c] = True
+            events.append(Event("disqualified", c, {"reason": "no_alley_stop"}))
+            if rules.no_stop == "execute":
+                finished = False  # executed: out at once, 0 points
+                self._remove(c, "executed", events)
+            elif not rules.dq_may_finish and not finished:
+                self._remove(c, "disqualified", events)
+        if move.ram >= 0 and not finished and self.status[c] == RACING:
+            self._ram(c, move.ram, max(hand, default=0), events)
+        if finished and self.status[c] == RACING:
+            self.status[c] = FINISHED
+            self.pos[c] = None
+            self.finish_order.append(c)
+            events.append(Event("finish", c, {"order": len(self.finish_order)}))
+        while not own and len(hand) < rules.hand_size and self.decks[c]:
+            hand.append(self.decks[c][0])
+            self.decks[c] = self.decks[c][1:]
+        self.hands[c] = tuple(sorted(hand))
+        if self.status[c] == RACING and not hand and not self.decks[c] and not (
+                own and rules.ownerless and rules.ownerless.out_of_cards == "not_applicable"):
+            self._remove(c, "out_of_cards", events)
+        self.idle = 0
+        self._advance(events)
+        return events
+
+    def skip(self, reason: str) -> list[Event]:
+        """The chariot whose turn it is cannot move: it skips and keeps its cards.
+
+        An ownerless chariot's drawn card goes under its deck or is discarded (as the rules
+        say); if no card at all could move it and the rules say so, none is drawn.
+        """
+        c = self.turn
+        self.ply += 1
+        events = [Event("skip", c, {"reason": reason})]
+        counts = True
+        rules = self.game.rules
+        if self.game.is_ownerless(c) and self.decks[c]:
+            counts = ownerless_skip(self, c, events)
+        elif (reason == "six_rule" and rules.six_only == "crash" and self.hands[c]
+              and all(x == rules.six_card for x in self.hands[c])):
+            # crash and burn: out of the race, the wreck blocks its space (pos is kept)
+            self.status[c] = REMOVED
+            events.append(Event("crashed", c, {"space": self.pos[c]}))
+            self.idle = 0
+            self._advance(events)
+            return events
+        elif rules.no_move == "cycle_card" and self.decks[c] and self.hands[c]:
+            hand = list(self.hands[c])
+            card = max(hand)  # the highest card goes under the deck
+            hand.remove(card)
+            hand.append(self.decks[c][0])
+            self.decks[c] = (*self.decks[c][1:], card)
+            self.hands[c] = tuple(sorted(hand))
+            events.append(Event("cycle", c, {"card": card}))
+        if counts:
+            self.idle += 1
+        own = self.game.rules.ownerless
+        if (self.status[c] == RACING and not self.hands[c] and not self.decks[c]
+                and not (self.game.is_ownerless(c) and own
+                         and own.out_of_cards == "not_applicable")):
+            self._remove(c, "out_of_cards", events)
+            self.idle = 0
+        self._advance(events)
+        return events
+
+    def _prize(self, c: int, events: list[Event]) -> None:
+        """Chariot ``c`` has just completed a lap: the prize by the order of completing it,
+        unless it stopped in the alley during that lap."""
+        prizes = self.game.rules.prizes
+        assert prizes is not None
+        done = self.crossings[c] - self.game.board.start_crossings[c]
+        if done < 1:
+            return
+        if self.forfeit[c]:
+            self.forfeit = _with(self.forfeit, c, False)
+            events.append(Event("prize", c, {"lap": done, "money": 0, "forfeited": True}))
+            return
+        before = sum(1 for o in range(len(self.pos)) if o != c
+                     and self.crossings[o] - self.game.board.start_crossings[o] >= done)
+        won = prizes[before] if before < len(prizes) else 0
+        self.money = _with(self.money, c, self.money[c] + won)
+        events.append(Event("prize", c, {"lap": done, "money": won}))
+
+    def _reshuffle(self, c: int, events: list[Event]) -> None:
+        """The alley stop in a money race: the played cards go back and the whole deck is
+        reshuffled (a shuffle seeded by the position, so a replay repeats it); the lap's
+        prize is forfeited."""
+        import random
+
+        deck = [*self.decks[c], *self.played[c]]
+        random.Random(f"{self.ply}/{c}/{deck}").shuffle(deck)
+        self.decks[c], self.played[c] = tuple(deck), ()
+        self.forfeit = _with(self.forfeit, c, True)
+        events.append(Event("reshuffle", c, {"cards": len(deck)}))
+
+    def _ram(self, c: int, o: int, shown: int, events: list[Event]) -> None:
+        """A ramming attack of ``c`` on ``o``: the higher highest card wins; the winner moves
+        one space straight ahead, the loser one straight back if that space is free."""
+        board, tie = self.game.board, self.game.rules.ramming
+        other = max(self.hands[o], default=0)
+        if shown != other:
+            winner = c if shown > other else o
+        else:
+            winner = {"attacker_wins": c, "defender_wins": o}.get(tie or "", -1)
+        events.append(Event("ram", c, {"target": o, "cards": [shown, other],
+                                       "winner": winner}))
+        if winner < 0:
+            return
+        loser = o if winner == c else c
+        self.pos[winner] = board.ahead[self.pos[winner]]  # type: ignore[index]
+        back = board.behind[self.pos[loser]]  # type: ignore[index]
+        if back >= 0 and back not in self.pos and not board.alley[back]:
+            self.pos[loser] = back
+
+    def _remove(self, c: int, reason: str, events: list[Event]) -> None:
+        self.status[c] = REMOVED
+        self.pos[c] = None
+        events.append(Event("removed", c, {"reason": reason}))
+
+    def _advance(self, events: list[Event]) -> None:
+        racing = self.status.count(RACING)
+        if not racing:
+            self.end = "finished"
+            events.append(Event("end", None, {"termination": "finished"}))
+            return
+        rules = self.game.rules
+        limit = racing * (len(rules.deck) + 1 if rules.no_move == "cycle_card" else 1)
+        if self.idle >= limit:
+            # a full round without a move: nothing can change any more (deadlock rule)
+            self.end = "deadlock"
+            events.append(Event("end", None, {"termination": "deadlock"}))
+            return
+        own = self.game.rules.ownerless
+        if self.game.ownerless and own and own.turn_order == "after_players_best_placed_first":
+            self.turn = self._next_after_players(self.racing())
+            return
+        if self.game.player_turns:
+            self.turn = self._next_player_turn(self.racing())
+            return
+        n = len(self.status)
+        for step in range(1, n + 1):
+            c = (self.turn + step) % n
+            if self.status[c] == RACING:
+                self.turn = c
+                return
+
+    def player_turn_queue(self, player: int, racing: list[int]) -> list[int]:
+        """A player's racing chariots in the default order of a turn: best placed first."""
+        mine = [c for c in racing if self.game.owners[c] == player]
+        return sorted(mine, key=lambda c: (-self.race_progress(c), c))
+
+    def _next_player_turn(self, racing: list[int]) -> int:
+        """Several chariots per player, the player orders them: the rest of this player's
+        turn (``queue``), else the next player (by first start place) with a racing
+        chariot."""
+        queued = [c for c in self.queue if c in racing]
+        if queued:
+            self.queue = tuple(queued[1:])
+            return queued[0]
+        owners = self.game.owners
+        order = list(dict.fromkeys(o for o in owners if o >= 0))
+        cur = owners[self.turn]
+        i = order.index(cur) if cur in order else -1
+        for step in range(1, len(order) + 1):
+            mine = self.player_turn_queue(order[(i + step) % len(order)], racing)
+            if mine:
+                self.queue = tuple(mine[1:])
+                return mine[0]
+        return racing[0]
+
+    def choosable(self) -> list[int]:
+        """The chariots the player to move may move now (their own not yet moved this turn);
+        empty when there is no choice."""
+        if not self.game.player_turns or self.end is not None or not self.queue:
+            return []
+        return [self.turn, *self.queue]
+
+    def choose(self, c: int) -> None:
+        """The player to move moves chariot ``c`` next (one of :meth:`choosable`)."""
+        options = self.choosable()
+        if c == self.turn:
+            return
+        if c not in options:
+            raise AveCaesarError(f"chariot {LETTERS[c]} cannot move now; the player to move "
+                                 f"may choose {', '.join(LETTERS[o] for o in options) or 'none'}")
+        self.queue = tuple(o for o in options if o != c)
+        self.turn = c
+
+    def _next_after_players(self, racing: list[int]) -> int:
+        """Players in start order, then the chariots nobody drives, best placed first.
+
+        The team's order is fixed when the last player has moved (kept in ``queue``)."""
+        own = self.game.ownerless
+        players = [c for c in racing if not own[c]]
+        queued = [c for c in self.queue if c in racing]
+        self.queue = ()
+        if queued:
+            self.queue = tuple(queued[1:])
+            return queued[0]
+        if not own[self.turn]:
+            later = [c for c in players if c > self.turn]
+            if later:
+                return later[0]
+        elif players:
+            return players[0]  # the team has moved: a new round
+        team = sorted((c for c in racing if own[c]), key=lambda c: (-self.race_progress(c), c))
+        if not team:
+            return players[0]
+        self.queue = tuple(team[1:])
+        return team[0]

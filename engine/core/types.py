@@ -1,0 +1,61 @@
+"""Value types of a race, with no engine imports: a move, an event, chariot letters.
+
+Every other module of the race engine imports these; they import nothing of the engine, so
+no import cycle can pass through them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+__all__ = ["FINISHED", "LETTERS", "RACING", "REMOVED", "WAIT", "Event", "Move"]
+
+LETTERS = "ABCDEFGHIJKL"
+RACING, FINISHED, REMOVED = "r", "f", "x"
+
+
+class Move(NamedTuple):
+    """A card and the spaces driven through, the landing space last.
+
+    A finishing move may be shorter than its card: steps beyond the line lapse.
+    ``Move(0, ())`` is waiting in front of a blocked alley where the rules allow it.
+    """
+
+    card: int
+    path: tuple[int, ...]
+    ram: int = -1  # the chariot attacked in a ramming attack after the move, or -1
+
+    def __str__(self) -> str:
+        if self.card == 0:
+            return "wait"
+        ram = f"!{LETTERS[self.ram]}" if self.ram >= 0 else ""
+        if self.card < 0:  # the bonus piece of -card points
+            return f"+{-self.card}:" + "-".join(str(n) for n in self.path) + ram
+        return f"{self.card}:" + "-".join(str(n) for n in self.path) + ram
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        text = text.strip()
+        if text == "wait":
+            return WAIT
+        card, _, path = text.partition(":")
+        path, _, ram = path.partition("!")
+        value = -int(card[1:]) if card.startswith("+") else int(card)
+        return cls(value, tuple(int(n) for n in path.split("-") if n),
+                   LETTERS.index(ram) if ram else -1)
+
+
+WAIT = Move(0, ())
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened: kind, the chariot, and details."""
+
+    kind: str  # move skip wait lap alley_stop disqualified finish removed end
+    chariot: int | None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "chariot": self.chariot, **self.data}

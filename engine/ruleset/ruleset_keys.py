@@ -1,0 +1,45 @@
+"""The rule keys a ruleset may state, read from ``schemas/ruleset.schema.json``.
+
+A rule is addressed by a dotted key ``group.key`` (``scoring.places``); the schema is the one
+list of keys, their types and their meaning, so nothing here names a rule by hand.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from avecaesar.engine.data.errors import UsageError
+from avecaesar.engine.data.schemas import schema
+from avecaesar.engine.data.suggest import did_you_mean
+
+__all__ = ["RULESET_SCHEMA", "group_names", "leaf_schema", "rule_keys", "split_key"]
+
+RULESET_SCHEMA = "urn:avecaesar:ruleset"
+
+
+@cache
+def rule_keys() -> dict[str, dict[str, Any]]:
+    """Every dotted rule key, in schema order, with its rule schema."""
+    groups = schema(RULESET_SCHEMA)["$defs"]["rules"]["properties"]
+    return {f"{g}.{k}": leaf
+            for g, gs in groups.items() for k, leaf in gs["properties"].items()}
+
+
+def group_names() -> list[str]:
+    return list(schema(RULESET_SCHEMA)["$defs"]["rules"]["properties"])
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """``'scoring.places'`` → ``('scoring', 'places')``; an unknown key is a clear error."""
+    if key not in rule_keys():
+        raise UsageError(f"unknown rule key {key!r}{did_you_mean(key, rule_keys())} "
+                             "(see docs/ruleset-reference.md for every key)")
+    group, _, name = key.partition(".")
+    return group, name
+
+
+def leaf_schema(key: str) -> dict[str, Any]:
+    """The schema of the rule ``key`` (its value is under ``properties.value``)."""
+    split_key(key)
+    return rule_keys()[key]

@@ -1,0 +1,37 @@
+"""The public API: every name of ``avecaesar.engine.__all__`` resolves, and docs/api.md's
+example runs as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import avecaesar.engine as engine
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+
+
+def test_every_public_name_resolves() -> None:
+    assert set(engine.__all__) == set(engine._MODULE)
+    for name in engine.__all__:
+        value = getattr(engine, name)
+        assert value is not None
+        assert name in dir(engine)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = engine.nothing
+
+
+def test_the_api_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    code = re.search(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    assert code is not None
+    exec(compile(code.group(1), str(DOC), "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("dicetree-2022/hippodrom-constantinople ")
+    assert out[1] == "3 laps, 3 cards in hand"
+    assert len([line for line in out if line.split()[1:2] in (["Anna"], ["Ben"], ["Cleo"])]) == 3
+    assert "|" in out[-1]  # the notation
