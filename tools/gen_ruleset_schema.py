@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from avecaesar.engine.core.conditions import CONDITIONS as CONDITION_REGISTRY
+
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "ruleset.schema.json"
 
 CITATION_PATTERN = (
@@ -34,23 +36,9 @@ CITATION_HELP = (
     "optionally followed by ', <detail>'. Your own rules: 'house rule: <who/where>'"
 )
 
-CONDITIONS = {
-    "leading": "the chariot leads, alone or jointly with others",
-    "leading_alone": "the chariot leads and no other is level with it",
-    "leading_jointly": "the chariot leads level with at least one other",
-    "on_chicane": "the chariot stands on a chicane (a space alone in its cross-section)",
-    "blocks_others": "chariots behind cannot pass it (it blocks the game)",
-    "only_sixes_in_hand": "every card in the hand is the card the 6-card rule restricts",
-    "all_joint_leaders_only_sixes": "every joint leader holds only the restricted card",
-    "in_start_row_1": "the chariot stands in the first start row",
-    "start_player": "the chariot is on start place 1",
-    "first_card": "the chariot has not yet played a card this race",
-    "race_has_finisher": "at least one chariot has crossed the finish line after the last lap",
-    "holds_coin": "the chariot has not yet stopped in the alley and paid its tribute",
-    "cannot_be_passed": "no other chariot still racing can pass it: it is alone on the track, "
-                        "or no other racing chariot can move any card of its hand in full",
-    "never": "never true: the rule does not end during the race",
-}
+# the condition vocabulary: the engine's one registry (engine/core/conditions.py), each
+# name with the sentence that defines it
+CONDITIONS = {name: c.doc for name, c in CONDITION_REGISTRY.items()}
 
 
 def enum(values: dict[str, str], description: str = "the rule value") -> dict[str, Any]:
@@ -82,6 +70,28 @@ def int_list(minimum: int = 0, description: str = "the rule value") -> dict[str,
 CONDITION_LIST = {"description": "conditions that must all hold (see $defs/condition)",
                   "type": "array", "minItems": 1, "uniqueItems": True,
                   "items": {"$ref": "#/$defs/condition"}}
+
+CONDITION_EXPR = {"$ref": "#/$defs/condition_expr"}
+RESTRICTIONS = {
+    "description": "card restrictions, checked in order",
+    "type": "array", "minItems": 1,
+    "items": {"type": "object", "additionalProperties": False,
+              "required": ["cards", "forbidden_when"],
+              "properties": {
+                  "cards": {"description": "the card values restricted",
+                            "type": "array", "minItems": 1, "uniqueItems": True,
+                            "items": {"type": "integer", "minimum": 1, "maximum": 9}},
+                  "forbidden_when": CONDITION_EXPR | {
+                      "description": "the cards are forbidden while this holds"},
+                  "unless": CONDITION_EXPR | {
+                      "description": "but allowed while this holds; absent = no exception"},
+                  "ends_when": CONDITION_EXPR | {
+                      "description": "the restriction no longer applies once this holds; "
+                                     "absent = never ends"},
+                  "why": {"description": "the reason shown when a card is refused; {card} and "
+                                         "{lead} are filled in",
+                          "type": "string", "minLength": 1}}},
+}
 
 #: the largest movement value a card, race card or bonus may have (the decks go to 6)
 MAX_CARD = 9
@@ -279,6 +289,13 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
             "race_has_finisher": CONDITIONS["race_has_finisher"],
             "never": "the rule applies for the whole race",
         })),
+    }),
+    "card_restrictions": ("More cards a chariot may not play in some positions, beside the "
+                          "6-card rule (which the engine applies as restrictions of the same "
+                          "kind); a house rule needs no code.", False, {
+        "extra": ("Each entry forbids its cards while forbidden_when holds, unless 'unless' "
+                  "holds, until ends_when holds (conditions: $defs/condition_expr); checked "
+                  "in order after the 6-card rule.", False, RESTRICTIONS),
     }),
     "leader": ("Who leads the race.", True, {
         "measure": ("How chariots are compared to find the leader.", True, enum({
@@ -629,6 +646,22 @@ def build() -> dict[str, Any]:
                         "pattern": CITATION_PATTERN, "minItems": 1,
                         "items": {"$ref": "#/$defs/citation"}},
             "condition": enum(CONDITIONS, "a condition of the rule vocabulary"),
+            "condition_expr": {
+                "description": "a condition, or conditions combined with all / any / not",
+                "oneOf": [
+                    {"$ref": "#/$defs/condition"},
+                    {"type": "object", "additionalProperties": False, "required": ["all"],
+                     "properties": {"all": {"description": "every one holds",
+                                            "type": "array", "minItems": 1,
+                                            "items": {"$ref": "#/$defs/condition_expr"}}}},
+                    {"type": "object", "additionalProperties": False, "required": ["any"],
+                     "properties": {"any": {"description": "at least one holds",
+                                            "type": "array", "minItems": 1,
+                                            "items": {"$ref": "#/$defs/condition_expr"}}}},
+                    {"type": "object", "additionalProperties": False, "required": ["not"],
+                     "properties": {"not": {"$ref": "#/$defs/condition_expr",
+                                            "description": "it does not hold"}}},
+                ]},
         },
     }
 

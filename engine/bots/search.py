@@ -141,7 +141,7 @@ class SearchBot:
                         and not alley_pending(s, me)):
             value -= 30.0  # disqualified, or will be: the alley stop can no longer be made
         elif (needs_stop(s, me) and not s.stopped[me]
-              and not stop_possible_on_empty_track(s, me, True)):
+              and not stop_possible_on_empty_track(s, me)):
             value -= 15.0  # no card in hand keeps the stop possible: very likely lost
         if s.status[me] == FINISHED:
             return value + 30.0 - 10.0 * s.finish_order.index(me)

@@ -9,9 +9,11 @@ beyond lapse.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from avecaesar.engine.core.board import WalkTable
+from avecaesar.engine.core.conditions import Context, restriction_reason
 from avecaesar.engine.core.rules import RaceRules
 from avecaesar.engine.core.types import LETTERS, WAIT, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError
@@ -25,6 +27,7 @@ __all__ = [
     "IllegalMoveError",
     "LegalMoves",
     "alley_pending",
+    "card_forbidden",
     "first_card_forbidden",
     "gives_up_alley",
     "held_to_wait",
@@ -82,11 +85,12 @@ def _cannot_be_passed(state: RaceState, c: int) -> bool:
     has a legal move (no card moves in full, the 6-card rule, the alley wait)."""
     if _PASSING[0]:
         return False
-    six = state.game.rules.six_card
+    restricted = state.game.rules.restricted_cards
     others = [o for o in state.racing() if o != c and state.pos[o] is not None]
-    for o in others:  # quick proof: a card other than the six moves it, no alley to wait for
+    for o in others:  # quick proof: an unrestricted card moves it, no alley to wait for
         if (not state.game.is_ownerless(o) and not alley_pending(state, o)
-                and any(k != six and _can_move(state, o, k) for k in set(state.cards(o)))):
+                and any(k not in restricted and _can_move(state, o, k)
+                        for k in set(state.cards(o)))):
             return False
     _PASSING[0] = True
     try:
@@ -106,75 +110,24 @@ def first_card_forbidden(rules: RaceRules, place: int) -> bool:
     return rules.six_at_start == "first_row_may_not" and rules.row_of(place) == 1
 
 
+def card_forbidden(state: RaceState, c: int, card: int) -> str | None:
+    """Why chariot ``c`` may not play ``card`` now (the first card restriction that forbids
+    it, in the ruleset's order), or None if it may."""
+    rules = state.game.rules
+    if card not in rules.restricted_cards:
+        return None
+    x = Context(state, c, frozenset(), _blocks_others, _cannot_be_passed)
+    for r in rules.card_restrictions:
+        if card in r.cards:
+            why = restriction_reason(r, card, replace(x, cards=r.cards))
+            if why is not None:
+                return why
+    return None
+
+
 def six_rule(state: RaceState, c: int) -> str | None:
     """Why chariot ``c`` may not play the six card now, or None if it may."""
-    rules = state.game.rules
-    if rules.six_ends == "race_has_finisher" and state.finish_order:
-        return None
-    if rules.finishers_lead and state.finish_order:
-        return None  # a finisher is ahead of every racing chariot: none of them leads
-    if state.game.is_ownerless(c) and rules.ownerless and not rules.ownerless.six_rule:
-        return None
-    first = not state.played[c]
-    six = rules.six_card
-    if first and rules.six_at_start == "first_row_may_not":
-        row = rules.row_of(c + 1)
-        if first_card_forbidden(rules, c + 1) and not _free(state, c):
-            return (f"nobody in the first start row may open with a {six} — "
-                    f"{rules.cite('six_at_start')}")
-        if row is not None:
-            return None
-    if first and rules.six_at_start == "start_player_may" and c == 0:
-        return None
-    leaders = state.leaders()
-    if c not in leaders:
-        return None
-    joint = len(leaders) > 1
-    if joint and not rules.six_joint:
-        return None
-    hand = state.cards(c)
-    only = all(x == six for x in hand)
-    if rules.six_free and all(_holds(state, c, x, joint, leaders) for x in rules.six_free):
-        return None
-    if only:
-        def holds(cond: str) -> bool:
-            return _holds(state, c, cond, joint, leaders)
-
-        if rules.six_chicane and all(holds(x) for x in rules.six_chicane):
-            return None
-        if joint and rules.six_joint_exception and all(
-                holds(x) for x in rules.six_joint_exception):
-            return None
-    who = "you lead jointly" if joint else "you lead"
-    return f"{who}, so no {six} — {rules.cite('six_joint')}"
-
-
-def _free(state: RaceState, c: int) -> bool:
-    """``six_rule.free_when`` holds for ``c`` as a leader (a lone chariot left at the start
-    with only sixes is not frozen by the first-card rule either)."""
-    rules = state.game.rules
-    if not rules.six_free:
-        return False
-    leaders = state.leaders()
-    return c in leaders and all(_holds(state, c, x, len(leaders) > 1, leaders)
-                                for x in rules.six_free)
-
-
-def _holds(state: RaceState, c: int, cond: str, joint: bool, leaders: list[int]) -> bool:
-    """Whether condition ``cond`` of the rule vocabulary holds for leader ``c``."""
-    six = state.game.rules.six_card
-    if cond == "on_chicane":
-        p = state.pos[c]
-        return p is not None and state.game.board.chicane[p]
-    if cond == "blocks_others":
-        return _blocks_others(state, c)
-    if cond == "cannot_be_passed":
-        return _cannot_be_passed(state, c)
-    if cond == "leading_jointly":
-        return joint
-    if cond == "all_joint_leaders_only_sixes":
-        return all(all(x == six for x in state.cards(o)) for o in leaders)
-    return False
+    return card_forbidden(state, c, state.game.rules.six_card)
 
 
 def _chance(state: RaceState, lap: int, node: int | None) -> bool:
@@ -221,10 +174,10 @@ def _gives_up_at(state: RaceState, lap: int, end: int) -> bool:
     return not _chance(state, lap, end)
 
 
-def _stop_possible_on_empty_track(state: RaceState, c: int, six_ok: bool) -> bool:
-    """Some card of the hand could keep the stop possible if no other chariot were there:
-    then it is the other chariots that block the alley."""
-    six = state.game.rules.six_card
+def _stop_possible_on_empty_track(state: RaceState, c: int,
+                                  forbidden: frozenset[int] = frozenset()) -> bool:
+    """Some card of the hand (but the ``forbidden`` ones) could keep the stop possible if
+    no other chariot were there: then it is the other chariots that block the alley."""
     start = state.pos[c]
     if start is None:
         return False
@@ -233,8 +186,12 @@ def _stop_possible_on_empty_track(state: RaceState, c: int, six_ok: bool) -> boo
     lap = state.lap(c)
     # each walk of the empty track by its (crossings, landing): gives_up_alley of its path
     return any(not _gives_up_at(state, lap + crossed, end)
-               for k in set(state.cards(c)) if k != six or six_ok
+               for k in set(state.cards(c)) if k not in forbidden
                for (crossed, end), _bits in board.walk_table(start, k, left).ends)
+
+
+def _forbidden(no: dict[int, str | None]) -> frozenset[int]:
+    return frozenset(k for k, why in no.items() if why is not None)
 
 
 def _in_alley(board, path: tuple[int, ...]) -> bool:
@@ -246,7 +203,7 @@ def _avoids_alley(state: RaceState, c: int) -> bool:
     return state.game.is_ownerless(c) and own is not None and own.alley == "avoid"
 
 
-def _smallest_loss(state: RaceState, c: int, six_ok: bool) -> list[Move]:
+def _smallest_loss(state: RaceState, c: int, forbidden: frozenset[int]) -> list[Move]:
     """Lapse movement points: no card moves in full, so the card that loses the fewest
     points is played as far as it goes (each card: its longest free walk)."""
     rules, board = state.game.rules, state.game.board
@@ -257,7 +214,7 @@ def _smallest_loss(state: RaceState, c: int, six_ok: bool) -> list[Move]:
     best: list[Move] = []
     best_loss = None
     for k in sorted(set(state.cards(c))):
-        if k == rules.six_card and not six_ok:
+        if k in forbidden:
             continue
         for m in range(k - 1, 0, -1):
             free = [p for p in board.paths(start, m, left) if occ.isdisjoint(p)]
@@ -321,7 +278,7 @@ class _Analysis:
         game = state.game
         rules = game.rules
         board = game.board
-        six_no = None
+        no: dict[int, str | None] = {}  # the hand's restricted cards: why not, or None
         movable_any = False
         start = state.pos[c]
         occ = state.occupied(but=c)
@@ -331,24 +288,24 @@ class _Analysis:
         assert parts is not None
         count = 0
         avoid = bool(game.ownerless) and _avoids_alley(state, c)
-        six = rules.six_card
+        restricted = rules.restricted_cards
         cards = state.cards(c)
         if start is None or avoid:
             for k in sorted(set(cards)):
-                if k == six:
-                    six_no = six_rule(state, c)
+                if k in restricted:
+                    no[k] = card_forbidden(state, c, k)
                 if start is None:
                     continue
                 for m in board.moves(start, k, left):
                     if occ.isdisjoint(m.path) and not _in_alley(board, m.path):
                         movable_any = True
-                        if k == six and six_no is not None:
+                        if no.get(k) is not None:
                             break
                         tail.append(m)
         else:
             for k, table in board.hand_tables(start, left, cards):
-                if k == six:
-                    six_no = six_rule(state, c)
+                if k in restricted:
+                    no[k] = card_forbidden(state, c, k)
                 blocked = 0
                 if not occ.isdisjoint(table.span):
                     masks = table.masks
@@ -359,13 +316,13 @@ class _Analysis:
                 free = table.n - blocked.bit_count()
                 if free:
                     movable_any = True
-                    if k != six or six_no is None:
+                    if no.get(k) is None:
                         parts.append((table, blocked))
                         count += free
         self.count = count + len(tail)
         if (not self.count and not movable_any and start is not None
                 and rules.no_move == "smallest_loss" and not state.game.is_ownerless(c)):
-            self._extend(_smallest_loss(state, c, six_no is None))
+            self._extend(_smallest_loss(state, c, _forbidden(no)))
         if state.bonus[c] and start is not None and rules.bonus is not None:
             self._extend([Move(-rules.bonus, m.path)  # the bonus piece
                           for m in board.moves(start, rules.bonus, left)
@@ -376,7 +333,7 @@ class _Analysis:
         if (rules.alley_wait != "no_wait" and self.count and alley_pending(state, c)
                 and held_to_wait(state, c)):
             keeps = self._keeps_alley(state, c)
-            if not keeps and _stop_possible_on_empty_track(state, c, six_no is None):
+            if not keeps and _stop_possible_on_empty_track(state, c, _forbidden(no)):
                 self.blocked_alley = True
                 if rules.alley_wait == "must_wait":
                     self._moves, self.parts, self.tail, self.count = [], [], [], 0
@@ -560,10 +517,9 @@ def why_not(state: RaceState, move: Move) -> str | None:
                     f"{exact}")
     if _avoids_alley(state, c) and _in_alley(board, path):
         return f"this chariot does not drive through the alley — {rules.cite('ownerless')}"
-    if move.card == rules.six_card:
-        no = six_rule(state, c)
-        if no is not None:
-            return no
+    no = card_forbidden(state, c, move.card)
+    if no is not None:
+        return no
     if (rules.alley_wait == "must_wait" and alley_pending(state, c)
             and held_to_wait(state, c) and gives_up_alley(state, c, path)):
         a = _Analysis(state)
@@ -593,7 +549,6 @@ def ownerless_skip(state: RaceState, c: int, events: list) -> bool:
         state.decks[c] = rest
         state.played[c] = (*state.played[c], card)
         events.append(Event("discard", c, {"card": card}))
-    six = state.game.rules.six_card
-    playable = any(k in could_move and (k != six or six_rule(state, c) is None)
+    playable = any(k in could_move and card_forbidden(state, c, k) is None
                    for k in set(state.decks[c]))
     return not playable

@@ -8,9 +8,11 @@ from the ruleset's data at run time), so "why not?" answers can name their sourc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from avecaesar.engine.core.conditions import CONDITIONS as CONDITION_REGISTRY
+from avecaesar.engine.core.conditions import CardRestriction, check_expression
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 
 __all__ = ["RULE_KEYS", "OwnerlessRules", "RaceRules", "TournamentRules",
@@ -50,8 +52,7 @@ NO_MOVE = {"skip_turn": "skip_turn", "skip_turn_cycle_card": "cycle_card",
            "play_smallest_loss": "smallest_loss"}
 NO_STOP = {"disqualify": "disqualify", "execute": "execute", "none": "none",
            "no_penalty": "none"}
-CONDITIONS = ("on_chicane", "blocks_others", "leading_jointly", "all_joint_leaders_only_sixes",
-              "cannot_be_passed")
+CONDITIONS = tuple(CONDITION_REGISTRY)  # every condition of the vocabulary (core/conditions.py)
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,18 @@ class RaceRules:
     team_scoring: str | None = None
     six_free: tuple[str, ...] | None = None
     finishers_lead: bool = False
+    extra_restrictions: tuple[CardRestriction, ...] = ()
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # derived: the six_rule fields as restrictions, then the extra ones (in that order), and
+    # every card some restriction names (a card outside it is never forbidden)
+    card_restrictions: tuple[CardRestriction, ...] = field(init=False, compare=False)
+    restricted_cards: frozenset[int] = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        restrictions = (*six_restrictions(self), *self.extra_restrictions)
+        object.__setattr__(self, "card_restrictions", restrictions)
+        object.__setattr__(self, "restricted_cards",
+                           frozenset(k for r in restrictions for k in r.cards))
 
     def cite(self, name: str) -> str:
         """The citation of a field, or a plain note when none was given."""
@@ -280,6 +292,77 @@ def _conditions(key: str, value: Any) -> tuple[str, ...] | None:
     for c in out:
         _check(key, c, CONDITIONS)
     return out
+
+
+def _all(*parts: Any) -> Any:
+    """``{all: [...]}`` of the parts given (a lone part as itself; none: None)."""
+    given = [x for x in parts if x is not None]
+    if not given:
+        return None
+    return given[0] if len(given) == 1 else {"all": given}
+
+
+def _any(*parts: Any) -> Any:
+    given = [x for x in parts if x is not None]
+    if not given:
+        return None
+    return given[0] if len(given) == 1 else {"any": given}
+
+
+def _conds(names: tuple[str, ...] | None) -> Any:
+    return None if not names else _all(*names)
+
+
+def six_restrictions(r: RaceRules) -> tuple[CardRestriction, ...]:
+    """The ruleset's ``six_rule`` group as card restrictions of the vocabulary: the start
+    clause (``at_start: first_row_may_not``) and the leader clause, checked in that order.
+
+    This translation is the only place the group's values are compared: the engine applies
+    any :class:`CardRestriction` the same way, whatever rule it came from.
+    """
+    six = frozenset({r.six_card})
+    ends = "race_has_finisher" if (r.six_ends == "race_has_finisher" or r.finishers_lead) \
+        else None
+    exempt = "driven_by_nobody" if r.ownerless is not None and not r.ownerless.six_rule \
+        else None
+    free = _all("leading", _conds(r.six_free)) if r.six_free else None
+    out = []
+    first_row = r.six_at_start == "first_row_may_not"
+    if first_row:
+        out.append(CardRestriction(
+            six, {"all": ["first_card", "in_start_row_1"]}, _any(exempt, free), ends,
+            "nobody in the first start row may open with a {card}", r.cite("six_at_start")))
+    chicane = _all("only_sixes_in_hand", _conds(r.six_chicane)) if r.six_chicane else None
+    joint = (_all("only_sixes_in_hand", "leading_jointly", _conds(r.six_joint_exception))
+             if r.six_joint_exception else None)
+    out.append(CardRestriction(
+        six, "leading" if r.six_joint else "leading_alone",
+        _any(exempt,
+             {"all": ["first_card", "in_a_start_row"]} if first_row else None,
+             {"all": ["first_card", "start_player"]}
+             if r.six_at_start == "start_player_may" else None,
+             _conds(r.six_free), chicane, joint),
+        ends, "{lead}, so no {card}", r.cite("six_joint")))
+    return tuple(out)
+
+
+def _extra_restrictions(ruleset: Any) -> tuple[CardRestriction, ...]:
+    """``card_restrictions.extra``: the house's restrictions, each expression checked."""
+    key = "card_restrictions.extra"
+    if not ruleset.has(key):
+        return ()
+    entries = ruleset.value(key) or []
+    cite = ruleset.citation(key)
+    out = []
+    for i, e in enumerate(entries):
+        problems = [p for part in ("forbidden_when", "unless", "ends_when") if part in e
+                    for p in check_expression(e[part], f"{key}[{i}].{part}")]
+        if problems:
+            raise UnsupportedRuleError(key, problems[0], list(CONDITION_REGISTRY))
+        cards = frozenset(int(k) for k in e["cards"])
+        out.append(CardRestriction(cards, e["forbidden_when"], e.get("unless"),
+                                   e.get("ends_when"), e.get("why", "no {card} now"), cite))
+    return tuple(out)
 
 
 def _refuse_unsupported(ruleset: Any) -> None:
@@ -485,7 +568,7 @@ def _rules_from(ruleset: Any) -> RaceRules:
     if ruleset.has("teams.turn_order") or ruleset.has("teams.scoring") or cpp != 1:
         team_order = _check("teams.turn_order", v("teams.turn_order"), TEAM_ORDER)
         team_scoring = _check("teams.scoring", v("teams.scoring"), TEAM_SCORING)
-    return RaceRules(
+    rules = RaceRules(
         deck=tuple(sorted(deck)),
         hand_size=int(v(k["hand_size"])),
         laps=int(v(k["laps"])),
@@ -524,6 +607,7 @@ def _rules_from(ruleset: Any) -> RaceRules:
         else False,
         citations=cites,
     )
+    return replace(rules, extra_restrictions=_extra_restrictions(ruleset))
 
 
 @dataclass(frozen=True)

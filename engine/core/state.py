@@ -280,7 +280,7 @@ class RaceState:
         if self.game.is_ownerless(c) and self.decks[c]:
             counts = ownerless_skip(self, c, events)
         elif (reason == "six_rule" and rules.six_only == "crash" and self.hands[c]
-              and all(x == rules.six_card for x in self.hands[c])):
+              and all(x in rules.restricted_cards for x in self.hands[c])):
             # crash and burn: out of the race, the wreck blocks its space (pos is kept)
             self.status[c] = REMOVED
             events.append(Event("crashed", c, {"space": self.pos[c]}))

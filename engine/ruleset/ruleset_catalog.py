@@ -55,6 +55,8 @@ def _entry(source: Source, path: Path) -> RulesetEntry:
 def _bundled(root: Path) -> tuple[RulesetEntry, ...]:
     entries = []
     for path in sorted(root.rglob("*.yaml")):
+        if path.relative_to(root).parts[0] == "examples":
+            continue  # house-rule examples, used by path (--variant rulesets/examples/…)
         source = load_yaml(path)
         problems = schema_problems(source, RULESET_SCHEMA)
         if problems:
