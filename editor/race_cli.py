@@ -19,6 +19,7 @@ from avecaesar.editor.common import (
     rules_header,
     seat_bots,
 )
+from avecaesar.editor.event_text import describe
 from avecaesar.engine.board import Board
 from avecaesar.engine.course import load_course
 from avecaesar.engine.policies import POLICIES
@@ -32,62 +33,11 @@ from avecaesar.engine.record import (
 )
 from avecaesar.engine.rules import RaceRules
 from avecaesar.engine.setup import race_setup as load_race_setup
-from avecaesar.engine.state import LETTERS, Event, RaceGame, RaceState
+from avecaesar.engine.state import LETTERS, RaceState
 from avecaesar.errors import UsageError
 from avecaesar.safeio import check_output, write_atomic
 
 __all__ = ["load_race_setup", "play", "race", "register", "replay_cmd"]
-
-
-# Events whose text only fills in its fields; the others are worded in describe().
-EVENT_TEXT = {
-    "crashed": "   {who} crashes (leads with only sixes): its wreck blocks space {space}",
-    "cycle": "   {who} puts a {card} under its deck and draws a replacement",
-    "reshuffle": "   {who} reshuffles its whole deck ({cards} cards)",
-    "bonus": "   {who} receives the +{points} bonus piece",
-    "alley_card": "   {who} picks up the race card {card} in the alley",
-    "wait": "{who} waits in front of the blocked alley",
-    "alley_stop": "   {who} stops in the alley: Ave Caesar! (coin paid, lap {lap})",
-    "disqualified": "   {who} is disqualified: no alley stop",
-    "finish": "   {who} finishes ({order}. over the line)",
-    "end": "race over: {termination}",
-}
-
-
-def describe(game: RaceGame, e: Event) -> str:
-    """One event in words."""
-    who = f"{LETTERS[e.chariot]} ({game.names[e.chariot]})" if e.chariot is not None else ""
-    d = e.data
-    label = game.board.label
-    if e.kind in EVENT_TEXT:
-        return EVENT_TEXT[e.kind].format(who=who, **d)
-    if e.kind == "move":
-        card = f"the +{-d['card']} bonus piece" if d["card"] < 0 else str(d["card"])
-        lapsed = "" if d["card"] <= 0 or len(d["path"]) >= d["card"] else \
-            f" ({d['card'] - len(d['path'])} points lapse)"
-        return (f"{who} plays {card}: {d['from']} → {d['path'][-1]} ({label[d['path'][-1]]})"
-                + lapsed)
-    if e.kind == "ram":
-        o = d["target"]
-        won = {e.chariot: "wins", o: "loses"}.get(d["winner"], "is a draw")
-        return (f"   {who} rams {LETTERS[o]} ({game.names[o]}): {d['cards'][0]} against "
-                f"{d['cards'][1]}, the attack {won}")
-    if e.kind == "prize":
-        if d.get("forfeited"):
-            return f"   {who} forfeits the prize of lap {d['lap']} (stopped in the alley)"
-        return f"   {who} wins {d['money']} for lap {d['lap']}"
-    if e.kind == "skip":
-        why = {"blocked": "no card can be moved in full; keeps its cards",
-               "six_rule": "leads with only sixes in hand (6-card rule)",
-               "alley_blocked": "waits: the alley is blocked on its last chance"}
-        return f"{who} skips — {why.get(d['reason'], d['reason'])}"
-    if e.kind == "lap":
-        if d["lap"] > game.rules.laps:
-            return f"   {who} crosses the finish line after the last lap"
-        return f"   {who} crosses the line: lap {d['lap']}"
-    if e.kind == "removed":
-        return f"   {who} is removed ({d['reason'].replace('_', ' ')})"
-    return f"{e.kind} {who} {d}"
 
 
 def race(

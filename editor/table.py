@@ -17,7 +17,7 @@ from typing import Any
 
 from avecaesar.editor.choices import options, why_not_target
 from avecaesar.editor.common import rules_header
-from avecaesar.editor.race_cli import describe
+from avecaesar.editor.event_text import describe
 from avecaesar.editor.render import CHARIOT_FILL
 from avecaesar.engine.moves import six_rule
 from avecaesar.engine.policies import Policy, greedy_policy, make_policy

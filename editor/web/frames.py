@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from avecaesar.editor.race_cli import describe
+from avecaesar.editor.event_text import describe
 from avecaesar.editor.render import CHARIOT_FILL
 from avecaesar.engine.course import load_course
 from avecaesar.engine.race import new_race, outcome
