@@ -273,6 +273,7 @@ def render(
     from avecaesar.editor.render import render as run_graphviz
     from avecaesar.engine.course.race_path import shortest_race_route
 
+    check_output(out, "--out")
     try:
         fmt = output_format(str(out) if out else None, fmt)
     except RenderError as err:
@@ -281,7 +282,6 @@ def render(
         raise fail(f"--highlight {highlight!r}: the only highlight is 'shortest'", 2)
     if paper not in PAPERS:
         raise fail(f"--paper {paper!r}: use {' or '.join(PAPERS)}", 2)
-    check_output(out, "--out")
     c = _course_in_direction(course, direction)
     if c.errors:
         raise InputError(c.errors)

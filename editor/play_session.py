@@ -20,6 +20,7 @@ import typer
 
 from avecaesar.editor.choices import options
 from avecaesar.editor.common import bot_kinds
+from avecaesar.editor.event_text import result_lines
 from avecaesar.editor.table import Game, GameSetup
 from avecaesar.engine.core.race import outcome
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
@@ -199,13 +200,7 @@ def _save(game: Game, name: str) -> None:
 
 def _result(game: Game) -> None:
     game.write()
-    typer.echo("result:")
-    for p in outcome(game.state).placings:
-        place = f"{p.place}." if p.place else "-"
-        notes = ", ".join(x for x, on in (("disqualified", p.disqualified),
-                                          ("removed", p.removed),
-                                          ("not finished", not p.finished)) if on)
-        typer.echo(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: {p.points} points"
-                   + (f" ({notes})" if notes else ""))
+    for line in result_lines(outcome(game.state)):
+        typer.echo(line)
     if game.path is not None:
         typer.echo(f"record written to {game.path}")

@@ -19,7 +19,7 @@ from avecaesar.editor.common import (
     rules_header,
     seat_bots,
 )
-from avecaesar.editor.describe import describe
+from avecaesar.editor.event_text import describe, result_lines
 from avecaesar.engine.bots.registry import OWNERLESS, POLICIES
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import RaceRun, check_seats, outcome, ownerless_count, run_race
@@ -194,17 +194,8 @@ def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str
                               **rules_header(ruleset, variants, overrides, house)}
     if record is not None:
         write_record(record, record_lines(run, header))
-    typer.echo("result:")
-    for p in run.outcome.placings:
-        place = f"{p.place}." if p.place else "-"
-        notes = ", ".join(x for x, on in (("disqualified", p.disqualified),
-                                          ("removed", p.removed),
-                                          ("not finished", not p.finished)) if on)
-        typer.echo(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: {p.points} points"
-                   + (f" ({notes})" if notes else ""))
-    if run.outcome.termination == "deadlock":
-        typer.echo("the race ended in deadlock: a full round in which no chariot could move "
-                   "(the safety net; every chariot still racing scores as not finished)")
+    for line in result_lines(run.outcome):
+        typer.echo(line)
     if record is not None:
         typer.echo(f"record written to {record}")
     if board_svg is not None:

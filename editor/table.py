@@ -17,7 +17,7 @@ from typing import Any
 
 from avecaesar.editor.choices import options, why_not_target
 from avecaesar.editor.common import rules_header
-from avecaesar.editor.describe import describe
+from avecaesar.editor.event_text import describe
 from avecaesar.editor.render import CHARIOT_FILL
 from avecaesar.engine.bots.policies import Policy, greedy_policy
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy

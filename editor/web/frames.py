@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from avecaesar.editor.describe import describe
+from avecaesar.editor.event_text import describe
 from avecaesar.editor.render import CHARIOT_FILL
 from avecaesar.engine.core.race import new_race, outcome
 from avecaesar.engine.core.record import read_record, replay

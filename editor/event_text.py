@@ -1,11 +1,12 @@
-"""Race events in words, for the race log, the table and the replay frames."""
+"""Race events in words: one line per event, for the terminal log, the web log and the
+replay viewer."""
 
 from __future__ import annotations
 
-from avecaesar.engine.core.state import RaceGame
-from avecaesar.engine.core.types import LETTERS, Event
+from avecaesar.engine.core.race import Outcome
+from avecaesar.engine.core.state import LETTERS, Event, RaceGame
 
-__all__ = ["EVENT_TEXT", "describe"]
+__all__ = ["EVENT_TEXT", "describe", "result_lines"]
 
 
 # Events whose text only fills in its fields; the others are worded in describe().
@@ -57,3 +58,19 @@ def describe(game: RaceGame, e: Event) -> str:
     if e.kind == "removed":
         return f"   {who} is removed ({d['reason'].replace('_', ' ')})"
     return f"{e.kind} {who} {d}"
+
+
+def result_lines(result: Outcome) -> list[str]:
+    """The race's result in words: one line per chariot, then the deadlock note if any."""
+    lines = ["result:"]
+    for p in result.placings:
+        place = f"{p.place}." if p.place else "-"
+        notes = ", ".join(x for x, on in (("disqualified", p.disqualified),
+                                          ("removed", p.removed),
+                                          ("not finished", not p.finished)) if on)
+        lines.append(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: {p.points} points"
+                     + (f" ({notes})" if notes else ""))
+    if result.termination == "deadlock":
+        lines.append("the race ended in deadlock: a full round in which no chariot could move "
+                     "(the safety net; every chariot still racing scores as not finished)")
+    return lines
