@@ -21,6 +21,9 @@ from avecaesar.editor.version import show_version
 app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # plain help and usage errors: rich's formatting costs ~0.2 s of start-up per --help
+    # (docs/performance.md, "CLI start-up"); the sub-apps say the same
+    rich_markup_mode=None,
     help="Ave Caesar: validate and render courses, compare rulesets, race.",
 )
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import networkx as nx
 import typer
 
 from avecaesar.editor.common import (
@@ -17,19 +16,18 @@ from avecaesar.editor.common import (
     house_rules,
     rule_settings,
 )
-from avecaesar.engine.course.course import (
-    Course,
-    CourseFigures,
-    bundled_courses,
-    load_course,
-    load_courses,
-    resolve,
-)
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
-app = typer.Typer(no_args_is_help=True, help="Validate, render and list courses.")
+if TYPE_CHECKING:
+    from avecaesar.engine.course.course import Course, CourseFigures
+
+# The course library (networkx, the schemas) is imported by the commands that use it, not
+# when the app is built: `avecaesar --help` answers at once (docs/performance.md).
+
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                  help="Validate, render and list courses.")
 
 COURSE_HELP = "A course file (.yaml) or a bundled course id (see `avecaesar course list`)."
 
@@ -55,6 +53,8 @@ def _rules(deck_points: int | None, ruleset: str | None, variants: list[str] | N
 
 
 def _courses(ref: str) -> list[Course]:
+    from avecaesar.engine.course.course import load_courses, resolve
+
     path, cid, direction = resolve(ref)
     courses = load_courses(path, cid)
     if direction:
@@ -191,6 +191,7 @@ def _update_figures(file: str, blocks: dict[tuple[str, ...], dict[str, object]],
     False when a declared figure still does not hold (an anticlockwise direction that
     shares the clockwise figures but drives differently)."""
     from avecaesar.editor.figures_update import rewrite_figures, unified_diff, write_text
+    from avecaesar.engine.course.course import load_courses
 
     old = Path(file).read_text(encoding="utf-8")
     new = rewrite_figures(old, blocks)
@@ -315,6 +316,8 @@ def _write_output(path: Path, data: str | bytes) -> None:
 
 def _course_in_direction(ref: str, direction: str | None) -> Course:
     """The course ``ref`` in ``direction`` (default: the one the reference names)."""
+    from avecaesar.engine.course.course import load_course
+
     if direction is None:
         return load_course(ref)
     if direction not in ("clockwise", "anticlockwise"):
@@ -358,6 +361,7 @@ def diff(
     """Two courses side by side: lap, alley, race and reserve per start place, and which
     pieces differ."""
     from avecaesar.editor.course_insight import diff_lines
+    from avecaesar.engine.course.course import load_course
     from avecaesar.engine.course.course_diff import diff_courses
 
     rules = _rules(deck_points, ruleset, variant, None)
@@ -379,6 +383,8 @@ def list_courses(
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable.")] = False,
 ) -> None:
     """The bundled courses with their figures (84-point deck, shared rule values)."""
+    from avecaesar.engine.course.course import bundled_courses, load_courses
+
     rows = []
     for cid, path in bundled_courses().items():
         for c in load_courses(path, cid):
@@ -425,6 +431,10 @@ def dump(
                    ] = None,
 ) -> None:
     """The compiled lane graph as node-link JSON, for debugging."""
+    import networkx as nx
+
+    from avecaesar.engine.course.course import load_course
+
     check_output(out, "--out")
     c = load_course(course)
     data = nx.node_link_data(c.graph, edges="edges")

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from avecaesar.editor.ask_open import with_answers
 from avecaesar.editor.common import (
     HouseOpt,
     echo_json,
@@ -19,25 +18,30 @@ from avecaesar.editor.common import (
     rules_header,
     seat_bots,
 )
-from avecaesar.editor.event_text import describe, result_lines
-from avecaesar.engine.bots.registry import OWNERLESS, POLICIES
-from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.race import RaceRun, check_seats, outcome, ownerless_count, run_race
-from avecaesar.engine.core.record import (
-    check_header_files,
-    read_record,
-    record_lines,
-    replay,
-    write_record,
-)
-from avecaesar.engine.core.rules import RaceRules
-from avecaesar.engine.core.setup import race_setup as load_race_setup
-from avecaesar.engine.core.state import LETTERS, RaceState
-from avecaesar.engine.course.course import load_course
+from avecaesar.engine.bots.names import POLICIES
 from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
-__all__ = ["load_race_setup", "play", "race", "register", "replay_cmd"]
+if TYPE_CHECKING:
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.race import RaceRun
+    from avecaesar.engine.core.rules import RaceRules
+    from avecaesar.engine.core.state import RaceState
+
+# The engine is imported by the commands when they run, not when the app is built:
+# `avecaesar --help` answers at once (docs/performance.md).
+
+
+def __getattr__(name: str) -> Any:
+    """``load_race_setup``, the engine's ``race_setup``, imported on first use."""
+    if name == "load_race_setup":
+        from avecaesar.engine.core.setup import race_setup
+
+        return race_setup
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["play", "race", "register", "replay_cmd"]  # and load_race_setup, lazily
 
 
 def race(
@@ -64,6 +68,13 @@ def race(
 def _race(ruleset: str, course: str, players: int, variants: list[str],
           overrides: dict[str, str], bots: str, seed: int, record: Path | None,
           as_json: bool, house_file: Path | None = None) -> None:
+    from avecaesar.editor.event_text import describe
+    from avecaesar.engine.bots.registry import OWNERLESS
+    from avecaesar.engine.core.race import check_seats, run_race
+    from avecaesar.engine.core.record import record_lines, write_record
+    from avecaesar.engine.core.setup import race_setup as load_race_setup
+    from avecaesar.engine.core.state import LETTERS
+
     check_output(record, "--record")
     house = house_rules(house_file)
     rules, board = load_race_setup(ruleset, variants, overrides, course, house)
@@ -133,6 +144,8 @@ def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
     """A function that draws the course with the chariots on it (letters, one colour each)
     as an SVG at ``path``; Graphviz missing is a clear error."""
     from avecaesar.editor.render import course_dot, render
+    from avecaesar.engine.core.state import LETTERS
+    from avecaesar.engine.course.course import load_course
 
     graph = load_course(course).graph
     name = graph.graph.get("name", "")
@@ -152,7 +165,11 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
           overrides: dict[str, str], bots: str, seed: int | None, record: Path | None,
           board_svg: Path | None = None, resume: Path | None = None,
           house_file: Path | None = None) -> None:
+    from avecaesar.editor.ask_open import with_answers
     from avecaesar.editor.play_session import run_play
+    from avecaesar.engine.core.race import check_seats, ownerless_count
+    from avecaesar.engine.core.record import read_record
+    from avecaesar.engine.core.setup import race_setup as load_race_setup
 
     check_output(record, "--record")
     check_output(board_svg, "--board")
@@ -187,6 +204,9 @@ def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str
             course: str, seed: int, names: list[str], seats: list[str | None],
             record: Path | None, board_svg: Path | None = None,
             house: dict[str, dict[str, Any]] | None = None) -> None:
+    from avecaesar.editor.event_text import result_lines
+    from avecaesar.engine.core.record import record_lines, write_record
+
     header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
                               "overrides": overrides, "course": course, "seed": seed,
                               "players": [{"name": n, "bot": k}
@@ -237,6 +257,11 @@ def _replay_html(file: Path, out: Path) -> None:
 
 
 def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None) -> None:
+    from avecaesar.engine.core.race import outcome
+    from avecaesar.engine.core.record import check_header_files, read_record, replay
+    from avecaesar.engine.core.setup import race_setup as load_race_setup
+    from avecaesar.engine.core.state import LETTERS
+
     lines = read_record(file, max_bytes)
     head = lines[0]
     check_header_files(head, str(file))

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from avecaesar.editor.common import echo_json, handles_errors, house_rules, rule_settings
 from avecaesar.engine.data.errors import FileAccessError, InputError, Problem
-from avecaesar.engine.data.yamlsource import load_yaml
-from avecaesar.engine.ruleset.ruleset import Ruleset, list_rulesets, load_ruleset
-from avecaesar.engine.ruleset.ruleset_catalog import check_source
-from avecaesar.engine.ruleset.ruleset_keys import rule_keys
+
+if TYPE_CHECKING:
+    from avecaesar.engine.ruleset.ruleset import Ruleset
+
+# The rulesets (YAML, the schemas) are imported by the commands when they run, not when the
+# app is built: `avecaesar --help` answers at once (docs/performance.md).
 
 __all__ = ["app"]
 
-app = typer.Typer(no_args_is_help=True, help="List, show, validate and compare rulesets.")
+app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                  help="List, show, validate and compare rulesets.")
 
 VariantOpt = Annotated[list[str] | None, typer.Option(
     "--variant", "-v", help="a variant id, alias or overlay file; repeat, applied in order")]
@@ -41,6 +44,8 @@ def _rule_text(rs: Ruleset, key: str) -> str:
 @handles_errors
 def list_cmd(as_json: JsonOpt = False) -> None:
     """Editions, homebrew rulesets and variants."""
+    from avecaesar.engine.ruleset.ruleset import list_rulesets
+
     entries = list_rulesets()
     if as_json:
         echo_json([e.to_json() for e in entries])
@@ -66,6 +71,8 @@ def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file
                  "--open", help="list only the values no text decides")] = False) -> None:
     """The composed rules, grouped, each with its citation and kind (stated, read,
     conflict, open)."""
+    from avecaesar.engine.ruleset.ruleset import load_ruleset
+
     rs = load_ruleset(name, variant or [], rule_settings(set_), house=house_rules(house))
     if only_open:
         _show_open(rs, as_json)
@@ -120,6 +127,9 @@ def _show_open(rs: Ruleset, as_json: bool) -> None:
 def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/variant files")],
                  ) -> None:
     """Check files against the schema and the rules' consistency; exit 1 on problems."""
+    from avecaesar.engine.data.yamlsource import load_yaml
+    from avecaesar.engine.ruleset.ruleset_catalog import check_source
+
     problems: list[Problem] = []
     unreadable = False  # a missing or unreadable file: exit 2
     for f in files:
@@ -140,6 +150,8 @@ def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/varian
 
 
 def _differences(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
+    from avecaesar.engine.ruleset.ruleset_keys import rule_keys
+
     rows = []
     for key in rule_keys():
         ra = a.rule(key) if a.has(key) else None
@@ -165,6 +177,8 @@ def diff_cmd(a: Annotated[str, typer.Argument(help="first ruleset")],
                  "--variant-b", help="variants for B only (--variant applies to both)")] = None,
              as_json: JsonOpt = False) -> None:
     """Every rule that differs between A and B, with both citations."""
+    from avecaesar.engine.ruleset.ruleset import load_ruleset
+
     ra = load_ruleset(a, variant or [])
     rb = load_ruleset(b, [*(variant or []), *(variant_b or [])])
     rows = _differences(ra, rb)

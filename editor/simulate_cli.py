@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,7 +12,9 @@ from avecaesar.editor.common import HouseOpt, bot_kinds, handles_errors, house_r
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
-from avecaesar.engine.lab.simulate import SimReport, SimSpec, simulate
+
+if TYPE_CHECKING:
+    from avecaesar.engine.lab.simulate import SimReport, SimSpec
 
 __all__ = ["format_report", "simulate_cmd", "spec_from_options"]
 
@@ -20,6 +22,8 @@ __all__ = ["format_report", "simulate_cmd", "spec_from_options"]
 def spec_from_options(ruleset: str, course: str, players: int, races: int, seed: int,
                       variants: list[str] | None, settings: list[str] | None,
                       bots: str, house: Path | None = None) -> SimSpec:
+    from avecaesar.engine.lab.simulate import SimSpec
+
     pairs = list(rule_settings(settings).items())
     rules = house_rules(house)
     names = tuple(bot_kinds(bots))
@@ -95,6 +99,7 @@ def simulate_cmd(
 
     from avecaesar.engine.core.race import check_seats
     from avecaesar.engine.core.setup import race_setup
+    from avecaesar.engine.lab.simulate import simulate
 
     spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house)
     if workers > max_workers():

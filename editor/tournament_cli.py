@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,21 +19,18 @@ from avecaesar.editor.common import (
     rules_header,
     seat_bots,
 )
-from avecaesar.engine.bots.registry import OWNERLESS, POLICIES
-from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.race import check_seats
-from avecaesar.engine.core.rules import RaceRules, TournamentRules, tournament_rules_from_ruleset
-from avecaesar.engine.core.setup import race_setup as load_race_setup
-from avecaesar.engine.core.tournament import (
-    Tournament,
-    planned_courses,
-    replay_tournament,
-    run_tournament,
-)
-from avecaesar.engine.course.course import bundled_courses
+from avecaesar.engine.bots.names import POLICIES
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, record_bytes_limit
 from avecaesar.engine.data.safeio import check_output, read_text, write_atomic
+
+if TYPE_CHECKING:
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.rules import RaceRules, TournamentRules
+    from avecaesar.engine.core.tournament import Tournament
+
+# The engine is imported by the command when it runs, not when the app is built: `avecaesar
+# --help` answers at once (docs/performance.md).
 
 TOURNAMENT_SCHEMA = "urn:avecaesar:tournament-record"
 
@@ -42,6 +39,8 @@ __all__ = ["register", "tournament"]
 
 def _setup(ruleset: str, variants: list[str], overrides: dict[str, str],
            house: dict[str, dict[str, Any]] | None = None):
+    from avecaesar.engine.core.setup import race_setup as load_race_setup
+
     cache: dict[str, tuple[RaceRules, Board]] = {}
 
     def get(course: str) -> tuple[RaceRules, Board]:
@@ -55,6 +54,7 @@ def _setup(ruleset: str, variants: list[str], overrides: dict[str, str],
 def _tournament_rules(ruleset: str, variants: list[str], overrides: dict[str, str],
                       house: dict[str, dict[str, Any]] | None = None
                       ) -> tuple[TournamentRules, str]:
+    from avecaesar.engine.core.rules import tournament_rules_from_ruleset
     from avecaesar.engine.ruleset.ruleset import load_ruleset
 
     rs = load_ruleset(ruleset, variants, overrides, house)
@@ -64,6 +64,8 @@ def _tournament_rules(ruleset: str, variants: list[str], overrides: dict[str, st
 
 def _pool(edition: str) -> list[str]:
     """The bundled courses a draw may take: those of the ruleset's edition (clockwise)."""
+    from avecaesar.engine.course.course import bundled_courses
+
     return sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
 
 
@@ -98,6 +100,14 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                 overrides: dict[str, str], courses: str | None, bots: str, seed: int,
                 record: Path | None, replay_file: Path | None, as_json: bool,
                 house_file: Path | None = None) -> None:
+    from avecaesar.engine.bots.registry import OWNERLESS
+    from avecaesar.engine.core.race import check_seats
+    from avecaesar.engine.core.tournament import (
+        planned_courses,
+        replay_tournament,
+        run_tournament,
+    )
+
     check_output(record, "--record")
     if replay_file is not None:
         doc = read_tournament_record(replay_file)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from avecaesar.engine.bots.names import POLICIES
 from avecaesar.engine.bots.policies import greedy_policy, random_policy
 from avecaesar.engine.bots.search import search_policy
 from avecaesar.engine.core.race import Policy
 
 __all__ = ["OWNERLESS", "POLICIES", "make_policy"]
-
-POLICIES = ("greedy", "random", "search")
 
 # A chariot no player drives moves "to its own best advantage" (RULES.md, "ownerless
 # chariots"): the greedy policy. The turn loop is given it (run_race(..., ownerless=...)).

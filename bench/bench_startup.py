@@ -1,0 +1,82 @@
+"""Benchmark the CLI's start-up; prints its figures.
+
+For each command, a fresh process is started ``--repeat`` times; the CPU time (user +
+system, of the child, from ``getrusage``) and the wall time are measured and the median is
+printed. Also lists which heavy modules ``import avecaesar.editor.cli`` loads.
+
+Targets (issue 13): ``avecaesar --help`` and ``avecaesar course list`` under 0.15 s of CPU;
+``course validate`` of a bundled course under 0.3 s wall; heavy modules imported only by the
+commands that use them.
+
+Run: .venv/bin/python bench/bench_startup.py [--repeat 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+CLI = str(BIN / "avecaesar")
+
+COMMANDS: list[tuple[str, list[str]]] = [
+    ("python -c pass (the floor)", [sys.executable, "-c", "pass"]),
+    ("import avecaesar.editor.cli", [sys.executable, "-c", "import avecaesar.editor.cli"]),
+    ("avecaesar --help", [CLI, "--help"]),
+    ("avecaesar course --help", [CLI, "course", "--help"]),
+    ("avecaesar course list", [CLI, "course", "list"]),
+    ("avecaesar course validate dicetree-2022/hippodrom-constantinople",
+     [CLI, "course", "validate", "dicetree-2022/hippodrom-constantinople"]),
+]
+
+HEAVY = ("networkx", "jsonschema", "graphviz", "starlette", "uvicorn", "dask", "yaml",
+         "avecaesar.engine.core.race", "avecaesar.engine.lab.simulate",
+         "avecaesar.engine.course.course")
+
+
+def measure(cmd: list[str]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one run of ``cmd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                   env={**os.environ, "COLUMNS": "100"})
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall
+
+
+def heavy_modules() -> list[str]:
+    """The heavy modules that importing the CLI loads."""
+    code = ("import sys, avecaesar.editor.cli; "
+            f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    return out.split()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    print(f"start-up, median of {args.repeat} fresh processes (CPU = user + system)")
+    print(f"{'command':68} {'CPU s':>7} {'wall s':>7}")
+    for name, cmd in COMMANDS:
+        measure(cmd)  # warm the file cache
+        runs = [measure(cmd) for _ in range(args.repeat)]
+        cpu = statistics.median(r[0] for r in runs)
+        wall = statistics.median(r[1] for r in runs)
+        print(f"{name:68} {cpu:7.3f} {wall:7.3f}")
+    loaded = heavy_modules()
+    print("heavy modules loaded by `import avecaesar.editor.cli`: "
+          + (", ".join(loaded) if loaded else "none"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,43 @@
+"""The CLI answers at once: building the app imports no heavy module (issue 13).
+
+Behaviour, not timing: a fresh interpreter imports ``avecaesar.editor.cli`` and the heavy
+libraries and the engine's race modules must not be loaded; the commands that use them
+import them when they run (docs/performance.md, "CLI start-up").
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HEAVY = ("networkx", "jsonschema", "graphviz", "starlette", "uvicorn", "dask", "yaml",
+         "rich", "avecaesar.engine.core.race", "avecaesar.engine.lab.simulate",
+         "avecaesar.engine.course.course", "avecaesar.engine.ruleset.ruleset")
+
+
+def _loaded_after(code: str) -> list[str]:
+    probe = (f"import sys\n{code}\n"
+             f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout
+    return out.split()
+
+
+def test_importing_the_cli_loads_no_heavy_module() -> None:
+    assert _loaded_after("import avecaesar.editor.cli") == []
+
+
+def test_help_loads_no_heavy_module() -> None:
+    code = ("from typer.testing import CliRunner\n"
+            "from avecaesar.editor.cli import app\n"
+            "r = CliRunner().invoke(app, ['--help'])\n"
+            "assert r.exit_code == 0, r.output")
+    assert _loaded_after(code) == []
+
+
+def test_the_commands_still_find_their_modules() -> None:
+    # the lazily imported names resolve: the old import path of load_race_setup too
+    code = ("from avecaesar.editor.race_cli import load_race_setup\n"
+            "from avecaesar.engine.core.setup import race_setup\n"
+            "assert load_race_setup is race_setup")
+    assert "avecaesar.engine.course.course" in _loaded_after(code)
