@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -76,12 +77,18 @@ def test_every_edition_races_by_default_and_open_values_stop_only_a_variant_race
     assert again.exit_code == 0, again.output
 
 
-@pytest.mark.parametrize("text,where", [
-    ("rules:\n  ramming.ti: 3\n", "h.yaml:2:3: unknown rule key 'ramming.ti'"),
-    ("rules:\n  hand.size: many\n", "h.yaml:2:14: hand.size: 'many' is not of type"),
-    ("rules: [1]\n", "h.yaml:1:1: a house-rules file needs 'rules:'"),
-    ("rules:\n  hand.size: 4\nid: x\n", "h.yaml:3:1: unknown key 'id'"),
-])
+def _bad_house_files() -> list[tuple[str, str]]:
+    """The table of bad house-rules files in tests/rulesets/test_house.py (one table for
+    the library and the CLI)."""
+    path = Path(__file__).parents[1] / "rulesets" / "test_house.py"
+    spec = importlib.util.spec_from_file_location("house_tests", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.BAD_HOUSE_FILES
+
+
+@pytest.mark.parametrize("text,where", _bad_house_files())
 def test_bad_house_files_are_located(tmp_path: Path, text: str, where: str) -> None:
     bad = tmp_path / "h.yaml"
     bad.write_text(text, encoding="utf-8")

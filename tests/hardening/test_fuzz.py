@@ -48,21 +48,26 @@ def check(args: list[str]) -> int:
     return res.exit_code
 
 
+def _write_broken(source: Path, path: Path, rng: random.Random, structural: bool) -> Path:
+    """``source`` mutated (its YAML structure, or its bytes) and written to ``path``."""
+    text = source.read_text(encoding="utf-8")
+    broken = (mutations.mutate_yaml(text, rng, rng.randint(1, 3)) if structural
+              else mutations.mutate_text(text, rng))
+    if isinstance(broken, bytes):
+        path.write_bytes(broken)
+    else:
+        path.write_text(broken, encoding="utf-8")
+    return path
+
+
 @FUZZ
 @given(rng=st.randoms(use_true_random=False), source=st.sampled_from(COURSES),
        structural=st.booleans())
 def test_broken_courses(tmp_path_factory, rng: random.Random, source: Path,
                         structural: bool) -> None:
-    text = source.read_text(encoding="utf-8")
-    broken = (mutations.mutate_yaml(text, rng, rng.randint(1, 3)) if structural
-              else mutations.mutate_text(text, rng))
     folder = tmp_path_factory.mktemp("c") / source.parent.name
     folder.mkdir()
-    path = folder / source.name
-    if isinstance(broken, bytes):
-        path.write_bytes(broken)
-    else:
-        path.write_text(broken, encoding="utf-8")
+    path = _write_broken(source, folder / source.name, rng, structural)
     check(["course", "validate", str(path)])
 
 
@@ -71,14 +76,7 @@ def test_broken_courses(tmp_path_factory, rng: random.Random, source: Path,
        structural=st.booleans())
 def test_broken_rulesets_and_overlays(tmp_path_factory, rng: random.Random, source: Path,
                                       structural: bool) -> None:
-    text = source.read_text(encoding="utf-8")
-    broken = (mutations.mutate_yaml(text, rng, rng.randint(1, 3)) if structural
-              else mutations.mutate_text(text, rng))
-    path = tmp_path_factory.mktemp("r") / source.name
-    if isinstance(broken, bytes):
-        path.write_bytes(broken)
-    else:
-        path.write_text(broken, encoding="utf-8")
+    path = _write_broken(source, tmp_path_factory.mktemp("r") / source.name, rng, structural)
     if source.parent.name == "variants":
         check(["ruleset", "show", "dicetree-2022", "--variant", str(path)])
     else:

@@ -85,6 +85,18 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _wait_for_workers(pid: int) -> set[int]:
+    """The worker processes of ``pid`` once two have started (and run for a second)."""
+    deadline = time.monotonic() + 30
+    workers: set[int] = set()
+    while len(workers) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        workers = _children(pid)
+    assert len(workers) >= 2, "the workers did not start"
+    time.sleep(1)
+    return workers
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc (Linux)")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
 def test_no_worker_outlives_simulate(tmp_path, sig) -> None:
@@ -94,13 +106,7 @@ def test_no_worker_outlives_simulate(tmp_path, sig) -> None:
          "-n", "3", "-k", "100000", "--workers", "2", "--quiet", "--json", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
-        workers: set[int] = set()
-        while len(workers) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-            workers = _children(proc.pid)
-        assert len(workers) >= 2, "the workers did not start"
-        time.sleep(1)
+        workers = _wait_for_workers(proc.pid)
         os.kill(proc.pid, sig)
         _out, err = proc.communicate(timeout=30)
         deadline = time.monotonic() + 10
@@ -134,13 +140,7 @@ def test_a_busy_worker_exits_when_its_parent_is_killed() -> None:
     parent instead (``kill -9`` leaves no worker behind)."""
     proc = subprocess.Popen([sys.executable, "-c", BUSY.format(course=OVAL)])
     try:
-        deadline = time.monotonic() + 30
-        workers: set[int] = set()
-        while len(workers) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-            workers = _children(proc.pid)
-        assert len(workers) >= 2, "the workers did not start"
-        time.sleep(1)
+        workers = _wait_for_workers(proc.pid)
         proc.kill()
         proc.wait()
         deadline = time.monotonic() + 10

@@ -49,13 +49,22 @@ def test_house_rules_come_after_the_variants_and_before_set(tmp_path: Path) -> N
     assert rs.value("hand.size") == 6
 
 
-@pytest.mark.parametrize("text,where", [
+# Bad house-rules files and where their mistake is reported (file:line:col); the CLI test
+# in tests/engine/test_cli_records.py runs the same table through `race --house`.
+BAD_HOUSE_FILES = [
     ("", "h.yaml:1:1: a house-rules file needs 'rules:'"),
     ("rules:\n  hand: 3\n", "h.yaml:2:3: unknown rule key 'hand'"),
     ("rules:\n  hand.size: {value: 3, sauce: x}\n", "h.yaml:2:25: unknown key 'sauce'"),
     ("rules:\n  alley.no_stop: maybe\n", "h.yaml:2:18: alley.no_stop: 'maybe' is not one of"),
     ("rules:\n  hand.size: 3\n  hand.size: 4\n", "h.yaml:3:3: "),
-])
+    ("rules:\n  ramming.ti: 3\n", "h.yaml:2:3: unknown rule key 'ramming.ti'"),
+    ("rules:\n  hand.size: many\n", "h.yaml:2:14: hand.size: 'many' is not of type"),
+    ("rules: [1]\n", "h.yaml:1:1: a house-rules file needs 'rules:'"),
+    ("rules:\n  hand.size: 4\nid: x\n", "h.yaml:3:1: unknown key 'id'"),
+]
+
+
+@pytest.mark.parametrize("text,where", BAD_HOUSE_FILES)
 def test_bad_house_files(tmp_path: Path, text: str, where: str) -> None:
     path = tmp_path / "h.yaml"
     path.write_text(text, encoding="utf-8")
