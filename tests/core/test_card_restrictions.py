@@ -61,6 +61,9 @@ def test_an_unknown_condition_in_a_ruleset_is_refused_by_name(tmp_path: Path) ->
 
 
 def test_the_six_rule_is_one_kind_of_restriction() -> None:
+    """The 6-card rule of every edition — Ravensburger 1989 rules (EN summary), Leader
+    restriction; Pro Ludo 2006 Spielregel (DE) p.5; DiceTree 2022 rulebook (DE) S.5 — is
+    expressed as card restrictions, and a house rule adds one more."""
     for edition in ("dicetree-2022", "ravensburger-1989", "pro-ludo-2006"):
         rules = rules_from_ruleset(load_ruleset(edition))
         assert rules.restricted_cards == {rules.six_card}
