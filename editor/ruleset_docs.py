@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from avecaesar.engine.core.conditions import CONDITIONS
 from avecaesar.engine.data.schemas import schema
 from avecaesar.engine.ruleset.ruleset import Ruleset, list_rulesets, load_ruleset
 from avecaesar.engine.ruleset.ruleset_keys import RULESET_SCHEMA, rule_keys
@@ -46,13 +47,12 @@ def reference() -> str:
         out.append(f"## {title}\n\n{defs[d]['description'].capitalize()}.\n")
         out.append("| key | required | meaning |\n|---|---|---|")
         req = defs[d].get("required", [])
-        for k, v in defs[d]["properties"].items():
+        for k, v in (defs["file_head"]["properties"] | defs[d]["properties"]).items():
             out.append(f"| `{k}` | {'yes' if k in req else 'no'} | {v['description']} |")
         out.append("")
-    leaf = next(iter(rule_keys().values()))
-    out.append("## A rule\n\nEvery rule is a mapping:\n")
+    out.append("## A rule\n\nEvery rule is a mapping (`$defs/rule`):\n")
     out.append("| field | meaning |\n|---|---|")
-    for k, v in leaf["properties"].items():
+    for k, v in defs["rule"]["properties"].items():
         out.append(f"| `{k}` | {v['description']} |")
     out.append("\nEither `value` or `unknown: true` with `why` is given; `source` always.\n")
     out.append("Every value has a **kind** (shown by `ruleset show`, in the edition pages and "
@@ -62,10 +62,10 @@ def reference() -> str:
     out.append("")
     out.append(f"Citation form: {defs['citation']['description']}.\n")
     out.append("## Conditions\n\n| condition | meaning |\n|---|---|")
-    for k, v in defs["condition"]["x-values"].items():
-        out.append(f"| `{k}` | {v} |")
+    for k, c in CONDITIONS.items():
+        out.append(f"| `{k}` | {c.doc} |")
     out.append("")
-    complete = defs["complete"]["allOf"][1]
+    complete = defs["complete"]
     out.append("## Rule groups and keys\n\nA key is written `group.key` (in `--set`, "
                "`remove`, `Ruleset.value`). *Required* means a complete ruleset must state "
                "it; optional groups are added by variants.\n")

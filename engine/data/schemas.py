@@ -56,12 +56,29 @@ def validator(schema_id: str) -> jsonschema.protocols.Validator:
 _YAML11 = {True: "a boolean (true)", False: "a boolean (false)"}
 
 
-def _explain(err: ValidationError, source: Source) -> tuple[list[str | int], str, str | None]:
+def _declared(node: Any, schema_id: str | None, depth: int = 0) -> list[str]:
+    """The property names a schema object declares, its ``$ref`` and ``allOf`` included
+    (what ``unevaluatedProperties: false`` lets through)."""
+    if not isinstance(node, dict):
+        return []
+    subs = list(node.get("allOf", []))
+    ref = node.get("$ref")
+    if isinstance(ref, str) and schema_id is not None and depth < 8:
+        subs.insert(0, registry().resolver(base_uri=schema_id).lookup(ref).contents)
+    names: list[str] = []
+    for sub in subs:
+        names += [n for n in _declared(sub, schema_id, depth + 1) if n not in names]
+    return names + [n for n in node.get("properties", {}) if n not in names]
+
+
+def _explain(err: ValidationError, source: Source,
+             schema_id: str | None = None) -> tuple[list[str | int], str, str | None]:
     """(path, message, key) for one error; ``key`` set when a key itself is to blame."""
     path = list(err.absolute_path)
     v = err.validator
-    if v == "additionalProperties" and isinstance(err.instance, dict):
-        allowed = list(err.schema.get("properties", {}))
+    if v in ("additionalProperties", "unevaluatedProperties") and isinstance(err.instance, dict):
+        allowed = _declared(err.schema, schema_id) if v == "unevaluatedProperties" \
+            else list(err.schema.get("properties", {}))
         extra = [k for k in err.instance if k not in allowed
                  and not any(_matches(p, k) for p in err.schema.get("patternProperties", {}))]
         if extra:
@@ -171,7 +188,7 @@ def schema_problems(source: Source, schema_id: str) -> list[Problem]:
     seen: set[tuple[int, int, str]] = set()
     for err in validator(schema_id).iter_errors(source.data):
         err = _leaves(err)
-        path, message, key = _explain(err, source)
+        path, message, key = _explain(err, source, schema_id)
         p = source.problem(path, message, key=key)
         if (p.line, p.column, p.message) not in seen:
             seen.add((p.line, p.column, p.message))
@@ -186,7 +203,7 @@ def data_messages(data: object, schema_id: str) -> list[tuple[list[str | int], s
     out: list[tuple[list[str | int], str]] = []
     for err in validator(schema_id).iter_errors(data):
         err = _leaves(err)
-        path, message, key = _explain(err, empty)
+        path, message, key = _explain(err, empty, schema_id)
         if key is not None:
             path = [*path, key]
         if (path, message) not in out:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from avecaesar.engine.data.suggest import did_you_mean
-from avecaesar.engine.ruleset.ruleset_keys import group_names, rule_keys
+from avecaesar.engine.ruleset.ruleset_keys import group_names, rule_keys, value_errors
 
 __all__ = ["Issue", "name_issues", "rule_issues"]
 
@@ -150,8 +150,36 @@ def _ownerless_complete(rules: dict[str, Any], complete: bool) -> Iterable[Issue
         yield (["rules", "ownerless"], "move: first_card_then_position needs position_moves")
 
 
+def _choices_fit(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
+    """Each of an open rule's ``choices`` is a possible value of its key (the schema's one
+    ``$defs/rule`` cannot see the key's value schema, so the check is here)."""
+    for group, keys in rules.items():
+        if not isinstance(keys, dict):
+            continue
+        for name, leaf in keys.items():
+            key = f"{group}.{name}"
+            choices = leaf.get("choices") if isinstance(leaf, dict) else None
+            if key not in rule_keys() or not isinstance(choices, list):
+                continue
+            for i, choice in enumerate(choices):
+                errors = value_errors(key, choice)
+                if not errors:
+                    continue
+                options = rule_keys()[key]["properties"]["value"].get("enum")
+                hint = (f"{did_you_mean(str(choice), options)} (one of: "
+                        f"{', '.join(map(str, options))})") if options else \
+                    f": {_short(errors[0], 160)}"
+                yield (_path(key, "choices", i),
+                       f"{_short(choice)} is not a possible value of {key}{hint}")
+
+
+def _short(value: object, n: int = 40) -> str:
+    text = value if isinstance(value, str) and n > 40 else repr(value)
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
 _RULE_CHECKS: list[Callable[[dict[str, Any], bool], Iterable[Issue]]] = [
-    _scoring_descends, _deck_total, _alley_laps, _players, _places_fit, _hand_fits,
+    _choices_fit, _scoring_descends, _deck_total, _alley_laps, _players, _places_fit, _hand_fits,
     _ownerless_complete,
 ]
 

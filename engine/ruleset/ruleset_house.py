@@ -18,12 +18,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from avecaesar.engine.data.errors import InputError, Problem
 from avecaesar.engine.data.suggest import did_you_mean
 from avecaesar.engine.data.yamlsource import Source, load_yaml
-from avecaesar.engine.ruleset.ruleset_keys import leaf_schema, rule_keys
+from avecaesar.engine.ruleset.ruleset_keys import leaf_schema, rule_keys, value_errors
 
 __all__ = ["HOUSE_KEYS", "house_file_text", "load_house"]
 
@@ -90,12 +88,13 @@ def _rule(source: Source, where: list[str | int], raw: Any, default_source: str,
         vpath = where
     key = str(where[-1])
     want = leaf_schema(key)["properties"]["value"]
-    errors = sorted(jsonschema.Draft202012Validator(want).iter_errors(value), key=str)
+    errors = value_errors(key, value)
     if errors:
         choices = want.get("enum")
         hint = f" (one of: {', '.join(map(str, choices))})" if choices else \
-            f" ({want.get('description', 'see docs/ruleset-reference.md')})"
-        problems.append(source.problem(vpath, f"{key}: {errors[0].message}{hint}"))
+            f" ({want.get('description') or leaf_schema(key)['description'].rstrip('.')}; " \
+            "see docs/ruleset-reference.md)"
+        problems.append(source.problem(vpath, f"{key}: {errors[0]}{hint}"))
         return None
     return rule
 

@@ -1,7 +1,9 @@
 """The rule keys a ruleset may state, read from ``schemas/ruleset.schema.json``.
 
 A rule is addressed by a dotted key ``group.key`` (``scoring.places``); the schema is the one
-list of keys, their types and their meaning, so nothing here names a rule by hand.
+list of keys, their types and their meaning, so nothing here names a rule by hand. Each key
+of ``$defs/rules`` is ``{"$ref": "#/$defs/rule", "description": …, "properties": {"value":
+…}}``: the wrapper every rule shares, and the schema of its value.
 """
 
 from __future__ import annotations
@@ -10,10 +12,11 @@ from functools import cache
 from typing import Any
 
 from avecaesar.engine.data.errors import UsageError
-from avecaesar.engine.data.schemas import schema
+from avecaesar.engine.data.schemas import registry, schema
 from avecaesar.engine.data.suggest import did_you_mean
 
-__all__ = ["RULESET_SCHEMA", "group_names", "leaf_schema", "rule_keys", "split_key"]
+__all__ = ["RULESET_SCHEMA", "group_names", "leaf_schema", "rule_keys", "split_key",
+           "value_errors"]
 
 RULESET_SCHEMA = "urn:avecaesar:ruleset"
 
@@ -43,3 +46,19 @@ def leaf_schema(key: str) -> dict[str, Any]:
     """The schema of the rule ``key`` (its value is under ``properties.value``)."""
     split_key(key)
     return rule_keys()[key]
+
+
+@cache
+def _value_validator(key: str) -> Any:
+    import jsonschema
+
+    group, _, name = key.partition(".")
+    pointer = f"{RULESET_SCHEMA}#/$defs/rules/properties/{group}/properties/{name}/properties/value"
+    return jsonschema.Draft202012Validator({"$ref": pointer}, registry=registry())
+
+
+def value_errors(key: str, value: Any) -> list[str]:
+    """What is wrong with ``value`` as the value of rule ``key`` (empty: nothing), checked
+    against the key's value schema with the schema's own definitions in reach."""
+    split_key(key)
+    return [e.message for e in sorted(_value_validator(key).iter_errors(value), key=str)]

@@ -1,11 +1,9 @@
-"""The schemas themselves: valid draft 2020-12, described, generated, and cited data."""
+"""The schemas themselves: valid draft 2020-12, described, and cited data."""
 
 from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +39,16 @@ def _properties(node: Any, where: str = "#") -> list[tuple[str, Any]]:
     return out
 
 
+#: a rule key's value schema; $defs/rule/properties/value describes every one of them and
+#: the key's own description says what the value means
+KEY_VALUE = re.compile(r"^#/\$defs/rules/properties/\w+/properties/\w+/properties/value$")
+
+
 def test_every_property_of_the_ruleset_schema_has_a_description() -> None:
+    assert RULESET["$defs"]["rule"]["properties"]["value"]["description"]
     missing = [w for w, sub in _properties(RULESET)
-               if not (isinstance(sub, dict) and sub.get("description"))]
+               if not (isinstance(sub, dict) and sub.get("description"))
+               and not KEY_VALUE.match(w)]
     assert missing == []
 
 
@@ -62,13 +67,6 @@ def test_every_enum_value_is_explained() -> None:
     for node in walk(RULESET):
         assert list(node["x-values"]) == node["enum"]
         assert all(node["x-values"].values())
-
-
-def test_the_schema_is_generated_from_the_rule_table() -> None:
-    """tools/gen_ruleset_schema.py is the rule table; the committed schema is its output."""
-    result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_ruleset_schema.py"),
-                             "--check"], capture_output=True)
-    assert result.returncode == 0, "run: python tools/gen_ruleset_schema.py"
 
 
 def _citations(node: Any) -> list[str]:

@@ -1,0 +1,94 @@
+"""The hand-written ruleset schema, the engine's key table and the registries agree.
+
+``schemas/ruleset.schema.json`` is the one list of rule keys (``engine/ruleset/ruleset_keys``
+reads it); ``engine/core/rules.py`` is the one adapter that reads them; ``engine/core/
+conditions.py`` (and, when it exists, ``engine/core/effects.py``) is the one registry of the
+vocabulary's names. A key or name added to one and not the other fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+from pathlib import Path
+
+from avecaesar.engine.core import rules as adapter
+from avecaesar.engine.core.conditions import CONDITIONS
+from avecaesar.engine.data.schemas import schema
+from avecaesar.engine.ruleset.ruleset_keys import RULESET_SCHEMA, group_names, rule_keys
+
+ENGINE = Path(adapter.__file__).resolve().parents[1]
+DEFS = schema(RULESET_SCHEMA)["$defs"]
+DOTTED = re.compile(r"^[a-z_]+\.[a-z_]+$")
+
+#: keys the rulesets state for readers and the engine does not read, with the reason
+NOT_READ = {
+    "race.direction": "a race's direction is its course's (the course id, '-ccw')",
+    "ownerless.controller": "who moves them is a matter for the table; bots move them",
+}
+
+
+def _named_by_engine() -> set[str]:
+    """Every dotted rule key written in the engine's source, and the ``ownerless`` keys
+    ``rules._ownerless`` reads through its ``get(name, fallback)`` helper."""
+    found: set[str] = set()
+    for path in ENGINE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and DOTTED.match(node.value) and node.value.split(".")[0] in group_names():
+                found.add(node.value)
+            if isinstance(node, ast.FunctionDef) and node.name == "_ownerless":
+                found |= {f"ownerless.{c.args[0].value}" for c in ast.walk(node)
+                          if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+                          and c.func.id == "get" and c.args
+                          and isinstance(c.args[0], ast.Constant)}
+    return found
+
+
+def test_every_key_the_engine_names_is_in_the_schema() -> None:
+    named = _named_by_engine() | set(adapter.RULE_KEYS.values()) | set(adapter.ASSUMED)
+    assert sorted(named - set(rule_keys())) == []
+
+
+def test_every_schema_key_is_read_by_the_engine_or_said_not_to_be() -> None:
+    unread = set(rule_keys()) - _named_by_engine()
+    assert sorted(unread) == sorted(NOT_READ)
+    assert set(NOT_READ) <= set(rule_keys())
+
+
+def test_every_key_is_the_one_rule_wrapper_and_a_value() -> None:
+    for key, leaf in rule_keys().items():
+        assert leaf["$ref"] == "#/$defs/rule", key
+        assert set(leaf) == {"$ref", "description", "properties"}, key
+        assert set(leaf["properties"]) == {"value"}, key
+
+
+def test_the_complete_ruleset_requires_only_keys_that_exist() -> None:
+    complete = DEFS["complete"]
+    assert set(complete["required"]) <= set(group_names())
+    for group, part in complete["properties"].items():
+        assert group in group_names()
+        assert {f"{group}.{k}" for k in part["required"]} <= set(rule_keys())
+
+
+def test_condition_names_are_the_registry() -> None:
+    assert DEFS["condition"]["enum"] == list(CONDITIONS)
+
+
+def test_the_condition_grammar_is_all_any_not_over_the_names() -> None:
+    forms = DEFS["condition_expr"]["oneOf"]
+    assert forms[0] == {"$ref": "#/$defs/condition"}
+    assert [next(iter(f["required"])) for f in forms[1:]] == ["all", "any", "not"]
+
+
+def test_effect_names_are_the_registry() -> None:
+    """``$defs/effect`` lists the effects registry's names; none while it does not exist."""
+    try:
+        effects = importlib.import_module("avecaesar.engine.core.effects")
+    except ModuleNotFoundError:
+        names: list[str] = []
+    else:
+        names = list(effects.EFFECTS)
+    assert DEFS["effect"]["enum"] == names
