@@ -1,4 +1,6 @@
-"""Generate the ruleset docs: the key reference from the schema, one page per edition.
+"""Generate the ruleset docs: the key reference from the schema and the registries (each
+condition's defining sentence from engine/core/conditions.py, where the bundled rulesets name
+it and their citations), one page per edition.
 
 ``python -m avecaesar.editor.ruleset_docs`` writes ``docs/ruleset-reference.md`` and
 ``docs/rules-<edition>.md``; ``--check`` exits 1 if a committed page differs (a test runs it),
@@ -12,7 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from avecaesar.engine.core.conditions import CONDITIONS
+from avecaesar.engine.data.paths import RULESETS_DIR
 from avecaesar.engine.data.schemas import schema
 from avecaesar.engine.ruleset.ruleset import Ruleset, list_rulesets, load_ruleset
 from avecaesar.engine.ruleset.ruleset_keys import RULESET_SCHEMA, rule_keys
@@ -61,10 +66,7 @@ def reference() -> str:
     out.extend(f"| `{k}` | {m} |" for k, m in KIND_MEANING.items())
     out.append("")
     out.append(f"Citation form: {defs['citation']['description']}.\n")
-    out.append("## Conditions\n\n| condition | meaning |\n|---|---|")
-    for k, c in CONDITIONS.items():
-        out.append(f"| `{k}` | {c.doc} |")
-    out.append("")
+    out.extend(_vocabulary(defs))
     complete = defs["complete"]
     out.append("## Rule groups and keys\n\nA key is written `group.key` (in `--set`, "
                "`remove`, `Ruleset.value`). *Required* means a complete ruleset must state "
@@ -85,6 +87,75 @@ def reference() -> str:
                 out.extend(f"- `{v}`: {m}" for v, m in values.items())
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _condition_uses() -> dict[str, list[str]]:
+    """Per condition name, where the bundled rulesets name it: the file, the key and the
+    key's citation (a condition is defined by the engine; a rulebook that describes it is
+    cited by the rule that names it)."""
+    uses: dict[str, list[str]] = {name: [] for name in CONDITIONS}
+    takes = {k for k, lf in rule_keys().items()
+             if "#/$defs/condition" in json.dumps(lf["properties"]["value"])}
+    for path in sorted(RULESETS_DIR.rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for group, keys in (data.get("rules") or {}).items():
+            for name, rule in (keys or {}).items():
+                key = f"{group}.{name}"
+                if key not in takes or not isinstance(rule, dict):
+                    continue
+                source = rule.get("source", "")
+                cite = "; ".join(source) if isinstance(source, list) else str(source)
+                for cond in sorted(set(_strings(rule.get("value"))) & set(CONDITIONS)):
+                    uses[cond].append(f"`{path.stem}` {key} *[{cite}]*")
+    return uses
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _vocabulary(defs: dict[str, Any]) -> list[str]:
+    """The conditions (engine/core/conditions.py: each name's defining sentence) and where
+    the bundled rulesets name them; the effects ($defs/effect and, once it exists, the
+    effects registry)."""
+    out = ["## Conditions\n",
+           "Defined in `engine/core/conditions.py` (the sentence below is the registry's); "
+           "`$defs/condition` lists the names, `$defs/condition_expr` combines them: a name, "
+           "`{all: [..]}`, `{any: [..]}` or `{not: ..}`. *Named by* lists the bundled files "
+           "whose rules name the condition, with that rule's citation.\n",
+           "| condition | meaning | named by |\n|---|---|---|"]
+    uses = _condition_uses()
+    for name, c in CONDITIONS.items():
+        out.append(f"| `{name}` | {c.doc} | {'; '.join(uses[name]) or '—'} |")
+    effects = defs["effect"].get("enum", [])
+    docs = _effect_docs()
+    out.append("\n## Effects\n")
+    if effects:
+        out.append("Defined in `engine/core/effects.py`; `$defs/effect` lists the names.\n")
+        out.append("| effect | meaning |\n|---|---|")
+        out.extend(f"| `{e}` | {docs.get(e, '')} |" for e in effects)
+    else:
+        out.append("No named effects yet: what a rule makes happen is its enum value, "
+                   "explained with its key below. `$defs/effect` is where their names go.")
+    out.append("")
+    return out
+
+
+def _effect_docs() -> dict[str, str]:
+    try:
+        from importlib import import_module
+
+        registry = import_module("avecaesar.engine.core.effects").EFFECTS
+    except (ModuleNotFoundError, AttributeError):
+        return {}
+    return {name: str(getattr(e, "doc", "") or getattr(e, "__doc__", "") or "")
+            for name, e in registry.items()}
 
 
 KIND_MEANING = {
@@ -161,8 +232,6 @@ def edition_page(rid: str) -> str:
 
 
 def _summary(rid: str) -> str:
-    import yaml
-
     entry = next(e for e in list_rulesets() if e.id == rid)
     assert entry.path is not None
     data = yaml.safe_load(entry.path.read_text(encoding="utf-8"))

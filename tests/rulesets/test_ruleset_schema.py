@@ -137,3 +137,23 @@ def test_generated_docs_are_up_to_date() -> None:
     for path, text in pages(ROOT / "docs").items():
         assert path.read_text(encoding="utf-8") == text, \
             f"{path.name} is stale: run python -m avecaesar.editor.ruleset_docs"
+
+
+def test_a_new_condition_is_documented_where_it_is_defined(monkeypatch) -> None:
+    """The reference's condition table is the registry's: a condition added to it appears
+    with its sentence, with no edit to the schema's text or the docs tool."""
+    from avecaesar.editor.ruleset_docs import reference
+    from avecaesar.engine.core.conditions import CONDITIONS, Condition
+
+    monkeypatch.setitem(CONDITIONS, "brand_new", Condition("a sentence written once",
+                                                           lambda x: False))
+    assert "| `brand_new` | a sentence written once | — |" in reference()
+
+
+def test_the_reference_cites_the_rules_that_name_a_condition() -> None:
+    from avecaesar.editor.ruleset_docs import reference
+
+    row = next(ln for ln in reference().splitlines() if ln.startswith("| `on_chicane` |"))
+    data = yaml.safe_load((RULESETS_DIR / "editions" / "dicetree-2022.yaml").read_text("utf-8"))
+    cite = data["rules"]["six_rule"]["chicane_exception"]["source"]
+    assert f"`dicetree-2022` six_rule.chicane_exception *[{cite}]*" in row
