@@ -13,6 +13,7 @@ from typing import Any
 import networkx as nx
 
 from avecaesar.engine.core.types import Move
+from avecaesar.engine.course.course_svg import course_spaces
 
 __all__ = ["Board", "WalkTable"]
 
@@ -98,6 +99,9 @@ class Board:
         default_factory=dict, compare=False, repr=False)
     _hands: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, WalkTable], ...]] = field(
         default_factory=dict, compare=False, repr=False)
+    #: the spaces as drawn and the finish line (engine/course/course_svg), for a position's
+    #: SVG; no race rule reads it
+    drawing: Any = field(default=None, compare=False, repr=False)
 
     @property
     def finish_steps(self) -> frozenset[tuple[int, int]]:
@@ -205,4 +209,5 @@ class Board:
                    tuple(alley), tuple(chicane), tuple(before), tuple(label),
                    int(g.graph["lap_value"]), tuple(g.graph["start_places"]),
                    tuple(g.graph["start_crossings"]), any(alley), tuple(ahead), tuple(behind),
-                   tuple(beside))
+                   tuple(beside),
+                   drawing=(course_spaces(g), g.graph.get("finish_segment"), g.graph.get("name")))

@@ -451,3 +451,11 @@ class RaceState:
             return players[0]
         self.queue = tuple(team[1:])
         return team[0]
+
+    # -- notebooks ---------------------------------------------------------------------------
+    def _repr_svg_(self) -> str:
+        """The position drawn on its course as SVG (Jupyter shows it): each chariot's letter
+        on its space, whose turn it is, the finishers."""
+        from avecaesar.engine.core.position_svg import position_svg
+
+        return position_svg(self)

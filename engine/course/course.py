@@ -84,6 +84,18 @@ class Course:
         return CourseFigures(lap_length(g), alley_extra, races, outside_race(g, rules),
                              rules.deck_points, rules.bonus_points, reserve)
 
+    def __repr__(self) -> str:
+        return (f"<Course {self.id} ({self.direction}): {self.graph.number_of_nodes()} spaces, "
+                f"{len(self.errors)} error(s)>")
+
+    def _repr_svg_(self) -> str:
+        """The course drawn as SVG (Jupyter shows it): spaces, start places, finish line."""
+        from avecaesar.engine.course.course_svg import Mark, course_spaces, spaces_svg
+
+        marks = {n: Mark(str(p)) for n, p in self.graph.nodes(data="start_place") if p}
+        return spaces_svg(course_spaces(self.graph), marks, f"{self.name} — {self.direction}",
+                          finish=self.graph.graph.get("finish_segment"))
+
     def rule_problems(self, figures: CourseFigures,
                       rules: RaceFigures = DEFAULT_FIGURES) -> list[Problem]:
         """Problems under ``rules``: no alley (or none that can be stopped in) where the

@@ -48,6 +48,13 @@ class Ruleset:
         """``<ruleset> + <variant> + …``: the ruleset and its variants, in order."""
         return " + ".join([self.id, *self.variants])
 
+    def __repr__(self) -> str:
+        """Short: the label, how many rules it states and how many are open (the data is
+        ``.data``; ``avecaesar ruleset show`` prints it all)."""
+        stated = self.stated_keys()
+        open_ = sum(1 for k in stated if self.is_unknown(k))
+        return f"<Ruleset {self.label}: {len(stated)} rules, {open_} open>"
+
     def stated_keys(self) -> list[str]:
         """Every dotted key this ruleset states, in schema order."""
         return [k for k in rule_keys() if self.has(k)]

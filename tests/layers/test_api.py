@@ -35,3 +35,16 @@ def test_the_api_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[1] == "3 laps, 3 cards in hand"
     assert len([line for line in out if line.split()[1:2] in (["Anna"], ["Ben"], ["Cleo"])]) == 3
     assert "|" in out[-1]  # the notation
+
+
+def test_the_notebook_example_runs_after_the_first(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every python block of docs/api.md, in order, in one namespace (a notebook's cells)."""
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) >= 2
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, str(DOC), "exec"), namespace)
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2].startswith("<Course dicetree-2022/hippodrom-constantinople (clockwise): ")
+    assert out[-1] == "<svg"
+    assert str(namespace["svg"]).rstrip().endswith("</svg>")
