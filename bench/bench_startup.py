@@ -10,7 +10,12 @@ commands that use them. ``course list`` and ``course validate`` are measured war
 figures in the result cache, a fresh folder per run of this script, filled by the first
 run) and cold (``AVECAESAR_NO_CACHE=1``: computed every time).
 
-Run: .venv/bin/python bench/bench_startup.py [--repeat 7]
+With ``--baseline REF`` (e.g. 0e4d942, main before this work) each command also runs in
+that commit's tree (exported as bench/bench_side_by_side.py does), alternating with this
+tree run by run, both started the same way (``python -c`` calling the console entry point,
+``PYTHONPATH`` to the tree); the medians and their ratio are printed.
+
+Run: .venv/bin/python bench/bench_startup.py [--repeat 7] [--baseline 0e4d942]
 """
 
 from __future__ import annotations
@@ -68,10 +73,46 @@ def heavy_modules() -> list[str]:
     return out.split()
 
 
+ENTRY = ("import sys; sys.argv[0] = 'avecaesar'; "
+         "from avecaesar.editor.cli import main; main()")
+
+
+def side_by_side(ref: str, repeat: int) -> None:
+    """Each CLI command in the baseline tree and in this one, alternating; medians, ratio."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_side_by_side import ROOT, baseline_tree, package_links
+
+    base = baseline_tree(ref)
+    trees = {"baseline": package_links(base / "tree", base / "path"),
+             "this tree": package_links(ROOT, Path(tempfile.mkdtemp(prefix="avecaesar-here-")))}
+    print(f"side by side with {ref}: CPU s / wall s, median of {repeat} alternating runs each")
+    print(f"{'command':64} {'baseline':>15} {'this tree':>15} {'CPU ratio':>9}")
+    for name, cmd, env in COMMANDS[2:]:
+        caches = {t: tempfile.mkdtemp(prefix="avecaesar-bench-cache-") for t in trees}
+        runs: dict[str, list[tuple[float, float]]] = {t: [] for t in trees}
+        for i in range(repeat + 1):
+            order = list(trees) if i % 2 == 0 else list(reversed(trees))
+            for t in order:
+                got = measure([sys.executable, "-c", ENTRY, *cmd[1:]],
+                              {"PYTHONPATH": str(trees[t]), "XDG_CACHE_HOME": caches[t],
+                               **env})
+                if i:  # the first round warms the file cache and the result cache
+                    runs[t].append(got)
+        med = {t: (statistics.median(r[0] for r in runs[t]),
+                   statistics.median(r[1] for r in runs[t])) for t in trees}
+        b, h = med["baseline"], med["this tree"]
+        print(f"{name[:64]:64} {b[0]:7.3f}/{b[1]:7.3f} {h[0]:7.3f}/{h[1]:7.3f} "
+              f"{h[0] / b[0]:9.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--baseline", help="also run each command in this commit's tree")
     args = parser.parse_args()
+    if args.baseline:
+        side_by_side(args.baseline, args.repeat)
+        return
     print(f"start-up, median of {args.repeat} fresh processes (CPU = user + system)")
     print(f"{'command':74} {'CPU s':>7} {'wall s':>7}")
     cache = tempfile.mkdtemp(prefix="avecaesar-bench-cache-")  # the result cache, this run's
