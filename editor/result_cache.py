@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +58,18 @@ def code_version() -> str:
     return _CODE[0]
 
 
+_MAX_INPUT = 32 * 1024 * 1024  # bytes: a course or module is refused long before this
+
+
 def file_digest(path: str | Path) -> str:
-    """The content hash of a file; ``missing`` when it cannot be read."""
+    """The content hash of a regular file; ``missing`` when there is none to read (a FIFO,
+    a device or a folder is never opened: reading it could block or never end)."""
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _MAX_INPUT:
+            return "missing"
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read(_MAX_INPUT + 1)).hexdigest()
     except OSError:
         return "missing"
 

@@ -156,3 +156,29 @@ def test_a_changed_course_or_module_is_recomputed(tmp_path: Path) -> None:
     fourth = run(args, cache, cwd=folder)
     assert fourth == run(args, None, cwd=folder)
     assert fourth[0] == 1
+
+
+def test_an_entry_naming_a_fifo_or_device_is_a_miss_without_reading_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from avecaesar.editor import result_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("AVECAESAR_NO_CACHE", raising=False)
+    course = tmp_path / "c.yaml"
+    course.write_text("x", encoding="utf-8")
+    result_cache.store("probe", ["k"], [course], {"v": 1})
+    assert result_cache.lookup("probe", ["k"]) == {"v": 1}
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (entry,) = (tmp_path / "cache" / "avecaesar" / "probe").glob("*.json")
+    for bad in (str(fifo), "/dev/zero", str(tmp_path)):
+        # would block (FIFO) or never end (/dev/zero) if it were read
+        entry.write_text(json.dumps({"inputs": {str(course): result_cache.file_digest(course),
+                                                bad: "0" * 64}, "value": {"v": 1}}),
+                         encoding="utf-8")
+        assert result_cache.lookup("probe", ["k"]) is None
+    course.write_text("changed", encoding="utf-8")
+    result_cache.store("probe", ["k"], [course], {"v": 2})
+    assert result_cache.lookup("probe", ["k"]) == {"v": 2}
