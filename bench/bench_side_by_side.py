@@ -72,6 +72,14 @@ def package_links(tree: Path, into: Path) -> Path:
     return into
 
 
+def this_tree_links() -> Path:
+    """The ``PYTHONPATH`` entry for this tree (one folder per checkout, reused)."""
+    import hashlib
+
+    tag = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+    return package_links(ROOT, Path(tempfile.gettempdir()) / f"avecaesar-here-{tag}")
+
+
 def baseline_tree(ref: str) -> Path:
     """The baseline commit exported under the temp dir (reused when already there)."""
     sha = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{ref}^{{commit}}"],
@@ -105,7 +113,7 @@ def main() -> None:
     args = ap.parse_args()
     base = baseline_tree(args.baseline)
     trees = {"baseline": package_links(base / "tree", base / "path"),
-             "this tree": package_links(ROOT, Path(tempfile.mkdtemp(prefix="avecaesar-here-")))}
+             "this tree": this_tree_links()}
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                           capture_output=True, text=True, check=True).stdout.strip()
     dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain"],

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -80,11 +81,11 @@ ENTRY = ("import sys; sys.argv[0] = 'avecaesar'; "
 def side_by_side(ref: str, repeat: int) -> None:
     """Each CLI command in the baseline tree and in this one, alternating; medians, ratio."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from bench_side_by_side import ROOT, baseline_tree, package_links
+    from bench_side_by_side import baseline_tree, package_links, this_tree_links
 
     base = baseline_tree(ref)
     trees = {"baseline": package_links(base / "tree", base / "path"),
-             "this tree": package_links(ROOT, Path(tempfile.mkdtemp(prefix="avecaesar-here-")))}
+             "this tree": this_tree_links()}
     print(f"side by side with {ref}: CPU s / wall s, median of {repeat} alternating runs each")
     print(f"{'command':64} {'baseline':>15} {'this tree':>15} {'CPU ratio':>9}")
     for name, cmd, env in COMMANDS[2:]:
@@ -98,6 +99,8 @@ def side_by_side(ref: str, repeat: int) -> None:
                                **env})
                 if i:  # the first round warms the file cache and the result cache
                     runs[t].append(got)
+        for folder in caches.values():
+            shutil.rmtree(folder, ignore_errors=True)
         med = {t: (statistics.median(r[0] for r in runs[t]),
                    statistics.median(r[1] for r in runs[t])) for t in trees}
         b, h = med["baseline"], med["this tree"]
@@ -123,6 +126,7 @@ def main() -> None:
         cpu = statistics.median(r[0] for r in runs)
         wall = statistics.median(r[1] for r in runs)
         print(f"{name:74} {cpu:7.3f} {wall:7.3f}")
+    shutil.rmtree(cache, ignore_errors=True)
     loaded = heavy_modules()
     print("heavy modules loaded by `import avecaesar.editor.cli`: "
           + (", ".join(loaded) if loaded else "none"))
