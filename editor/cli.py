@@ -1,61 +1,130 @@
-"""The ``avecaesar`` command: one typer app per command group, joined here."""
+"""The ``avecaesar`` console entry point.
+
+The typer app is in editor/app.py (``from avecaesar.editor.cli import app`` still gives
+it). Before loading typer, :func:`main` answers the commonest light commands itself, so
+they start in a few tens of milliseconds (docs/performance.md, "CLI start-up"):
+
+- ``avecaesar --help``: the top-level help, a stored copy of typer's text (a test checks
+  it equals what typer prints; narrower terminals than 80 columns get typer's own);
+- ``avecaesar course list [--json]``: the rows from the cache of each course's figures
+  (editor/course_list.py), computed for a file only when it changed;
+- ``avecaesar course validate REF…`` without options: each result from the cache
+  (editor/course_validate.py), computed for a course only when one of its inputs changed.
+
+Anything else — another command, an option, an unknown course, an error while computing —
+goes to the typer app, which prints exactly what it always did. Nothing is printed before
+a light path knows it can answer in full.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated
+import os
+import sys
+from typing import Any
 
-import typer
+__all__ = ["TOP_HELP", "main"]  # and `app`, the typer app, loaded on first use
 
-from avecaesar.editor import (
-    course_cli,
-    race_cli,
-    ruleset_cli,
-    serve_cli,
-    simulate_cli,
-    tournament_cli,
-)
-from avecaesar.editor.common import harden
-from avecaesar.editor.version import show_version
+TOP_HELP = """\
+Usage: avecaesar [OPTIONS] COMMAND [ARGS]...
 
-app = typer.Typer(
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    # plain help and usage errors: rich's formatting costs ~0.2 s of start-up per --help
-    # (docs/performance.md, "CLI start-up"); the sub-apps say the same
-    rich_markup_mode=None,
-    help="Ave Caesar: validate and render courses, compare rulesets, race.",
-)
+  Ave Caesar: validate and render courses, compare rulesets, race.
 
+Options:
+  --allow-path <list[Path]>  A folder that course includes and record headers
+                             may also read from (repeat); by default only the
+                             course's own folder tree and the bundled data.
+  --version                  Print the version and exit.
+  --install-completion       Install completion for the current shell.
+  --show-completion          Show completion for the current shell, to copy it
+                             or customize the installation.
+  --help                     Show this message and exit.
 
-@app.callback()
-def _options(
-    allow_path: Annotated[list[Path] | None, typer.Option(
-        "--allow-path", help="A folder that course includes and record headers may also "
-        "read from (repeat); by default only the course's own folder tree and the bundled "
-        "data.")] = None,
-    _version: Annotated[bool, typer.Option(
-        "--version", callback=show_version, is_eager=True,
-        help="Print the version and exit.")] = False,
-) -> None:
-    """Ave Caesar: validate and render courses, compare rulesets, race, and serve the
-    table in the browser (avecaesar serve)."""
-    from avecaesar.engine.data.safeio import allow_paths
-
-    allow_paths(allow_path or [])
+Commands:
+  race        Run a race with bots: print a readable log and the result.
+  replay      Re-check every move of a game record; report the first...
+  play        Race at one terminal: people choose their moves, bots drive...
+  simulate    Run many seeded bot races on one course and report balance...
+  tournament  Play a tournament with bots and print each race's result...
+  serve       Serve the web table: play a race, watch a replay, design a...
+  course      Validate, render and list courses.
+  ruleset     List, show, validate and compare rulesets.
+"""
 
 
-app.add_typer(course_cli.app, name="course")
-app.add_typer(ruleset_cli.app, name="ruleset")
-race_cli.register(app)  # race, replay
-app.command("simulate")(simulate_cli.simulate_cmd)
-tournament_cli.register(app)  # tournament
-app.command("serve")(serve_cli.serve)
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        from avecaesar.editor.app import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+Output = list[tuple[str, str]]  # ("out" | "err", line), in order
+
+
+def _answer(args: list[str], prog: str) -> tuple[Output, int] | None:
+    """What a light path prints and its exit code, or None when typer must answer."""
+    if args == ["--help"]:
+        import shutil
+
+        if prog != "avecaesar" or shutil.get_terminal_size().columns < 80:
+            return None  # typer's text names the program and wraps to the terminal
+        return [("out", TOP_HELP.removesuffix("\n"))], 0
+    if args in (["course", "list"], ["course", "list", "--json"]):
+        from avecaesar.editor.course_list import course_rows, course_table
+
+        rows = course_rows()
+        if len(args) == 3:
+            import json
+
+            return [("out", json.dumps(rows, indent=2, ensure_ascii=False))], 0
+        return [("out", line) for line in course_table(rows)], 0
+    refs = args[2:]
+    if args[:2] == ["course", "validate"] and refs and not any(
+            r.startswith("-") for r in refs):
+        from avecaesar.editor.course_validate import plain_validate
+
+        out: Output = []
+        bad = usage = False
+        for ref in refs:
+            lines, ref_bad, ref_usage = plain_validate(ref)
+            out += lines
+            bad |= ref_bad
+            usage |= ref_usage
+        return out, 2 if usage else 1 if bad else 0
+    return None
+
+
+def _light(args: list[str]) -> int | None:
+    """Answer a light command (its exit code), or None when typer must."""
+    if os.environ.get("AVECAESAR_NO_LIGHT"):
+        return None
+    try:
+        found = _answer(args, os.path.basename(sys.argv[0]))
+    except KeyboardInterrupt:
+        print("interrupted (Ctrl-C): stopped; no output was half-written", file=sys.stderr)
+        return 130
+    except Exception:  # an unknown course, a file that cannot be read, …: typer says it
+        return None
+    if found is None:
+        return None
+    lines, code = found
+    try:
+        for stream, line in lines:
+            print(line, file=sys.stderr if stream == "err" else sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `avecaesar course list | head`
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    return code
 
 
 def main() -> None:
-    """Console entry point."""
-    harden(app)()
+    """Console entry point: a light path if one answers, else the typer app."""
+    code = _light(sys.argv[1:])
+    if code is not None:
+        sys.exit(code)
+    from avecaesar.editor.app import app
 
-
-harden(app)  # every command above and any added later in this file: one error boundary
+    app()

@@ -16,12 +16,13 @@ from avecaesar.editor.common import (
     house_rules,
     rule_settings,
 )
+from avecaesar.editor.course_validate import report
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
-    from avecaesar.engine.course.course import Course, CourseFigures
+    from avecaesar.engine.course.course import Course
 
 # The course library (networkx, the schemas) is imported by the commands that use it, not
 # when the app is built: `avecaesar --help` answers at once (docs/performance.md).
@@ -62,26 +63,6 @@ def _courses(ref: str) -> list[Course]:
     return courses
 
 
-def _report(course: Course, figs: CourseFigures | None, rules: RaceFigures) -> list[str]:
-    lines = [f"{course.model.file}: {course.name} [{course.id}], {course.direction}"]
-    if figs is None:
-        return lines
-    alley = "no alley" if figs.alley_extra is None else f"alley stop +{figs.alley_extra}"
-    bonus = f" + bonus {figs.bonus_points}" if figs.bonus_points else ""
-    outside = figs.outside_race if figs.outside_race is not None else "—"
-    lines.append(f"  lap {figs.lap} (inside line) · {alley} · outside lanes race "
-                 f"{outside} · deck {figs.deck_points}{bonus} points "
-                 f"({rules.source})")
-    lines.append("  place  shortest race  reserve")
-    for i, (r, res) in enumerate(zip(figs.shortest_race, figs.reserve, strict=True), 1):
-        lines.append(f"  {i:>5}  {r if r is not None else '—':>13}  "
-                     f"{res if res is not None else '—':>7}")
-    lines.append("  finishable on the deck" if figs.finishable else
-                 "  NOT finishable: the shortest legal race needs more points than the deck "
-                 "gives")
-    return lines
-
-
 @app.command()
 @handles_errors
 def validate(
@@ -116,6 +97,9 @@ def validate(
     Exit 0 when valid and finishable, 1 when a problem is found or a start place cannot
     finish on the deck.
     """
+    if not (json_out or deck_points is not None or ruleset or variant or set_ or simulate
+            or explain or what_if or reserve or update_figures or house):
+        _validate_plain(courses)
     rules = _rules(deck_points, ruleset, variant, set_, house)
     if simulate and not ruleset:
         raise UsageError("--simulate needs --ruleset: the races are run under its rules")
@@ -176,12 +160,27 @@ def validate(
                 if stale and errors and set(errors) <= set(stale):
                     typer.echo(f"  only the declared figures are stale — `avecaesar course "
                                f"validate {ref} --update-figures` rewrites them", err=True)
-                for line in _report(course, figs, rules) + extra + sim_lines:
+                for line in report(course, figs, rules) + extra + sim_lines:
                     typer.echo(line)
     for file, blocks in updates.items():
         bad |= not _update_figures(file, blocks, rules, quiet=json_out)
     if json_out:
         echo_json(results)
+    raise typer.Exit(2 if usage else 1 if bad else 0)
+
+
+def _validate_plain(refs: list[str]) -> None:
+    """``course validate REF…`` without options: each course's result, cached by the content
+    of its files (editor/course_validate.py), then the exit."""
+    from avecaesar.editor.course_validate import plain_validate
+
+    bad = usage = False
+    for ref in refs:
+        lines, ref_bad, ref_usage = plain_validate(ref)
+        bad |= ref_bad
+        usage |= ref_usage
+        for stream, line in lines:
+            typer.echo(line, err=stream == "err")
     raise typer.Exit(2 if usage else 1 if bad else 0)
 
 
@@ -383,44 +382,14 @@ def list_courses(
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable.")] = False,
 ) -> None:
     """The bundled courses with their figures (84-point deck, shared rule values)."""
-    from avecaesar.engine.course.course import bundled_courses, load_courses
+    from avecaesar.editor.course_list import course_rows, course_table
 
-    rows = []
-    for cid, path in bundled_courses().items():
-        for c in load_courses(path, cid):
-            figs = c.figures() if not c.errors else None
-            m = c.model
-            rows.append({
-                "id": c.id, "name": c.name, "edition": m.edition, "direction": c.direction,
-                "players": list(m.players) if m.players else None,
-                "lap": figs.lap if figs else None,
-                "shortest_race": figs.shortest_race if figs else None,
-                "reserve": figs.reserve if figs else None,
-                "reconstructed": m.reconstructed, "valid": not c.errors,
-            })
+    rows = course_rows()
     if json_out:
         echo_json(rows)
         return
-    typer.echo(f"{'id':44} {'edition':18} {'players':7} {'lap':>3}  {'shortest':12} "
-               f"{'reserve':10} recon.")
-    for r in rows:
-        pl = "–".join(str(p) for p in r["players"]) if r["players"] else "?"  # type: ignore[union-attr]
-        sr = _range(r["shortest_race"])  # type: ignore[arg-type]
-        rs = _range(r["reserve"])  # type: ignore[arg-type]
-        typer.echo(f"{r['id']:44} {r['edition']:18} {pl:7} {r['lap'] or '—':>3}  {sr:12} "
-                   f"{rs:10} {'yes' if r['reconstructed'] else 'no'}")
-
-
-def _range(values: list[int | None] | None) -> str:
-    if not values:
-        return "—"
-    nums = [v for v in values if v is not None]
-    if not nums:
-        return "—"
-    lo, hi = min(nums), max(nums)
-    if lo == hi:
-        return str(lo)
-    return f"{lo} to {hi}" if lo < 0 else f"{lo}–{hi}"
+    for line in course_table(rows):
+        typer.echo(line)
 
 
 @app.command()

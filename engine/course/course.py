@@ -11,6 +11,13 @@ from pathlib import Path
 
 import networkx as nx
 
+from avecaesar.engine.course.bundled import (
+    CCW,
+    _bundled_ids,
+    bundled_course_ids,
+    bundled_courses,
+    resolve,
+)
 from avecaesar.engine.course.course_check import check_graph, check_layout
 from avecaesar.engine.course.course_check import rule_problems as course_rule_problems
 from avecaesar.engine.course.course_graph import build_graph
@@ -18,7 +25,6 @@ from avecaesar.engine.course.course_model import AlleySpec, CourseModel, Where, 
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
 from avecaesar.engine.course.race_path import lap_length, outside_race, shortest_race
 from avecaesar.engine.data.errors import Problem, UnknownNameError
-from avecaesar.engine.data.paths import COURSES_DIR
 
 __all__ = [
     "Course",
@@ -30,7 +36,6 @@ __all__ = [
     "load_courses",
 ]
 
-CCW = "-ccw"
 
 
 @dataclass
@@ -172,46 +177,6 @@ def load_courses(path: str | Path, course_id: str | None = None) -> list[Course]
     if model.reverse:
         courses.append(_compile(model, "anticlockwise"))
     return courses
-
-
-def bundled_courses() -> dict[str, Path]:
-    """Bundled course files by id (``edition/name``), module files left out."""
-    found: dict[str, Path] = {}
-    for path in sorted(COURSES_DIR.rglob("*.yaml")):
-        rel = path.relative_to(COURSES_DIR)
-        if rel.parts[0] == "pieces":
-            continue
-        found[rel.with_suffix("").as_posix()] = path
-    return found
-
-
-def bundled_course_ids() -> list[str]:
-    """Every bundled course id, with ``-ccw`` for the anticlockwise directions."""
-    return _bundled_ids()
-
-
-def _bundled_ids() -> list[str]:
-    ids = []
-    for cid, path in bundled_courses().items():
-        ids.append(cid)
-        if "anticlockwise:" in path.read_text(encoding="utf-8"):
-            ids.append(cid + CCW)
-    return ids
-
-
-def resolve(ref: str) -> tuple[Path, str | None, str | None]:
-    """(file, course id, wanted direction) for a path or a bundled id."""
-    p = Path(ref)
-    if p.suffix in (".yaml", ".yml") or p.exists():
-        return p, None, None
-    bundled = bundled_courses()
-    key = ref.lower().strip()
-    if key in bundled:
-        return bundled[key], key, "clockwise"
-    if key.endswith(CCW) and key[: -len(CCW)] in bundled:
-        base = key[: -len(CCW)]
-        return bundled[base], base, "anticlockwise"
-    raise UnknownNameError("course", ref, _bundled_ids())
 
 
 def load_course(ref: str) -> Course:

@@ -87,6 +87,9 @@ class CourseModel:
     reverse: dict[str, Any] | None
     figures: dict[str, Any]
     problems: list[Problem] = field(default_factory=list)
+    # every module file an include named (resolved; read or not): with the course file, the
+    # inputs of the compiled course (editor/result_cache.py keys cached figures by them)
+    includes: list[str] = field(default_factory=list)
 
 
 def _piece(entry: dict[str, Any], lanes: int, where: Where, index: int,
@@ -151,10 +154,10 @@ def _piece(entry: dict[str, Any], lanes: int, where: Where, index: int,
 
 def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int, ...],
             prefix: str, problems: list[Problem], depth: int, seen: set[str],
-            roots: list[Path], count: list[int]) -> list[Piece]:
+            roots: list[Path], count: list[int], files: list[str]) -> list[Piece]:
     """The pieces of ``track``, includes resolved; ``roots``: the folders an include may
     read from; ``count``: pieces so far (all levels), to stop a module used many times
-    over from multiplying without end."""
+    over from multiplying without end; ``files``: every module file named, appended to."""
     out: list[Piece] = []
     for i, entry in enumerate(track):
         where = Where(source, (*path, i))
@@ -175,6 +178,8 @@ def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int,
                                           "include"))
             continue
         target = (Path(source.file).parent / inc["file"]).resolve()
+        if str(target) not in files:
+            files.append(str(target))
         if not check_inside(target, roots):
             problems.append(where.problem(
                 f"the module file {inc['file']!r} lies outside the course's folder and the "
@@ -214,7 +219,8 @@ def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int,
             continue
         sub_prefix = prefix + inc.get("name", name) + "/"
         out.extend(_expand(module["track"], lanes, module_src, ("pieces", name, "track"),
-                           sub_prefix, problems, depth + 1, seen | {key}, roots, count))
+                           sub_prefix, problems, depth + 1, seen | {key}, roots, count,
+                           files))
     return out
 
 
@@ -233,7 +239,9 @@ def read_course(path: str | Path, course_id: str | None = None) -> CourseModel:
     lanes = d["lanes"]
     found: list[Problem] = []
     roots = allowed_roots(Path(path).resolve().parent)
-    pieces = _expand(d["track"], lanes, source, ("track",), "", found, 0, set(), roots, [0])
+    includes: list[str] = []
+    pieces = _expand(d["track"], lanes, source, ("track",), "", found, 0, set(), roots, [0],
+                     includes)
     if not pieces:  # e.g. every include failed: nothing to build a course from
         raise InputError(found or [source.problem(["track"], "the track has no pieces — "
                                                   "list its pieces in driving order")])
@@ -267,4 +275,5 @@ def read_course(path: str | Path, course_id: str | None = None) -> CourseModel:
         remove_spaces=list(d.get("remove_spaces", [])),
         add_steps=[tuple(s) for s in d.get("add_steps", [])],  # type: ignore[misc]
         remove_steps=[tuple(s) for s in d.get("remove_steps", [])],  # type: ignore[misc]
-        reverse=d.get("anticlockwise"), figures=d.get("figures", {}), problems=found)
+        reverse=d.get("anticlockwise"), figures=d.get("figures", {}), problems=found,
+        includes=includes)

@@ -15,12 +15,17 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from avecaesar.engine.data.errors import FileAccessError, Problem, UsageError
 from avecaesar.engine.data.paths import COURSES_DIR, RULESETS_DIR
+
+if TYPE_CHECKING:
+    from avecaesar.engine.data.errors import FileAccessError
+
+# errors and tempfile are imported by the functions that need them: the CLI's light paths
+# (editor/cli.py) ask allowed_roots() without paying for them (docs/performance.md)
 
 __all__ = [
     "allow_paths",
@@ -37,6 +42,8 @@ _ALLOWED: list[Path] = []
 def allow_paths(folders: Iterable[str | Path]) -> None:
     """Let files name files under ``folders`` (``--allow-path DIR``), replacing any given
     before."""
+    from avecaesar.engine.data.errors import UsageError
+
     found = []
     for folder in folders:
         p = Path(folder).expanduser()
@@ -69,6 +76,8 @@ def read_text(path: str | Path, limit: int, what: str = "file",
     A missing file, a folder, a device or FIFO, a file over the limit or one that is not
     UTF-8 is a :class:`FileAccessError` naming ``file`` (default: the path) and what to do;
     the message never quotes the file's content."""
+    from avecaesar.engine.data.errors import FileAccessError, Problem
+
     name = file if file is not None else str(path)
     p = Path(path)
 
@@ -107,6 +116,8 @@ def read_text(path: str | Path, limit: int, what: str = "file",
 def check_output(path: Path | None, option: str = "output") -> None:
     """Refuse, before any work, an output path whose folder does not exist or that is a
     folder (a :class:`UsageError`, exit 2). ``-`` (stdout) and ``None`` pass."""
+    from avecaesar.engine.data.errors import UsageError
+
     if path is None or str(path) == "-":
         return
     if path.is_dir():
@@ -127,6 +138,10 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
 
     An unwritable path is a :class:`UsageError` (the folder must exist, see
     :func:`check_output`)."""
+    import tempfile
+
+    from avecaesar.engine.data.errors import UsageError
+
     target = Path(path)
     check_output(target)
     raw = data.encode("utf-8") if isinstance(data, str) else data

@@ -253,8 +253,11 @@ def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
     docs/simulation.md.
     """
     _setup(_spec_key(spec))  # bad names fail here, in the caller's process, with a clear error
-    slots = workers if cluster is None else 64
-    chunk = max(1, min(250, spec.races // (max(1, slots) * 8) or 1))
+    # Chunks: a worker takes the next one when it is done, so the last chunk running alone
+    # is the only idle time on the other workers — about 32 per worker keep it to ~3 % of a
+    # run (a few hundred bytes of summaries each way); a cluster has higher per-task costs.
+    slots, per_slot = (workers, 32) if cluster is None else (64, 8)
+    chunk = max(1, min(250, spec.races // (max(1, slots) * per_slot) or 1))
     chunks = [range(i, min(i + chunk, spec.races)) for i in range(0, spec.races, chunk)]
     summaries: list[RaceSummary] = []
     interrupted = False
@@ -301,9 +304,14 @@ def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
     and return the races finished so far, with ``True``."""
     import multiprocessing
     import os
+    import sys
 
     summaries: list[RaceSummary] = []
-    pool = multiprocessing.get_context().Pool(min(workers, len(chunks)), _worker_init,
+    # fork on Linux (the default there before Python 3.14, which takes forkserver): the
+    # workers start with the rules and the board already built (``_setup``'s cache) and
+    # nothing to import; elsewhere the platform's default (each worker builds them once)
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    pool = context.Pool(min(workers, len(chunks)), _worker_init,
                                                (os.getpid(),))
     try:
         for done in pool.imap_unordered(_run_chunk, [(spec, list(ch), heat) for ch in chunks]):
