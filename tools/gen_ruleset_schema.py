@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from avecaesar.engine.core.conditions import CONDITIONS as CONDITION_REGISTRY
+from avecaesar.engine.core.effects import EFFECTS as EFFECT_REGISTRY
+from avecaesar.engine.core.effects import EVENTS as EVENT_REGISTRY
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schemas" / "ruleset.schema.json"
 
@@ -95,6 +97,32 @@ RESTRICTIONS = {
 
 #: the largest movement value a card, race card or bonus may have (the decks go to 6)
 MAX_CARD = 9
+
+# the events and effects: the engine's registry (engine/core/effects.py)
+EVENTS = {name: e.doc for name, e in EVENT_REGISTRY.items()}
+EFFECTS = {name: e.doc + (f" ({e.cite})" if e.cite else "") for name, e in
+           EFFECT_REGISTRY.items()}
+EFFECT_ENTRY = {
+    "description": "an effect by name, or {effect: name, <parameter>: value}",
+    "oneOf": [
+        {"$ref": "#/$defs/effect"},
+        {"type": "object", "additionalProperties": False, "required": ["effect"],
+         "properties": {
+             "effect": {"$ref": "#/$defs/effect", "description": "the effect"},
+             "card": {"description": "take_race_card: the race card's value",
+                      "type": "integer", "minimum": 1, "maximum": MAX_CARD},
+             "points": {"description": "grant_bonus: the bonus piece's points",
+                        "type": "integer", "minimum": 1, "maximum": MAX_CARD},
+             "amounts": {"description": "pay_prize: the prize per place of completing a lap",
+                         "type": "array", "minItems": 1,
+                         "items": {"type": "integer", "minimum": 0}}}},
+    ]}
+EFFECT_LISTS = {
+    "description": "event → effects appended to the ruleset's own, applied in order",
+    "type": "object", "minProperties": 1,
+    "propertyNames": {"$ref": "#/$defs/event"},
+    "additionalProperties": {"type": "array", "minItems": 1, "items": EFFECT_ENTRY},
+}
 
 COMPOSITION = {
     "description": "how many cards of each value one deck holds",
@@ -296,6 +324,13 @@ GROUPS: dict[str, tuple[str, bool, dict[str, tuple[str, bool, dict[str, Any]]]]]
         "extra": ("Each entry forbids its cards while forbidden_when holds, unless 'unless' "
                   "holds, until ends_when holds (conditions: $defs/condition_expr); checked "
                   "in order after the 6-card rule.", False, RESTRICTIONS),
+    }),
+    "effects": ("More effects on the named events of a race, after those the ruleset's values "
+                "give (the engine applies every event's list in order); a house rule needs no "
+                "code.", False, {
+        "extra": ("Per event (see $defs/event), effects appended to its list (see "
+                  "$defs/effect); an effect that takes a parameter the ruleset's own values "
+                  "give need not repeat it.", False, EFFECT_LISTS),
     }),
     "leader": ("Who leads the race.", True, {
         "measure": ("How chariots are compared to find the leader.", True, enum({
@@ -646,6 +681,8 @@ def build() -> dict[str, Any]:
                         "pattern": CITATION_PATTERN, "minItems": 1,
                         "items": {"$ref": "#/$defs/citation"}},
             "condition": enum(CONDITIONS, "a condition of the rule vocabulary"),
+            "event": enum(EVENTS, "an event of the rule vocabulary"),
+            "effect": enum(EFFECTS, "an effect of the rule vocabulary"),
             "condition_expr": {
                 "description": "a condition, or conditions combined with all / any / not",
                 "oneOf": [

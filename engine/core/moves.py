@@ -15,7 +15,7 @@ from typing import Any
 from avecaesar.engine.core.board import WalkTable
 from avecaesar.engine.core.conditions import Context, restriction_reason
 from avecaesar.engine.core.rules import RaceRules
-from avecaesar.engine.core.types import LETTERS, WAIT, Event, Move
+from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError
 
 # The race state (avecaesar.engine.core.state.RaceState) is only named in annotations here:
@@ -31,10 +31,14 @@ __all__ = [
     "first_card_forbidden",
     "gives_up_alley",
     "held_to_wait",
+    "misses_alley",
+    "only_restricted",
     "ownerless_skip",
     "ram_targets",
+    "runs_out",
     "six_rule",
     "skip_reason",
+    "stops_in_alley",
     "walks",
     "why_not",
 ]
@@ -107,7 +111,41 @@ def _cannot_be_passed(state: RaceState, c: int) -> bool:
 def first_card_forbidden(rules: RaceRules, place: int) -> bool:
     """The six card may not be a chariot's first card from start place ``place`` (1-based),
     whatever the position: ``first_row_may_not`` and the place is in row 1."""
-    return rules.six_at_start == "first_row_may_not" and rules.row_of(place) == 1
+    return rules.first_row_six and rules.row_of(place) == 1
+
+
+def stops_in_alley(state: RaceState, c: int, node: int, lap: int) -> bool:
+    """A move of ``c`` ending on ``node`` in ``lap`` makes the alley stop (the event
+    ``alley_stop``): an alley space in an alley lap, and no stop made yet (with a lap prize,
+    none this lap)."""
+    rules = state.game.rules
+    return (state.game.board.alley[node] and lap in rules.alley_laps
+            and (not state.stopped[c] or (rules.stop_each_lap and not state.forfeit[c])))
+
+
+def misses_alley(state: RaceState, c: int, own: bool, lap: int, finished: bool) -> bool:
+    """``c``, bound to stop in the alley and not stopped, passes the last alley lap or
+    finishes (the event ``alley_missed``); a chariot nobody drives that is free of the
+    alley is not bound."""
+    rules = state.game.rules
+    return (state.game.board.has_alley and not state.stopped[c] and not state.dq[c]
+            and (finished or lap > max(rules.alley_laps))
+            and not (own and rules.ownerless is not None and rules.ownerless.alley_free))
+
+
+def only_restricted(state: RaceState, c: int, reason: str) -> bool:
+    """``c`` skips because the card restrictions forbid every card of its hand (the event
+    ``only_restricted``)."""
+    restricted = state.game.rules.restricted_cards
+    hand = state.hands[c]
+    return reason == "six_rule" and bool(hand) and all(x in restricted for x in hand)
+
+
+def runs_out(state: RaceState, c: int) -> bool:
+    """``c`` can run out of cards (the event ``out_of_cards``): not a chariot nobody drives
+    for which the rules say it does not apply."""
+    own = state.game.rules.ownerless
+    return not (own is not None and not own.runs_out and state.game.is_ownerless(c))
 
 
 def card_forbidden(state: RaceState, c: int, card: int) -> str | None:
@@ -141,8 +179,7 @@ def _chance(state: RaceState, lap: int, node: int | None) -> bool:
 def alley_pending(state: RaceState, c: int) -> bool:
     """Chariot ``c`` must still make the alley stop and still can."""
     rules, board = state.game.rules, state.game.board
-    if (state.game.is_ownerless(c) and rules.ownerless
-            and rules.ownerless.alley in ("exempt", "avoid")):
+    if state.game.is_ownerless(c) and rules.ownerless and rules.ownerless.alley_free:
         return False
     return (board.has_alley and rules.alley_must_stop and not state.stopped[c]
             and _chance(state, state.lap(c), state.pos[c]))
@@ -200,7 +237,7 @@ def _in_alley(board, path: tuple[int, ...]) -> bool:
 
 def _avoids_alley(state: RaceState, c: int) -> bool:
     own = state.game.rules.ownerless
-    return state.game.is_ownerless(c) and own is not None and own.alley == "avoid"
+    return state.game.is_ownerless(c) and own is not None and own.avoids_alley
 
 
 def _smallest_loss(state: RaceState, c: int, forbidden: frozenset[int]) -> list[Move]:
@@ -245,7 +282,7 @@ def ram_targets(state: RaceState, c: int, start: int | None,
         return []
     out = []
     for o, p in enumerate(state.pos):
-        if (p is None or o == c or p not in board.beside[end] or state.status[o] != "r"
+        if (p is None or o == c or p not in board.beside[end] or state.status[o] != RACING
                 or game.is_ownerless(o) or (game.owners and game.owners[o] == game.owners[c])):
             continue
         front = board.ahead[p]
@@ -321,7 +358,7 @@ class _Analysis:
                         count += free
         self.count = count + len(tail)
         if (not self.count and not movable_any and start is not None
-                and rules.no_move == "smallest_loss" and not state.game.is_ownerless(c)):
+                and rules.lapse_points and not state.game.is_ownerless(c)):
             self._extend(_smallest_loss(state, c, _forbidden(no)))
         if state.bonus[c] and start is not None and rules.bonus is not None:
             self._extend([Move(-rules.bonus, m.path)  # the bonus piece
@@ -330,12 +367,12 @@ class _Analysis:
         if rules.ramming is not None and self.count and not state.game.is_ownerless(c):
             self._extend([Move(m.card, m.path, o) for m in list(self.moves)
                           for o in ram_targets(state, c, start, m.path)])
-        if (rules.alley_wait != "no_wait" and self.count and alley_pending(state, c)
+        if (rules.alley_wait_binds and self.count and alley_pending(state, c)
                 and held_to_wait(state, c)):
             keeps = self._keeps_alley(state, c)
             if not keeps and _stop_possible_on_empty_track(state, c, _forbidden(no)):
                 self.blocked_alley = True
-                if rules.alley_wait == "must_wait":
+                if rules.alley_must_wait:
                     self._moves, self.parts, self.tail, self.count = [], [], [], 0
                     self.reason = "alley_blocked"
                 else:
@@ -511,7 +548,7 @@ def why_not(state: RaceState, move: Move) -> str | None:
             break
     else:
         if len(path) != abs(move.card):
-            if rules.no_move == "smallest_loss" and move in _Analysis(state).moves:
+            if rules.lapse_points and move in _Analysis(state).moves:
                 return None  # lapse movement points: the card with the smallest loss
             return (f"a {move.card} moves exactly {move.card} spaces, not {len(path)} — "
                     f"{exact}")
@@ -520,7 +557,7 @@ def why_not(state: RaceState, move: Move) -> str | None:
     no = card_forbidden(state, c, move.card)
     if no is not None:
         return no
-    if (rules.alley_wait == "must_wait" and alley_pending(state, c)
+    if (rules.alley_must_wait and alley_pending(state, c)
             and held_to_wait(state, c) and gives_up_alley(state, c, path)):
         a = _Analysis(state)
         if a.blocked_alley:
@@ -542,7 +579,7 @@ def ownerless_skip(state: RaceState, c: int, events: list) -> bool:
         events.append(Event("no_draw", c, {}))
         return True
     card, rest = state.decks[c][0], state.decks[c][1:]
-    if own.unusable == "under_deck":
+    if own.under_deck:
         state.decks[c] = (*rest, card)
         events.append(Event("under_deck", c, {"card": card}))
     else:

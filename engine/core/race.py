@@ -198,8 +198,7 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
     if per > 1:
         owners = tuple(s // per for s in order) + (-1,) * extra
         if extra and rules.ownerless and (
-                rules.ownerless.turn_order != "in_start_order"
-                and rules.team_order != "in_start_order"):
+                rules.ownerless.after_players and rules.player_orders):
             raise UnsupportedRuleError("teams.turn_order", rules.team_order, [], (
                 "chariots nobody drives that move after the players, and players who order "
                 "their own chariots, in one race: the rules give no common turn order; fill "
@@ -231,8 +230,7 @@ def _revealed(rules: RaceRules, place: int, deck: Sequence[int]) -> int:
     top card — or, with ``forbidden_first_card: reveal_next``, the first card the 6-card
     rule allows from this start place (a player would pick another card)."""
     own = rules.ownerless
-    if (own is not None and own.six_rule and own.forbidden_first_card == "reveal_next"
-            and first_card_forbidden(rules, place)):
+    if own is not None and own.reveal_next and first_card_forbidden(rules, place):
         return next((x for x in deck if x != rules.six_card), deck[0])
     return deck[0]
 

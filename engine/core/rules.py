@@ -13,6 +13,7 @@ from typing import Any
 
 from avecaesar.engine.core.conditions import CONDITIONS as CONDITION_REGISTRY
 from avecaesar.engine.core.conditions import CardRestriction, check_expression
+from avecaesar.engine.core.effects import EFFECTS, EffectLists, bind, check_effect_list
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 
 __all__ = ["RULE_KEYS", "OwnerlessRules", "RaceRules", "TournamentRules",
@@ -91,6 +92,17 @@ class OwnerlessRules:
     forbidden_first_card: str = "skip_move"
     alley_wait: bool = True
     missing: tuple[Exception, ...] = ()
+    # derived by the adapter from the values above (the engine reads these, not the words)
+    alley_free: bool = field(init=False, compare=False)  # need not stop (exempt, avoid)
+    avoids_alley: bool = field(init=False, compare=False)  # never enters an alley space
+    runs_out: bool = field(init=False, compare=False)  # removed when out of cards
+    after_players: bool = field(init=False, compare=False)  # moves after the players
+    reveal_next: bool = field(init=False, compare=False)  # a forbidden first card: next one
+    under_deck: bool = field(init=False, compare=False)  # an unusable card: under the deck
+
+    def __post_init__(self) -> None:
+        for name, value in _ownerless_primitives(self).items():
+            object.__setattr__(self, name, value)
 
     def check(self) -> None:
         """Raise one error listing every open value these chariots need."""
@@ -195,17 +207,32 @@ class RaceRules:
     six_free: tuple[str, ...] | None = None
     finishers_lead: bool = False
     extra_restrictions: tuple[CardRestriction, ...] = ()
+    extra_effects: tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...] = ()
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
     # derived: the six_rule fields as restrictions, then the extra ones (in that order), and
     # every card some restriction names (a card outside it is never forbidden)
     card_restrictions: tuple[CardRestriction, ...] = field(init=False, compare=False)
     restricted_cards: frozenset[int] = field(init=False, compare=False)
+    # derived: the effect lists per event (rule_effects), and the named primitives the
+    # engine reads instead of the values' words (rule_primitives)
+    effects: EffectLists = field(init=False, compare=False)
+    lapse_points: bool = field(init=False, compare=False)  # play the smallest loss
+    idle_rounds: int = field(init=False, compare=False)  # idle turns per racing chariot
+    stop_each_lap: bool = field(init=False, compare=False)  # an alley stop in every lap
+    alley_wait_binds: bool = field(init=False, compare=False)  # must or may wait
+    alley_must_wait: bool = field(init=False, compare=False)  # waiting is compulsory
+    first_row_six: bool = field(init=False, compare=False)  # no 6 first from start row 1
+    player_orders: bool = field(init=False, compare=False)  # a player orders own chariots
+    water_skipped: bool = field(init=False, compare=False)  # water spaces are skipped
 
     def __post_init__(self) -> None:
         restrictions = (*six_restrictions(self), *self.extra_restrictions)
         object.__setattr__(self, "card_restrictions", restrictions)
         object.__setattr__(self, "restricted_cards",
                            frozenset(k for r in restrictions for k in r.cards))
+        object.__setattr__(self, "effects", bind(rule_effects(self)))
+        for name, value in rule_primitives(self).items():
+            object.__setattr__(self, name, value)
 
     def cite(self, name: str) -> str:
         """The citation of a field, or a plain note when none was given."""
@@ -343,6 +370,106 @@ def six_restrictions(r: RaceRules) -> tuple[CardRestriction, ...]:
              if r.six_at_start == "start_player_may" else None,
              _conds(r.six_free), chicane, joint),
         ends, "{lead}, so no {card}", r.cite("six_joint")))
+    return tuple(out)
+
+
+EffectNames = dict[str, tuple[tuple[str, Mapping[str, Any]], ...]]
+
+
+def rule_effects(r: RaceRules) -> EffectNames:
+    """The ruleset's values as an ordered effect list per event (the vocabulary of
+    core/effects.py), then the ruleset's ``effects.extra`` appended event by event.
+
+    This translation is the only place these values are compared: the engine applies the
+    lists, whatever rule they came from.
+    """
+    none: dict[str, Any] = {}
+    out: dict[str, list[tuple[str, Mapping[str, Any]]]] = {
+        "lap_completed": [], "alley_stop": [("give_coin", none)], "alley_missed": [],
+        "no_move": [], "only_restricted": [], "out_of_cards": [("remove", none)],
+        "move_ended": []}
+    if r.prizes is not None:
+        out["lap_completed"].append(("pay_prize", {"amounts": r.prizes}))
+        out["alley_stop"].append(("reshuffle", none))
+    if r.alley_card is not None:
+        out["alley_stop"].append(("take_race_card", {"card": r.alley_card}))
+    if r.bonus is not None:
+        out["alley_stop"].append(("grant_bonus", {"points": r.bonus}))
+    if r.alley_must_stop:
+        out["alley_missed"] += {
+            "disqualify": [("disqualify", none)] + ([] if r.dq_may_finish
+                                                    else [("remove", none)]),
+            "execute": [("disqualify", none), ("execute", none)],
+            "none": []}[r.no_stop]
+    out["no_move"] += {"skip_turn": [], "cycle_card": [("cycle_card", none)],
+                       "smallest_loss": [("play_smallest_loss", none)]}[r.no_move]
+    out["only_restricted"] += {"skip_turn": [], "crash": [("crash", none)]}[r.six_only]
+    for event, entries in r.extra_effects:
+        out[event] += entries
+    return {event: tuple(entries) for event, entries in out.items()}
+
+
+def rule_primitives(r: RaceRules) -> dict[str, Any]:
+    """The named primitives the engine reads instead of comparing the values' words."""
+    fx = r.effects
+    return {
+        "lapse_points": "play_smallest_loss" in fx.offers,
+        # a skip that turns the hand over is not idle until the whole deck has turned
+        "idle_rounds": len(r.deck) + 1 if (fx.any_of("no_move", "changes_hand")
+                                           or fx.any_of("only_restricted", "changes_hand"))
+        else 1,
+        "stop_each_lap": r.prizes is not None,
+        "alley_wait_binds": r.alley_wait in ("must_wait", "may_wait"),
+        "alley_must_wait": r.alley_wait == "must_wait",
+        "first_row_six": r.six_at_start == "first_row_may_not",
+        "player_orders": r.team_order == "player_orders_own_chariots",
+        "water_skipped": r.water == "skipped",
+    }
+
+
+def _ownerless_primitives(o: OwnerlessRules) -> dict[str, bool]:
+    """:class:`OwnerlessRules`' values as the named primitives the engine reads."""
+    return {
+        "alley_free": o.alley in ("exempt", "avoid"),
+        "avoids_alley": o.alley == "avoid",
+        "runs_out": o.out_of_cards == "remove",
+        "after_players": o.turn_order == "after_players_best_placed_first",
+        "reveal_next": o.six_rule and o.forbidden_first_card == "reveal_next",
+        "under_deck": o.unusable == "under_deck",
+    }
+
+
+def _extra_effects(ruleset: Any, own: Mapping[str, Any]
+                   ) -> tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...]:
+    """``effects.extra``: the house's effects per event, each checked by name (an entry is
+    an effect name or ``{effect: name, <param>: value}``). A parameter the entry leaves out
+    is the ruleset's own value for it (``own``: the race card, the bonus points, the lap
+    prizes); refused by name when there is none."""
+    key = "effects.extra"
+    if not ruleset.has(key):
+        return ()
+    given = ruleset.value(key) or {}
+    if not isinstance(given, Mapping):
+        raise UnsupportedRuleError(key, given, [], f"{key} maps events to lists of effects, "
+                                   f"not {given!r}")
+    out = []
+    for event, entries in given.items():
+        problems = check_effect_list(str(event), entries, f"{key}.{event}")
+        if problems:
+            raise UnsupportedRuleError(key, problems[0], [], problems[0])
+        parsed = []
+        for e in entries:
+            name, params = (e["effect"], {k: v for k, v in e.items() if k != "effect"}) \
+                if isinstance(e, Mapping) else (e, {})
+            for p in EFFECTS[name].params:
+                if p not in params:
+                    if own.get(p) is None:
+                        raise UnsupportedRuleError(key, name, [], (
+                            f"{key}.{event}: the effect {name!r} needs its {p!r} (give "
+                            f"{{effect: {name}, {p}: ...}})"))
+                    params[p] = own[p]
+            parsed.append((str(name), params))
+        out.append((str(event), tuple(parsed)))
     return tuple(out)
 
 
@@ -607,7 +734,8 @@ def _rules_from(ruleset: Any) -> RaceRules:
         else False,
         citations=cites,
     )
-    return replace(rules, extra_restrictions=_extra_restrictions(ruleset))
+    extra = _extra_effects(ruleset, {"card": alley_card, "points": bonus, "amounts": prizes})
+    return replace(rules, extra_restrictions=_extra_restrictions(ruleset), extra_effects=extra)
 
 
 @dataclass(frozen=True)
