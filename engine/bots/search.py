@@ -171,7 +171,9 @@ def turns_needed(s: RaceState, c: int) -> float:
 def needs_stop(s: RaceState, c: int) -> bool:
     """Chariot ``c`` must make the alley stop (or be disqualified)."""
     rules, board = s.game.rules, s.game.board
-    return board.has_alley and rules.alley_must_stop and rules.no_stop == "disqualify"
+    fx = rules.effects
+    return (board.has_alley and rules.alley_must_stop and fx.missed_dq
+            and not fx.missed_cancels_finish)  # disqualified, not executed
 
 
 def search_policy(seed: int, **budget: int) -> Policy:

@@ -275,6 +275,13 @@ class EffectLists:
     only_restricted: tuple[Apply, ...] = ()
     out_of_cards: tuple[Apply, ...] = ()
     offers: frozenset[str] = field(default_factory=frozenset)
+    # what the lists do to the mover's own facts (Effect flags, folded once per ruleset)
+    stop_stops: bool = False  # alley_stop: the stop is made
+    stop_cards: tuple[int, ...] = ()  # alley_stop: the cards that join the hand
+    missed_dq: bool = False  # alley_missed: disqualified
+    missed_removes: bool = False  # alley_missed: removed (unless it finishes)
+    missed_cancels_finish: bool = False  # alley_missed: not even a finish counts
+    out_removes: bool = False  # out_of_cards: removed
 
     def has(self, event: str, effect: str) -> bool:
         """Whether ``effect`` is on ``event``'s list."""
@@ -325,7 +332,19 @@ def bind(names: Mapping[str, tuple[tuple[str, Mapping[str, Any]], ...]]) -> Effe
             else:
                 fns.append(eff.make(**params))
         lists[event] = tuple(fns)
-    return EffectLists(names, offers=frozenset(offers), **lists)
+
+    def flag(event: str, name: str) -> bool:
+        return any(getattr(EFFECTS[e], name) for e, _ in names.get(event, ()))
+
+    return EffectLists(
+        names, offers=frozenset(offers), **lists,
+        stop_stops=flag("alley_stop", "stops"),
+        stop_cards=tuple(int(p["card"]) for e, p in names.get("alley_stop", ())
+                         if EFFECTS[e].adds_card),
+        missed_dq=flag("alley_missed", "disqualifies"),
+        missed_removes=flag("alley_missed", "removes"),
+        missed_cancels_finish=flag("alley_missed", "cancels_finish"),
+        out_removes=flag("out_of_cards", "removes"))
 
 
 @dataclass(frozen=True)

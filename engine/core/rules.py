@@ -224,6 +224,8 @@ class RaceRules:
     first_row_six: bool = field(init=False, compare=False)  # no 6 first from start row 1
     player_orders: bool = field(init=False, compare=False)  # a player orders own chariots
     water_skipped: bool = field(init=False, compare=False)  # water spaces are skipped
+    ram_tie_winner: int = field(init=False, compare=False)  # a tied ram: 1 attacker, -1
+    # defender, 0 nobody
 
     def __post_init__(self) -> None:
         restrictions = (*six_restrictions(self), *self.extra_restrictions)
@@ -424,6 +426,7 @@ def rule_primitives(r: RaceRules) -> dict[str, Any]:
         "first_row_six": r.six_at_start == "first_row_may_not",
         "player_orders": r.team_order == "player_orders_own_chariots",
         "water_skipped": r.water == "skipped",
+        "ram_tie_winner": {"attacker_wins": 1, "defender_wins": -1}.get(r.ramming or "", 0),
     }
 
 

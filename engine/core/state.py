@@ -19,6 +19,7 @@ from avecaesar.engine.core.moves import (
     misses_alley,
     only_restricted,
     ownerless_skip,
+    ram_winner,
     runs_out,
     stops_in_alley,
     why_not,
@@ -233,7 +234,7 @@ class RaceState:
             events.append(Event("alley_stop", c, {"lap": lap}))
             self._apply(fx.alley_stop, "alley_stop", c, t)
         t.finished = self.crossings[c] >= board.start_crossings[c] + rules.laps
-        if fx.alley_missed and misses_alley(self, c, own, lap, t.finished):
+        if fx.alley_missed and misses_alley(self, c, own, lap, t.finished, self.stopped[c]):
             self._apply(fx.alley_missed, "alley_missed", c, t)
         if move.ram >= 0 and not t.finished and self.status[c] == RACING:
             self._ram(c, move.ram, max(hand, default=0), events)
@@ -311,12 +312,9 @@ class RaceState:
     def _ram(self, c: int, o: int, shown: int, events: list[Event]) -> None:
         """A ramming attack of ``c`` on ``o``: the higher highest card wins; the winner moves
         one space straight ahead, the loser one straight back if that space is free."""
-        board, tie = self.game.board, self.game.rules.ramming
+        board = self.game.board
         other = max(self.hands[o], default=0)
-        if shown != other:
-            winner = c if shown > other else o
-        else:
-            winner = {"attacker_wins": c, "defender_wins": o}.get(tie or "", -1)
+        winner = ram_winner(self, c, o, shown)
         events.append(Event("ram", c, {"target": o, "cards": [shown, other],
                                        "winner": winner}))
         if winner < 0:
