@@ -61,6 +61,16 @@ def _on_chicane(x: Context) -> bool:
     return p is not None and x.state.game.board.chicane[p]
 
 
+def _first_leader_to_move(x: Context) -> bool:
+    """Of the leaders, no other moves before it, counting in start-place order from the
+    chariot whose turn it is."""
+    leaders = _leaders(x)
+    if x.chariot not in leaders:
+        return False
+    n, turn = len(x.state.status), x.state.turn
+    return min(leaders, key=lambda c: (c - turn) % n) == x.chariot
+
+
 def _last(x: Context) -> bool:
     racing = [c for c in x.state.racing() if x.state.pos[c] is not None]
     if x.chariot not in racing:
@@ -105,6 +115,11 @@ CONDITIONS: dict[str, Condition] = {
         lambda x: _row(x) is not None),
     "start_player": Condition(
         "the chariot is on start place 1 (it moves first)", lambda x: x.chariot == 0),
+    "to_move": Condition(
+        "it is the chariot's turn", lambda x: x.state.turn == x.chariot),
+    "first_leader_to_move": Condition(
+        "the chariot leads and no other leader moves before it (start-place order from the "
+        "chariot whose turn it is)", _first_leader_to_move),
     "first_card": Condition(
         "the chariot has not yet played a card this race",
         lambda x: not x.state.played[x.chariot]),

@@ -16,7 +16,7 @@ from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import LegalMoves, first_card_forbidden
 from avecaesar.engine.core.rules import RaceRules, UnsupportedRuleError
 from avecaesar.engine.core.state import RaceGame, RaceState
-from avecaesar.engine.core.types import RACING, Event, Move
+from avecaesar.engine.core.types import RACING, REMOVED, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
 
@@ -87,7 +87,7 @@ def outcome(state: RaceState) -> Outcome:
                 state.money[c] if rules.prizes is not None and not state.dq[c]
                 else rules.not_finished_points)
             placings[c] = Placing(c, state.game.names[c], None, pts,
-                                  False, state.dq[c], state.status[c] == "x")
+                                  False, state.dq[c], state.status[c] == REMOVED)
     if state.end == "deadlock" and any(state.crashed(c) for c in range(len(state.status))):
         # crash and burn: the wreck stops someone from finishing, so nobody scores
         placings = {c: replace(p, points=0) for c, p in placings.items()}

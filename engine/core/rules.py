@@ -54,6 +54,11 @@ NO_MOVE = {"skip_turn": "skip_turn", "skip_turn_cycle_card": "cycle_card",
 NO_STOP = {"disqualify": "disqualify", "execute": "execute", "none": "none",
            "no_penalty": "none"}
 CONDITIONS = tuple(CONDITION_REGISTRY)  # every condition of the vocabulary (core/conditions.py)
+# six_rule.joint_leader_exception.who → the condition it adds to the exception's ``when``
+# (None: any of the joint leaders). Under the turn order the three coincide for the chariot
+# to move (the engine asks about it); they differ for a joint leader asked about out of turn.
+JOINT_WHO: dict[str, str | None] = {"one_of_them": None, "first_to_move": "first_leader_to_move",
+                                    "whose_turn_it_is": "to_move"}
 
 
 @dataclass(frozen=True)
@@ -321,6 +326,16 @@ def _conditions(key: str, value: Any) -> tuple[str, ...] | None:
     for c in out:
         _check(key, c, CONDITIONS)
     return out
+
+
+def _joint_exception(key: str, value: Any) -> tuple[str, ...] | None:
+    """The joint leaders' exception: its ``when`` conditions, and the one its ``who`` names
+    (:data:`JOINT_WHO`)."""
+    when = _conditions(key, value)
+    if when is None or not isinstance(value, Mapping) or "who" not in value:
+        return when
+    who = JOINT_WHO[_check(f"{key}.who", value["who"], tuple(JOINT_WHO))]
+    return when if who is None else (*when, who)
 
 
 def _all(*parts: Any) -> Any:
@@ -707,7 +722,8 @@ def _rules_from(ruleset: Any) -> RaceRules:
         six_at_start=_check(k["six_at_start"], v(k["six_at_start"]) or "none", SIX_AT_START),
         start_rows=None if rows is None else tuple(tuple(int(p) for p in r) for r in rows),
         six_chicane=_conditions(k["six_chicane"], v(k["six_chicane"])),
-        six_joint_exception=_conditions(k["six_joint_exception"], v(k["six_joint_exception"])),
+        six_joint_exception=_joint_exception(k["six_joint_exception"],
+                                             v(k["six_joint_exception"])),
         six_ends=_check(k["six_ends"], v(k["six_ends"]), SIX_ENDS),
         alley_laps=tuple(int(x) for x in v(k["alley_laps"])),
         alley_must_stop=bool(v(k["alley_must_stop"])),
@@ -764,6 +780,11 @@ class TournamentRules:
     rotation: Mapping[int, tuple[tuple[tuple[int, int] | None, str | None, str], ...]]
     tie_break: str
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # derived: a course is drawn where the rotation names none (``recommended_then_draw``)
+    draws_course: bool = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "draws_course", self.course_choice == "recommended_then_draw")
 
     def cite(self, name: str) -> str:
         return self.citations.get(name, "rule data")
