@@ -224,7 +224,7 @@ class _Tables:
         self.dist = distances(state)
         self.laps = rules.laps
         self.alley_laps = rules.alley_laps
-        self.max_alley = max(rules.alley_laps) if rules.alley_laps else None
+        self.max_alley = max(rules.alley_laps, default=0)
         # the effect lists' facts (as move_facts reads them)
         fx = rules.effects
         self.stop_stops = fx.stop_stops
@@ -427,7 +427,7 @@ def _rank(state: RaceState, t: _Tables, at: _At,
         if not keep:
             return None
         out.append((key, walks_to[m.path[-1]]))
-    out.sort(key=_first, reverse=True)
+    out.sort(key=lambda x: x[0], reverse=True)
     return out
 
 

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # annotations only (tests/layers leaves these out of the import graph)
+    from avecaesar.engine.core.state import RaceState
 
 __all__ = ["CONDITIONS", "CardRestriction", "Condition", "Context", "check_expression",
            "freeze", "holds", "restriction_reason"]
@@ -29,11 +32,11 @@ class Context:
     the helpers of the move rules it may need (given by engine/core/moves.py, so this
     module imports none of the engine)."""
 
-    state: Any  # RaceState
+    state: RaceState
     chariot: int
     cards: frozenset[int]
-    blocks_others: Callable[[Any, int], bool]
-    cannot_be_passed: Callable[[Any, int], bool]
+    blocks_others: Callable[[RaceState, int], bool]
+    cannot_be_passed: Callable[[RaceState, int], bool]
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,11 @@ def _first_leader_to_move(x: Context) -> bool:
     return min(leaders, key=lambda c: (c - turn) % n) == x.chariot
 
 
+def _in_alley(x: Context) -> bool:
+    p = x.state.pos[x.chariot]
+    return p is not None and x.state.game.board.alley[p]
+
+
 def _last(x: Context) -> bool:
     racing = [c for c in x.state.racing() if x.state.pos[c] is not None]
     if x.chariot not in racing:
@@ -92,10 +100,7 @@ CONDITIONS: dict[str, Condition] = {
         "no racing chariot on the track is behind it", _last),
     "on_chicane": Condition(
         "the chariot stands on a chicane (a space alone in its cross-section)", _on_chicane),
-    "in_alley": Condition(
-        "the chariot stands in the Imperial alley",
-        lambda x: x.state.pos[x.chariot] is not None
-        and x.state.game.board.alley[x.state.pos[x.chariot]]),
+    "in_alley": Condition("the chariot stands in the Imperial alley", _in_alley),
     "blocks_others": Condition(
         "chariots behind cannot pass it (some other racing chariot cannot move any card of "
         "its hand in full)", lambda x: x.blocks_others(x.state, x.chariot)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from avecaesar.engine.core.board import WalkTable
 from avecaesar.engine.core.conditions import Context, restriction_reason
@@ -19,10 +19,11 @@ from avecaesar.engine.core.rules import RaceRules
 from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError
 
-# The race state (avecaesar.engine.core.state.RaceState) is only named in annotations here:
-# the state imports this module to list and check its moves, so this one does not import it
-# back, not even for type checking (the import graph stays acyclic, tests/layers).
-RaceState = Any
+if TYPE_CHECKING:
+    # the state imports this module to list and check its moves: named in annotations only
+    # (tests/layers leaves TYPE_CHECKING imports out of the import graph)
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.state import RaceState
 
 __all__ = [
     "IllegalMoveError",
@@ -309,7 +310,7 @@ def _forbidden(no: dict[int, str | None]) -> frozenset[int]:
     return frozenset(k for k, why in no.items() if why is not None)
 
 
-def _in_alley(board, path: tuple[int, ...]) -> bool:
+def _in_alley(board: Board, path: tuple[int, ...]) -> bool:
     return any(board.alley[n] for n in path)
 
 
@@ -644,7 +645,7 @@ def why_not(state: RaceState, move: Move) -> str | None:
     return None
 
 
-def ownerless_skip(state: RaceState, c: int, events: list) -> bool:
+def ownerless_skip(state: RaceState, c: int, events: list[Event]) -> bool:
     """Dispose of an ownerless chariot's unusable top card; True if the skip is idle.
 
     The skip does not count toward the deadlock rule while another card of its deck could

@@ -20,15 +20,15 @@ one turn, those still to move this round. Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from avecaesar.engine.core.types import LETTERS
 from avecaesar.engine.data.errors import AveCaesarError
 
-# RaceGame and RaceState (avecaesar.engine.core.state) are only named in annotations: the
-# state imports this module to print and parse itself, so this one does not import it back.
-RaceGame = Any
-RaceState = Any
+if TYPE_CHECKING:
+    # the state imports this module to print and parse itself: named in annotations only
+    # (tests/layers leaves TYPE_CHECKING imports out of the import graph)
+    from avecaesar.engine.core.state import RaceGame, RaceState
 
 __all__ = ["NotationError", "parse_fields", "to_notation"]
 
@@ -100,7 +100,7 @@ def parse_fields(game: RaceGame, text: str) -> tuple[Any, ...]:
         except ValueError:
             raise NotationError(text, f"chariot {ch!r}: position and crossings are "
                                 "numbers") from None
-        if pos[-1] is not None and not 0 <= pos[-1] < len(game.board.succ):  # type: ignore[operator]
+        if pos[-1] is not None and not 0 <= pos[-1] < len(game.board.succ):
             raise NotationError(text, f"chariot {ch!r}: no space {pos[-1]} on this course")
         if f[2] not in ("c", "s", "b", "p"):
             raise NotationError(text, f"chariot {ch!r}: alley is 'c' (coin), 's' (stopped), "

@@ -188,7 +188,7 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
     if seats is not None:
         if sorted(seats) != list(range(n)):
             raise ValueError(f"seats {list(seats)} are not an order of {n} players")
-        order, reveals = list(seats), []
+        order, reveals = list(seats), list[list[int]]()
     else:
         order, reveals = start_order(rng, rules.deck, n)
     names = tuple(players[s] for s in order) + tuple(
@@ -206,7 +206,8 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
                 "in_start_order"))
     game = RaceGame(rules, board, names, flags if extra else (), owners,
                     people if per > 1 else ())
-    decks, hands = [], []
+    decks: list[tuple[int, ...]] = []
+    hands: list[tuple[int, ...]] = []
     for c in range(n + extra):
         d = list(rules.deck)
         rng.shuffle(d)
@@ -280,7 +281,7 @@ def play_turn(state: RaceState, policy: Policy | None,
     if state.queue and policy is not None:  # else nothing to choose (choosable() is empty)
         options = state.choosable()
         if len(options) > 1 and hasattr(policy, "choose_chariot"):
-            state.choose(policy.choose_chariot(state, options))  # type: ignore[attr-defined]
+            state.choose(policy.choose_chariot(state, options))
     c = state.turn
     if state.game.is_ownerless(c):
         policy = ownerless

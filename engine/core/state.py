@@ -72,6 +72,25 @@ class RaceState:
                  "hands", "idle", "money", "played", "ply", "pos", "queue", "status", "stopped",
                  "turn")
 
+    game: RaceGame
+    pos: list[int | None]
+    crossings: list[int]
+    stopped: list[bool]
+    hands: list[tuple[int, ...]]
+    decks: list[tuple[int, ...]]
+    played: list[tuple[int, ...]]
+    status: list[str]
+    dq: list[bool]
+    finish_order: list[int]
+    turn: int
+    idle: int
+    ply: int
+    end: str | None
+    queue: tuple[int, ...]
+    bonus: tuple[bool, ...]
+    money: tuple[int, ...]
+    forfeit: tuple[bool, ...]
+
     def __init__(self, game: RaceGame, pos: list[int | None], crossings: list[int],
                  stopped: list[bool], hands: list[tuple[int, ...]],
                  decks: list[tuple[int, ...]], played: list[tuple[int, ...]],
