@@ -399,27 +399,15 @@ class _Analysis:
         start = state.pos[c]
         occ = state.occupied(but=c)
         left = board.start_crossings[c] + rules.laps - state.crossings[c]
-        tail = self.tail
         parts = self.parts
         assert parts is not None
         count = 0
         avoid = bool(game.ownerless) and _avoids_alley(state, c)
         restricted = rules.restricted_cards
-        cards = state.cards(c)
         if start is None or avoid:
-            for k in sorted(set(cards)):
-                if k in restricted:
-                    no[k] = card_forbidden(state, c, k)
-                if start is None:
-                    continue
-                for m in board.moves(start, k, left):
-                    if occ.isdisjoint(m.path) and not _in_alley(board, m.path):
-                        movable_any = True
-                        if no.get(k) is not None:
-                            break
-                        tail.append(m)
+            movable_any = self._listed(state, c, no, occ, left)
         else:
-            for k, table in board.hand_tables(start, left, cards):
+            for k, table in board.hand_tables(start, left, state.cards(c)):
                 if k in restricted:
                     no[k] = card_forbidden(state, c, k)
                 blocked = 0
@@ -435,7 +423,35 @@ class _Analysis:
                     if no.get(k) is None:
                         parts.append((table, blocked))
                         count += free
-        self.count = count + len(tail)
+        self.count = count + len(self.tail)
+        self._more(state, c, no, movable_any, occ, left)
+
+    def _listed(self, state: RaceState, c: int, no: dict[int, str | None], occ: set[int],
+                left: int) -> bool:
+        """The moves listed one by one (off the board, or a chariot that avoids the alley);
+        whether some card can be moved in full."""
+        board = state.game.board
+        start = state.pos[c]
+        movable_any = False
+        for k in sorted(set(state.cards(c))):
+            if k in state.game.rules.restricted_cards:
+                no[k] = card_forbidden(state, c, k)
+            if start is None:
+                continue
+            for m in board.moves(start, k, left):
+                if occ.isdisjoint(m.path) and not _in_alley(board, m.path):
+                    movable_any = True
+                    if no.get(k) is not None:
+                        break
+                    self.tail.append(m)
+        return movable_any
+
+    def _more(self, state: RaceState, c: int, no: dict[int, str | None], movable_any: bool,
+              occ: set[int], left: int) -> None:
+        """The moves after the cards' free walks (lapsed points, the bonus piece, ramming,
+        waiting at a blocked alley), and why the chariot skips when none is left."""
+        rules, board = state.game.rules, state.game.board
+        start = state.pos[c]
         if (not self.count and not movable_any and start is not None
                 and rules.lapse_points and not state.game.is_ownerless(c)):
             self._extend(_smallest_loss(state, c, _forbidden(no)))
@@ -575,13 +591,9 @@ def skip_reason(state: RaceState) -> str | None:
     return LegalMoves(state).skip_reason
 
 
-def why_not(state: RaceState, move: Move) -> str | None:
-    """None if ``move`` is legal; else the reason in the player's words, with its citation."""
-    c = state.current()
-    if c is None:
-        return "the race is over"
-    rules, board = state.game.rules, state.game.board
-    exact = rules.cite("exact_move")
+def _ram_or_wait_problem(state: RaceState, move: Move) -> str | None:
+    """:func:`why_not` for a ramming attack or the waiting move."""
+    rules = state.game.rules
     if move.ram >= 0:
         if rules.ramming is None:
             return "these rules have no ramming attacks"
@@ -590,14 +602,24 @@ def why_not(state: RaceState, move: Move) -> str | None:
                     " from there: it must end beside the opponent with the space straight "
                     "ahead of both free")
         return None
-    if move.card == 0:
-        a = _Analysis(state)
-        if WAIT in a.moves:
-            return None
-        if a.moves:
-            return (f"you can move a card in full, so you must play one (Zugzwang) — "
-                    f"{rules.cite('must_play')}")
-        return f"there is no move to choose: you skip — {rules.cite('no_move')}"
+    a = _Analysis(state)
+    if WAIT in a.moves:
+        return None
+    if a.moves:
+        return (f"you can move a card in full, so you must play one (Zugzwang) — "
+                f"{rules.cite('must_play')}")
+    return f"there is no move to choose: you skip — {rules.cite('no_move')}"
+
+
+def why_not(state: RaceState, move: Move) -> str | None:
+    """None if ``move`` is legal; else the reason in the player's words, with its citation."""
+    c = state.current()
+    if c is None:
+        return "the race is over"
+    rules, board = state.game.rules, state.game.board
+    exact = rules.cite("exact_move")
+    if move.ram >= 0 or move.card == 0:
+        return _ram_or_wait_problem(state, move)
     if move.card < 0:
         if not state.bonus[c] or rules.bonus != -move.card:
             return f"you hold no bonus piece of {-move.card}"

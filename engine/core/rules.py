@@ -655,41 +655,27 @@ def _all_open(ruleset: Any, found: list[MissingRuleValueError]) -> MissingRuleVa
     return MissingRuleValueError.combined([*found, *more])
 
 
-def _rules_from(ruleset: Any) -> RaceRules:
+def _six_joint(ruleset: Any) -> bool:
+    """Whether the 6-card rule binds joint leaders (``forbidden_when: [leading]``) or a
+    sole leader only (``[leading_alone]``); the deck's split checked first."""
     v = ruleset.value
-    k = RULE_KEYS
-    _refuse_unsupported(ruleset)
-    cites = {name: ruleset.citation(key) for name, key in k.items() if ruleset.has(key)}
-    deck = _deck(ruleset)
-    piles = int(v("deck.piles"))
-    if piles > 1:
+    if int(v("deck.piles")) > 1:
         # dealt face down, a pile chosen blind gives an unseen card just like the top of the
         # shuffled deck: the engine draws the deck in order
         _check("deck.split", v("deck.split"), ("dealt_face_down",))
-    forbidden = list(v(k["six_joint"]))
+    key = RULE_KEYS["six_joint"]
+    forbidden = list(v(key))
     if "leading" in forbidden:
-        joint = True
-    elif "leading_alone" in forbidden:
-        joint = False
-    else:
-        raise UnsupportedRuleError(k["six_joint"], forbidden, ["[leading]", "[leading_alone]"])
-    six_only = _check(k["six_only"], v(k["six_only"]), ("skip_turn", "crash"))
-    _check(k["leader"], v(k["leader"]), ("progress",))
-    _check(k["overshoot"], v(k["overshoot"]), ("lapses",))
-    _check(k["others_continue"], v(k["others_continue"]), (True,))  # type: ignore[arg-type]
-    _check(k["out_of_cards"], v(k["out_of_cards"]), ("remove",))
-    no_move = NO_MOVE[_check(k["no_move"], v(k["no_move"]), tuple(NO_MOVE))]
-    alley_card = None
-    if v("alley.tribute") == "race_card":
-        alley_card = int(v("alley.race_card"))
-    if v(k["alley_overtaking"]) is not False:
-        raise UnsupportedRuleError(k["alley_overtaking"], v(k["alley_overtaking"]), ["false"])
-    rows = v(k["start_rows"])
-    water = v(k["water"])
-    raw_cpp = v(k["chariots_per_player"])
-    cpp: int | tuple[tuple[int, int], ...] = (
-        int(raw_cpp) if isinstance(raw_cpp, int)
-        else tuple((int(e["players"]), int(e["chariots"])) for e in raw_cpp))
+        return True
+    if "leading_alone" in forbidden:
+        return False
+    raise UnsupportedRuleError(key, forbidden, ["[leading]", "[leading_alone]"])
+
+
+def _variant_values(ruleset: Any) -> tuple[int | None, str | None, tuple[int, ...] | None]:
+    """The bonus piece's points, the ramming tie rule and the lap prizes, each None when the
+    ruleset has no such variant (their fixed values checked)."""
+    v = ruleset.value
     bonus = None
     if ruleset.has("bonus.points"):
         _check("bonus.granted", v("bonus.granted"), ("after_alley_stop",))
@@ -709,6 +695,40 @@ def _rules_from(ruleset: Any) -> RaceRules:
         _check("prize_money.alley_stop", v("prize_money.alley_stop"),
                ("reshuffle_forfeit_lap_prize",))
         prizes = tuple(int(x) for x in v("prize_money.per_lap"))
+    return bonus, ramming, prizes
+
+
+def _rules_from(ruleset: Any) -> RaceRules:
+    """:func:`rules_from_ruleset`'s reading.
+
+    Long because it builds :class:`RaceRules` in one call, one line per field, so that each
+    field's key and check sit together; the groups with more than a line of checks have
+    their own functions (:func:`_deck`, :func:`_six_joint`, :func:`_variant_values`,
+    :func:`_ownerless`, :func:`_extra_effects`)."""
+    v = ruleset.value
+    k = RULE_KEYS
+    _refuse_unsupported(ruleset)
+    cites = {name: ruleset.citation(key) for name, key in k.items() if ruleset.has(key)}
+    deck = _deck(ruleset)
+    joint = _six_joint(ruleset)
+    six_only = _check(k["six_only"], v(k["six_only"]), ("skip_turn", "crash"))
+    _check(k["leader"], v(k["leader"]), ("progress",))
+    _check(k["overshoot"], v(k["overshoot"]), ("lapses",))
+    _check(k["others_continue"], v(k["others_continue"]), (True,))  # type: ignore[arg-type]
+    _check(k["out_of_cards"], v(k["out_of_cards"]), ("remove",))
+    no_move = NO_MOVE[_check(k["no_move"], v(k["no_move"]), tuple(NO_MOVE))]
+    alley_card = None
+    if v("alley.tribute") == "race_card":
+        alley_card = int(v("alley.race_card"))
+    if v(k["alley_overtaking"]) is not False:
+        raise UnsupportedRuleError(k["alley_overtaking"], v(k["alley_overtaking"]), ["false"])
+    rows = v(k["start_rows"])
+    water = v(k["water"])
+    raw_cpp = v(k["chariots_per_player"])
+    cpp: int | tuple[tuple[int, int], ...] = (
+        int(raw_cpp) if isinstance(raw_cpp, int)
+        else tuple((int(e["players"]), int(e["chariots"])) for e in raw_cpp))
+    bonus, ramming, prizes = _variant_values(ruleset)
     team_order, team_scoring = "in_start_order", None
     if ruleset.has("teams.turn_order") or ruleset.has("teams.scoring") or cpp != 1:
         team_order = _check("teams.turn_order", v("teams.turn_order"), TEAM_ORDER)
