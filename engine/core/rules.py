@@ -403,8 +403,8 @@ def rule_effects(r: RaceRules) -> EffectNames:
     none: dict[str, Any] = {}
     out: dict[str, list[tuple[str, Mapping[str, Any]]]] = {
         "lap_completed": [], "alley_stop": [("give_coin", none)], "alley_missed": [],
-        "no_move": [], "only_restricted": [], "out_of_cards": [("remove", none)],
-        "move_ended": []}
+        "no_move": [], "only_restricted": [],
+        "out_of_cards": {"remove": [("remove", none)]}[r.out_of_cards], "move_ended": []}
     if r.prizes is not None:
         out["lap_completed"].append(("pay_prize", {"amounts": r.prizes}))
         out["alley_stop"].append(("reshuffle", none))
