@@ -400,7 +400,7 @@ def rule_effects(r: RaceRules) -> EffectNames:
     This translation is the only place these values are compared: the engine applies the
     lists, whatever rule they came from.
     """
-    none: dict[str, Any] = {}
+    none: Mapping[str, Any] = {}
     out: dict[str, list[tuple[str, Mapping[str, Any]]]] = {
         "lap_completed": [], "alley_stop": [("give_coin", none)], "alley_missed": [],
         "no_move": [], "only_restricted": [],
