@@ -7,7 +7,7 @@ BIN     := $(VENV)/bin
 OUT     ?= out
 COURSE  ?= ravensburger-1989/a-white
 
-.PHONY: setup graphviz browser demo test lint bench docs clean
+.PHONY: setup graphviz browser demo test lint typecheck bench docs clean
 
 $(BIN)/avecaesar: pyproject.toml
 	@$(PY) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -46,10 +46,20 @@ demo: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(MAKE) typecheck
 
 test: setup browser
 	$(BIN)/ruff check .
+	$(MAKE) typecheck
 	$(BIN)/pytest
+
+# mypy (config in pyproject.toml): the import package avecaesar is mapped from several
+# folders, which mypy cannot follow, so they are linked under build/mypy/avecaesar first
+typecheck: setup
+	@mkdir -p build/mypy/avecaesar
+	@ln -sfn ../../../src/avecaesar/__init__.py build/mypy/avecaesar/__init__.py
+	@for d in engine editor rulesets courses schemas; do ln -sfn ../../../$$d build/mypy/avecaesar/$$d; done
+	$(BIN)/mypy
 
 bench: setup
 	$(BIN)/python bench/bench_course.py

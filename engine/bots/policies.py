@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
 
 from avecaesar.engine.core.board import WalkTable
-from avecaesar.engine.core.moves import LegalMoves, alley_pending, distinct_moves, gives_up_alley
-from avecaesar.engine.core.state import Move, RaceState
+from avecaesar.engine.core.effects import Facts
+from avecaesar.engine.core.moves import (
+    LegalMoves,
+    alley_pending,
+    distinct_moves,
+    gives_up_alley,
+    move_facts,
+)
+from avecaesar.engine.core.state import FINISHED, Move, RaceState
 
 __all__ = ["greedy_policy", "greedy_ranking", "greedy_scored", "random_policy"]
 
@@ -102,61 +108,22 @@ def remaining(state: RaceState, c: int) -> float:
     return float(got) if got is not None else 1e6
 
 
-class _After(NamedTuple):
-    """What a move does to its own chariot: the facts the greedy score reads."""
-
-    pos: int | None  # None: finished or removed
-    crossings: int
-    stopped: bool
-    dq: bool
-    finished: bool
+def _after(state: RaceState, move: Move) -> Facts:
+    """The mover's facts after ``move``: the engine's own :func:`move_facts` (the effects of
+    the move as the ruleset's effect lists give them), without copying the state."""
+    return move_facts(state, move)
 
 
-def _after(state: RaceState, move: Move) -> _After | None:
-    """The mover's facts after ``move``, worked out without copying the state.
-
-    Covers the plain turn; returns None where :meth:`RaceState.push` does more (a ramming
-    attack, prizes, the alley race card, the bonus piece, chariots no player drives,
-    execution, the last card), and the caller then copies and pushes. A test checks that
-    both ways agree on every legal move of thousands of positions.
-    """
-    c = state.turn
-    game = state.game
-    rules, board = game.rules, game.board
-    if (move.ram >= 0 or move.card <= 0 or rules.prizes is not None
-            or rules.alley_card is not None or rules.bonus is not None
-            or rules.no_stop == "execute" or game.is_ownerless(c)
-            or (len(state.hands[c]) <= 1 and not state.decks[c])):
-        return None
-    node = state.pos[c]
-    cross = state.crossings[c]
-    finish_steps = board.finish_steps
-    for nxt in move.path:
-        if (node, nxt) in finish_steps:
-            cross += 1
-        node = nxt
-    lap = cross - board.start_crossings[c] + 1
-    stopped = state.stopped[c] or (board.alley[node] and lap in rules.alley_laps)
-    finished = cross >= board.start_crossings[c] + rules.laps
-    dq = state.dq[c]
-    removed = False
-    if (board.has_alley and rules.alley_must_stop and rules.no_stop != "none"
-            and not stopped and not dq and (finished or lap > max(rules.alley_laps))):
-        dq = True
-        removed = not rules.dq_may_finish and not finished
-    return _After(None if finished or removed else node, cross, stopped, dq, finished)
-
-
-def _after_slow(state: RaceState, move: Move) -> _After:
+def _after_slow(state: RaceState, move: Move) -> Facts:
     """The same facts by copying the state and pushing the move (the reference)."""
     c = state.turn
     after = state.copy()
     after.push(move)
-    return _After(after.pos[c], after.crossings[c], after.stopped[c], after.dq[c],
-                  after.status[c] == "f")
+    return Facts(after.pos[c], after.crossings[c], after.stopped[c], after.dq[c],
+                 after.status[c] == FINISHED)
 
 
-def _remaining_at(state: RaceState, c: int, a: _After) -> float:
+def _remaining_at(state: RaceState, c: int, a: Facts) -> float:
     """:func:`remaining` for chariot ``c`` in the facts ``a``."""
     if a.pos is None:
         return 0.0
@@ -178,9 +145,7 @@ def _score(state: RaceState, move: Move, pending: bool | None = None,
     board, rules = game.board, game.rules
     if move.card == 0:
         return (-400.0, 0, 0)  # waiting at a blocked alley beats giving the stop up
-    a = _after(state, move)
-    if a is None:
-        a = _after_slow(state, move)
+    a = move_facts(state, move)
     if pending is None:
         pending = alley_pending(state, c)
     b = board
@@ -248,8 +213,9 @@ def _distinct_scored(state: RaceState, moves: LegalMoves
 class _Tables:
     """Per (board, rules): the greedy's lookups as flat lists indexed by node."""
 
-    __slots__ = ("alley_laps", "board", "dist", "dq_may_finish", "laps", "max_alley",
-                 "need_dq", "plain", "rem", "rules", "scores")
+    __slots__ = ("alley_laps", "board", "dist", "laps", "max_alley", "missed",
+                 "missed_cancels", "missed_dq", "missed_removes", "rem", "rules", "scores",
+                 "stop_stops")
 
     def __init__(self, state: RaceState) -> None:
         game = state.game
@@ -258,12 +224,13 @@ class _Tables:
         self.dist = distances(state)
         self.laps = rules.laps
         self.alley_laps = rules.alley_laps
-        self.max_alley = max(rules.alley_laps) if rules.alley_laps else None
-        self.need_dq = board.has_alley and rules.alley_must_stop and rules.no_stop != "none"
-        self.dq_may_finish = rules.dq_may_finish
-        # _after covers the plain turn only under these rules
-        self.plain = (rules.prizes is None and rules.alley_card is None and rules.bonus is None
-                      and rules.no_stop != "execute")
+        self.max_alley = max(rules.alley_laps, default=0)
+        # the effect lists' facts (as move_facts reads them)
+        fx = rules.effects
+        self.stop_stops = fx.stop_stops
+        self.missed = board.has_alley and bool(fx.alley_missed)
+        self.missed_dq, self.missed_removes = fx.missed_dq, fx.missed_removes
+        self.missed_cancels = fx.missed_cancels_finish
         self.rem: dict[tuple[int, bool], list[float]] = {}
         self.scores: dict[tuple[int, int | None, int, bool, bool], _At] = {}
 
@@ -337,7 +304,7 @@ class _At:
 
 def _at(state: RaceState, t: _Tables, c: int) -> _At | None:
     """The kept facts of the mover, or None where a move's score reads more than them."""
-    if not t.plain or state.game.is_ownerless(c) or (
+    if state.game.is_ownerless(c) or (
             len(state.hands[c]) <= 1 and not state.decks[c]):
         return None
     key = (t.board.start_crossings[c], state.pos[c], state.crossings[c], state.stopped[c],
@@ -372,13 +339,14 @@ def _plain_key(state: RaceState, t: _Tables, at: _At, m: Move
             cross += 1
         node = nxt
     lap = cross - sc + 1
-    stopped = stopped0 or (alley[end] and lap in alley_laps)
+    stopped = stopped0 or (t.stop_stops and alley[end] and lap in alley_laps)
     finished = cross >= at.target
     dq = dq0
     removed = False
-    if t.need_dq and not stopped and not dq and (finished or lap > t.max_alley):
-        dq = True
-        removed = not t.dq_may_finish and not finished
+    if t.missed and not stopped and not dq and (finished or lap > t.max_alley):
+        dq = t.missed_dq
+        finished = finished and not t.missed_cancels
+        removed = t.missed_removes and not finished
     a_pos = None if finished or removed else end
     gain = 0
     if a_pos is not None:
@@ -459,7 +427,7 @@ def _rank(state: RaceState, t: _Tables, at: _At,
         if not keep:
             return None
         out.append((key, walks_to[m.path[-1]]))
-    out.sort(key=_first, reverse=True)
+    out.sort(key=lambda x: x[0], reverse=True)
     return out
 
 

@@ -26,7 +26,7 @@ from avecaesar.engine.core.moves import (
 )
 from avecaesar.engine.core.race import play_turn
 from avecaesar.engine.core.state import RaceState
-from avecaesar.engine.core.types import FINISHED, REMOVED, Move
+from avecaesar.engine.core.types import FINISHED, RACING, REMOVED, Move
 
 __all__ = ["SearchBot", "search_policy"]
 
@@ -80,7 +80,7 @@ class SearchBot:
         rng = self.rng
         game = state.game
         for c in range(game.chariots):
-            if world.status[c] != "r":
+            if world.status[c] != RACING:
                 continue
             if c == me or game.is_ownerless(c):
                 deck = list(world.decks[c])
@@ -102,11 +102,11 @@ class SearchBot:
         own_turns = 0
         steps = 0
         if not self.horizon:  # to the first finish
-            while not s.over and not s.finish_order and s.status[me] == "r" and steps < 400:
+            while not s.over and not s.finish_order and s.status[me] == RACING and steps < 400:
                 play_turn(s, greedy_policy, greedy_policy)
                 steps += 1
             return self.evaluate_finish(s, me)
-        while not s.over and s.status[me] == "r" and steps < 200:
+        while not s.over and s.status[me] == RACING and steps < 200:
             if s.turn == me:
                 if own_turns >= self.horizon and (
                         own_turns >= self.alley_horizon or not alley_pending(s, me)):
@@ -126,7 +126,7 @@ class SearchBot:
             return -500.0
         if s.finish_order and s.finish_order[0] == me:
             rivals = [remaining(s, c) for c in range(s.game.chariots)
-                      if c != me and s.status[c] == "r" and not s.game.is_ownerless(c)]
+                      if c != me and s.status[c] == RACING and not s.game.is_ownerless(c)]
             return self.win_bonus + min(rivals, default=0.0)
         return -remaining(s, me)
 
@@ -148,7 +148,7 @@ class SearchBot:
         value -= 30.0 * sum(1 for c in s.finish_order if not s.game.is_ownerless(c))
         mine = turns_needed(s, me)
         rivals = [turns_needed(s, c) for c in range(s.game.chariots)
-                  if c != me and s.status[c] == "r" and not s.game.is_ownerless(c)
+                  if c != me and s.status[c] == RACING and not s.game.is_ownerless(c)
                   and not s.dq[c]]
         return value + min(rivals, default=mine) - mine
 
@@ -171,7 +171,9 @@ def turns_needed(s: RaceState, c: int) -> float:
 def needs_stop(s: RaceState, c: int) -> bool:
     """Chariot ``c`` must make the alley stop (or be disqualified)."""
     rules, board = s.game.rules, s.game.board
-    return board.has_alley and rules.alley_must_stop and rules.no_stop == "disqualify"
+    fx = rules.effects
+    return (board.has_alley and rules.alley_must_stop and fx.missed_dq
+            and not fx.missed_cancels_finish)  # disqualified, not executed
 
 
 def search_policy(seed: int, **budget: int) -> Policy:

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # annotations only (tests/layers leaves these out of the import graph)
+    from avecaesar.engine.core.state import RaceState
 
 __all__ = ["CONDITIONS", "CardRestriction", "Condition", "Context", "check_expression",
            "freeze", "holds", "restriction_reason"]
@@ -29,11 +32,11 @@ class Context:
     the helpers of the move rules it may need (given by engine/core/moves.py, so this
     module imports none of the engine)."""
 
-    state: Any  # RaceState
+    state: RaceState
     chariot: int
     cards: frozenset[int]
-    blocks_others: Callable[[Any, int], bool]
-    cannot_be_passed: Callable[[Any, int], bool]
+    blocks_others: Callable[[RaceState, int], bool]
+    cannot_be_passed: Callable[[RaceState, int], bool]
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,21 @@ def _on_chicane(x: Context) -> bool:
     return p is not None and x.state.game.board.chicane[p]
 
 
+def _first_leader_to_move(x: Context) -> bool:
+    """Of the leaders, no other moves before it, counting in start-place order from the
+    chariot whose turn it is."""
+    leaders = _leaders(x)
+    if x.chariot not in leaders:
+        return False
+    n, turn = len(x.state.status), x.state.turn
+    return min(leaders, key=lambda c: (c - turn) % n) == x.chariot
+
+
+def _in_alley(x: Context) -> bool:
+    p = x.state.pos[x.chariot]
+    return p is not None and x.state.game.board.alley[p]
+
+
 def _last(x: Context) -> bool:
     racing = [c for c in x.state.racing() if x.state.pos[c] is not None]
     if x.chariot not in racing:
@@ -82,10 +100,7 @@ CONDITIONS: dict[str, Condition] = {
         "no racing chariot on the track is behind it", _last),
     "on_chicane": Condition(
         "the chariot stands on a chicane (a space alone in its cross-section)", _on_chicane),
-    "in_alley": Condition(
-        "the chariot stands in the Imperial alley",
-        lambda x: x.state.pos[x.chariot] is not None
-        and x.state.game.board.alley[x.state.pos[x.chariot]]),
+    "in_alley": Condition("the chariot stands in the Imperial alley", _in_alley),
     "blocks_others": Condition(
         "chariots behind cannot pass it (some other racing chariot cannot move any card of "
         "its hand in full)", lambda x: x.blocks_others(x.state, x.chariot)),
@@ -105,6 +120,11 @@ CONDITIONS: dict[str, Condition] = {
         lambda x: _row(x) is not None),
     "start_player": Condition(
         "the chariot is on start place 1 (it moves first)", lambda x: x.chariot == 0),
+    "to_move": Condition(
+        "it is the chariot's turn", lambda x: x.state.turn == x.chariot),
+    "first_leader_to_move": Condition(
+        "the chariot leads and no other leader moves before it (start-place order from the "
+        "chariot whose turn it is)", _first_leader_to_move),
     "first_card": Condition(
         "the chariot has not yet played a card this race",
         lambda x: not x.state.played[x.chariot]),

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from avecaesar.engine.core.board import WalkTable
 from avecaesar.engine.core.conditions import Context, restriction_reason
+from avecaesar.engine.core.effects import Facts
 from avecaesar.engine.core.rules import RaceRules
-from avecaesar.engine.core.types import LETTERS, WAIT, Event, Move
+from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError
 
-# The race state (avecaesar.engine.core.state.RaceState) is only named in annotations here:
-# the state imports this module to list and check its moves, so this one does not import it
-# back, not even for type checking (the import graph stays acyclic, tests/layers).
-RaceState = Any
+if TYPE_CHECKING:
+    # the state imports this module to list and check its moves: named in annotations only
+    # (tests/layers leaves TYPE_CHECKING imports out of the import graph)
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.state import RaceState
 
 __all__ = [
     "IllegalMoveError",
@@ -31,10 +33,16 @@ __all__ = [
     "first_card_forbidden",
     "gives_up_alley",
     "held_to_wait",
+    "misses_alley",
+    "move_facts",
+    "only_restricted",
     "ownerless_skip",
     "ram_targets",
+    "ram_winner",
+    "runs_out",
     "six_rule",
     "skip_reason",
+    "stops_in_alley",
     "walks",
     "why_not",
 ]
@@ -107,7 +115,116 @@ def _cannot_be_passed(state: RaceState, c: int) -> bool:
 def first_card_forbidden(rules: RaceRules, place: int) -> bool:
     """The six card may not be a chariot's first card from start place ``place`` (1-based),
     whatever the position: ``first_row_may_not`` and the place is in row 1."""
-    return rules.six_at_start == "first_row_may_not" and rules.row_of(place) == 1
+    return rules.first_row_six and rules.row_of(place) == 1
+
+
+def stops_in_alley(state: RaceState, c: int, node: int, lap: int) -> bool:
+    """A move of ``c`` ending on ``node`` in ``lap`` makes the alley stop (the event
+    ``alley_stop``): an alley space in an alley lap, and no stop made yet (with a lap prize,
+    none this lap)."""
+    rules = state.game.rules
+    return (state.game.board.alley[node] and lap in rules.alley_laps
+            and (not state.stopped[c] or (rules.stop_each_lap and not state.forfeit[c])))
+
+
+def misses_alley(state: RaceState, c: int, own: bool, lap: int, finished: bool,
+                 stopped: bool) -> bool:
+    """``c``, bound to stop in the alley and not ``stopped``, passes the last alley lap or
+    finishes (the event ``alley_missed``); a chariot nobody drives that is free of the
+    alley is not bound."""
+    rules = state.game.rules
+    return (state.game.board.has_alley and not stopped and not state.dq[c]
+            and (finished or lap > max(rules.alley_laps))
+            and not (own and rules.ownerless is not None and rules.ownerless.alley_free))
+
+
+def move_facts(state: RaceState, move: Move) -> Facts:
+    """The effects of ``move`` on its own chariot, as :meth:`RaceState.push` would apply them
+    (the same event tests, the effect lists' facts): where it ends, its crossings, alley
+    stop, disqualification, finish — worked out without copying the state. The bots score
+    moves by it; a test checks it equals copying and pushing on every legal move of
+    thousands of positions under every ruleset."""
+    c = state.turn
+    game = state.game
+    rules, board = game.rules, game.board
+    fx = rules.effects
+    node = state.pos[c]
+    cross = state.crossings[c]
+    if move.card == 0:
+        return Facts(node, cross, state.stopped[c], state.dq[c], False)
+    finish_steps = board.finish_steps
+    for nxt in move.path:
+        if (node, nxt) in finish_steps:
+            cross += 1
+        node = nxt
+    lap = cross - board.start_crossings[c] + 1
+    own = game.is_ownerless(c)
+    stop = node is not None and stops_in_alley(state, c, node, lap)
+    stopped = state.stopped[c] or (stop and fx.stop_stops)
+    finished = cross >= board.start_crossings[c] + rules.laps
+    dq, removed = state.dq[c], False
+    if fx.alley_missed and misses_alley(state, c, own, lap, finished, stopped):
+        dq = dq or fx.missed_dq
+        finished = finished and not fx.missed_cancels_finish
+        removed = fx.missed_removes and not finished
+    pos = None if finished or removed else node
+    if pos is not None and move.ram >= 0:
+        pos = _rammed(state, c, move, pos, fx.stop_cards if stop and not own else ())
+    if pos is not None and fx.out_removes and runs_out(state, c):
+        if own:
+            out = len(state.decks[c]) <= 1
+        else:
+            added = len(fx.stop_cards) if stop else 0
+            out = (len(state.hands[c]) - (move.card > 0) + added == 0 and not state.decks[c])
+        if out:
+            pos = None
+    return Facts(pos, cross, stopped, dq, finished)
+
+
+def ram_winner(state: RaceState, c: int, o: int, shown: int) -> int:
+    """The winner of ``c``'s ramming attack on ``o`` when ``c`` shows ``shown``: the higher
+    highest card; on a tie as the rules say (-1: nobody)."""
+    other = max(state.hands[o], default=0)
+    if shown != other:
+        return c if shown > other else o
+    tie = state.game.rules.ram_tie_winner
+    return c if tie > 0 else o if tie < 0 else -1
+
+
+def _rammed(state: RaceState, c: int, move: Move, node: int, got: tuple[int, ...]) -> int:
+    """Where ``c`` stands after the ramming attack of ``move`` (as RaceState._ram), ``got``:
+    the cards its alley stop added to its hand."""
+    board = state.game.board
+    o = move.ram
+    hand = [*state.hands[c], *got]
+    if move.card > 0:
+        hand.remove(move.card)
+    winner = ram_winner(state, c, o, max(hand, default=0))
+    if winner == c:
+        return board.ahead[node]
+    if winner == o:
+        back = board.behind[node]
+        there = state.pos[o]
+        taken = {p for i, p in enumerate(state.pos) if i not in (c, o)}
+        taken.add(there if there is None else board.ahead[there])
+        if back >= 0 and back not in taken and back != node and not board.alley[back]:
+            return back
+    return node
+
+
+def only_restricted(state: RaceState, c: int, reason: str) -> bool:
+    """``c`` skips because the card restrictions forbid every card of its hand (the event
+    ``only_restricted``)."""
+    restricted = state.game.rules.restricted_cards
+    hand = state.hands[c]
+    return reason == "six_rule" and bool(hand) and all(x in restricted for x in hand)
+
+
+def runs_out(state: RaceState, c: int) -> bool:
+    """``c`` can run out of cards (the event ``out_of_cards``): not a chariot nobody drives
+    for which the rules say it does not apply."""
+    own = state.game.rules.ownerless
+    return not (own is not None and not own.runs_out and state.game.is_ownerless(c))
 
 
 def card_forbidden(state: RaceState, c: int, card: int) -> str | None:
@@ -141,8 +258,7 @@ def _chance(state: RaceState, lap: int, node: int | None) -> bool:
 def alley_pending(state: RaceState, c: int) -> bool:
     """Chariot ``c`` must still make the alley stop and still can."""
     rules, board = state.game.rules, state.game.board
-    if (state.game.is_ownerless(c) and rules.ownerless
-            and rules.ownerless.alley in ("exempt", "avoid")):
+    if state.game.is_ownerless(c) and rules.ownerless and rules.ownerless.alley_free:
         return False
     return (board.has_alley and rules.alley_must_stop and not state.stopped[c]
             and _chance(state, state.lap(c), state.pos[c]))
@@ -194,13 +310,13 @@ def _forbidden(no: dict[int, str | None]) -> frozenset[int]:
     return frozenset(k for k, why in no.items() if why is not None)
 
 
-def _in_alley(board, path: tuple[int, ...]) -> bool:
+def _in_alley(board: Board, path: tuple[int, ...]) -> bool:
     return any(board.alley[n] for n in path)
 
 
 def _avoids_alley(state: RaceState, c: int) -> bool:
     own = state.game.rules.ownerless
-    return state.game.is_ownerless(c) and own is not None and own.alley == "avoid"
+    return state.game.is_ownerless(c) and own is not None and own.avoids_alley
 
 
 def _smallest_loss(state: RaceState, c: int, forbidden: frozenset[int]) -> list[Move]:
@@ -245,7 +361,7 @@ def ram_targets(state: RaceState, c: int, start: int | None,
         return []
     out = []
     for o, p in enumerate(state.pos):
-        if (p is None or o == c or p not in board.beside[end] or state.status[o] != "r"
+        if (p is None or o == c or p not in board.beside[end] or state.status[o] != RACING
                 or game.is_ownerless(o) or (game.owners and game.owners[o] == game.owners[c])):
             continue
         front = board.ahead[p]
@@ -283,27 +399,15 @@ class _Analysis:
         start = state.pos[c]
         occ = state.occupied(but=c)
         left = board.start_crossings[c] + rules.laps - state.crossings[c]
-        tail = self.tail
         parts = self.parts
         assert parts is not None
         count = 0
         avoid = bool(game.ownerless) and _avoids_alley(state, c)
         restricted = rules.restricted_cards
-        cards = state.cards(c)
         if start is None or avoid:
-            for k in sorted(set(cards)):
-                if k in restricted:
-                    no[k] = card_forbidden(state, c, k)
-                if start is None:
-                    continue
-                for m in board.moves(start, k, left):
-                    if occ.isdisjoint(m.path) and not _in_alley(board, m.path):
-                        movable_any = True
-                        if no.get(k) is not None:
-                            break
-                        tail.append(m)
+            movable_any = self._listed(state, c, no, occ, left)
         else:
-            for k, table in board.hand_tables(start, left, cards):
+            for k, table in board.hand_tables(start, left, state.cards(c)):
                 if k in restricted:
                     no[k] = card_forbidden(state, c, k)
                 blocked = 0
@@ -319,9 +423,37 @@ class _Analysis:
                     if no.get(k) is None:
                         parts.append((table, blocked))
                         count += free
-        self.count = count + len(tail)
+        self.count = count + len(self.tail)
+        self._more(state, c, no, movable_any, occ, left)
+
+    def _listed(self, state: RaceState, c: int, no: dict[int, str | None], occ: set[int],
+                left: int) -> bool:
+        """The moves listed one by one (off the board, or a chariot that avoids the alley);
+        whether some card can be moved in full."""
+        board = state.game.board
+        start = state.pos[c]
+        movable_any = False
+        for k in sorted(set(state.cards(c))):
+            if k in state.game.rules.restricted_cards:
+                no[k] = card_forbidden(state, c, k)
+            if start is None:
+                continue
+            for m in board.moves(start, k, left):
+                if occ.isdisjoint(m.path) and not _in_alley(board, m.path):
+                    movable_any = True
+                    if no.get(k) is not None:
+                        break
+                    self.tail.append(m)
+        return movable_any
+
+    def _more(self, state: RaceState, c: int, no: dict[int, str | None], movable_any: bool,
+              occ: set[int], left: int) -> None:
+        """The moves after the cards' free walks (lapsed points, the bonus piece, ramming,
+        waiting at a blocked alley), and why the chariot skips when none is left."""
+        rules, board = state.game.rules, state.game.board
+        start = state.pos[c]
         if (not self.count and not movable_any and start is not None
-                and rules.no_move == "smallest_loss" and not state.game.is_ownerless(c)):
+                and rules.lapse_points and not state.game.is_ownerless(c)):
             self._extend(_smallest_loss(state, c, _forbidden(no)))
         if state.bonus[c] and start is not None and rules.bonus is not None:
             self._extend([Move(-rules.bonus, m.path)  # the bonus piece
@@ -330,12 +462,12 @@ class _Analysis:
         if rules.ramming is not None and self.count and not state.game.is_ownerless(c):
             self._extend([Move(m.card, m.path, o) for m in list(self.moves)
                           for o in ram_targets(state, c, start, m.path)])
-        if (rules.alley_wait != "no_wait" and self.count and alley_pending(state, c)
+        if (rules.alley_wait_binds and self.count and alley_pending(state, c)
                 and held_to_wait(state, c)):
             keeps = self._keeps_alley(state, c)
             if not keeps and _stop_possible_on_empty_track(state, c, _forbidden(no)):
                 self.blocked_alley = True
-                if rules.alley_wait == "must_wait":
+                if rules.alley_must_wait:
                     self._moves, self.parts, self.tail, self.count = [], [], [], 0
                     self.reason = "alley_blocked"
                 else:
@@ -459,13 +591,9 @@ def skip_reason(state: RaceState) -> str | None:
     return LegalMoves(state).skip_reason
 
 
-def why_not(state: RaceState, move: Move) -> str | None:
-    """None if ``move`` is legal; else the reason in the player's words, with its citation."""
-    c = state.current()
-    if c is None:
-        return "the race is over"
-    rules, board = state.game.rules, state.game.board
-    exact = rules.cite("exact_move")
+def _ram_or_wait_problem(state: RaceState, move: Move) -> str | None:
+    """:func:`why_not` for a ramming attack or the waiting move."""
+    rules = state.game.rules
     if move.ram >= 0:
         if rules.ramming is None:
             return "these rules have no ramming attacks"
@@ -474,14 +602,24 @@ def why_not(state: RaceState, move: Move) -> str | None:
                     " from there: it must end beside the opponent with the space straight "
                     "ahead of both free")
         return None
-    if move.card == 0:
-        a = _Analysis(state)
-        if WAIT in a.moves:
-            return None
-        if a.moves:
-            return (f"you can move a card in full, so you must play one (Zugzwang) — "
-                    f"{rules.cite('must_play')}")
-        return f"there is no move to choose: you skip — {rules.cite('no_move')}"
+    a = _Analysis(state)
+    if WAIT in a.moves:
+        return None
+    if a.moves:
+        return (f"you can move a card in full, so you must play one (Zugzwang) — "
+                f"{rules.cite('must_play')}")
+    return f"there is no move to choose: you skip — {rules.cite('no_move')}"
+
+
+def why_not(state: RaceState, move: Move) -> str | None:
+    """None if ``move`` is legal; else the reason in the player's words, with its citation."""
+    c = state.current()
+    if c is None:
+        return "the race is over"
+    rules, board = state.game.rules, state.game.board
+    exact = rules.cite("exact_move")
+    if move.ram >= 0 or move.card == 0:
+        return _ram_or_wait_problem(state, move)
     if move.card < 0:
         if not state.bonus[c] or rules.bonus != -move.card:
             return f"you hold no bonus piece of {-move.card}"
@@ -511,7 +649,7 @@ def why_not(state: RaceState, move: Move) -> str | None:
             break
     else:
         if len(path) != abs(move.card):
-            if rules.no_move == "smallest_loss" and move in _Analysis(state).moves:
+            if rules.lapse_points and move in _Analysis(state).moves:
                 return None  # lapse movement points: the card with the smallest loss
             return (f"a {move.card} moves exactly {move.card} spaces, not {len(path)} — "
                     f"{exact}")
@@ -520,7 +658,7 @@ def why_not(state: RaceState, move: Move) -> str | None:
     no = card_forbidden(state, c, move.card)
     if no is not None:
         return no
-    if (rules.alley_wait == "must_wait" and alley_pending(state, c)
+    if (rules.alley_must_wait and alley_pending(state, c)
             and held_to_wait(state, c) and gives_up_alley(state, c, path)):
         a = _Analysis(state)
         if a.blocked_alley:
@@ -529,7 +667,7 @@ def why_not(state: RaceState, move: Move) -> str | None:
     return None
 
 
-def ownerless_skip(state: RaceState, c: int, events: list) -> bool:
+def ownerless_skip(state: RaceState, c: int, events: list[Event]) -> bool:
     """Dispose of an ownerless chariot's unusable top card; True if the skip is idle.
 
     The skip does not count toward the deadlock rule while another card of its deck could
@@ -542,7 +680,7 @@ def ownerless_skip(state: RaceState, c: int, events: list) -> bool:
         events.append(Event("no_draw", c, {}))
         return True
     card, rest = state.decks[c][0], state.decks[c][1:]
-    if own.unusable == "under_deck":
+    if own.under_deck:
         state.decks[c] = (*rest, card)
         events.append(Event("under_deck", c, {"card": card}))
     else:

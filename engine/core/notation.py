@@ -20,15 +20,15 @@ one turn, those still to move this round. Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from avecaesar.engine.core.types import LETTERS
 from avecaesar.engine.data.errors import AveCaesarError
 
-# RaceGame and RaceState (avecaesar.engine.core.state) are only named in annotations: the
-# state imports this module to print and parse itself, so this one does not import it back.
-RaceGame = Any
-RaceState = Any
+if TYPE_CHECKING:
+    # the state imports this module to print and parse itself: named in annotations only
+    # (tests/layers leaves TYPE_CHECKING imports out of the import graph)
+    from avecaesar.engine.core.state import RaceGame, RaceState
 
 __all__ = ["NotationError", "parse_fields", "to_notation"]
 
@@ -68,6 +68,41 @@ def _read_cards(text: str, field: str, line: str) -> tuple[int, ...]:
     return tuple(int(ch) for ch in text)
 
 
+def _chariot(game: RaceGame, ch: str, text: str) -> tuple[
+        int | None, int, bool, bool, bool, tuple[int, ...], tuple[int, ...], tuple[int, ...],
+        str, bool, int | None]:
+    """One chariot's fields: position, crossings, stopped, bonus, forfeit, hand, deck,
+    played, status, disqualified, money (None without prizes)."""
+    f = ch.split(",")
+    want = 7 if game.rules.prizes is None else 8
+    if len(f) != want:
+        raise NotationError(text, f"chariot {ch!r} needs {want} comma-separated fields")
+    money = None
+    if want == 8:
+        if not f[7].isdigit():
+            raise NotationError(text, f"chariot {ch!r}: the money is a number")
+        money = int(f[7])
+    try:
+        pos = None if f[0] == "-" else int(f[0])
+        crossings = int(f[1])
+    except ValueError:
+        raise NotationError(text, f"chariot {ch!r}: position and crossings are "
+                            "numbers") from None
+    if pos is not None and not 0 <= pos < len(game.board.succ):
+        raise NotationError(text, f"chariot {ch!r}: no space {pos} on this course")
+    if f[2] not in ("c", "s", "b", "p"):
+        raise NotationError(text, f"chariot {ch!r}: alley is 'c' (coin), 's' (stopped), "
+                            "'b' (stopped, holds the bonus piece) or 'p' (stopped this "
+                            "lap, its prize forfeited)")
+    st = f[6]
+    if not st or st[0] not in "rfx" or st[1:] not in ("", "q"):
+        raise NotationError(text, f"chariot {ch!r}: status is r, f or x, 'q' appended "
+                            "when disqualified")
+    return (pos, crossings, f[2] in "sbp", f[2] == "b", f[2] == "p",
+            tuple(sorted(_read_cards(f[3], "hand", text))), _read_cards(f[4], "deck", text),
+            _read_cards(f[5], "played", text), st[0], st.endswith("q"), money)
+
+
 def parse_fields(game: RaceGame, text: str) -> tuple[Any, ...]:
     """Read a state written by :func:`to_notation` (the finish order may be left off).
 
@@ -80,44 +115,13 @@ def parse_fields(game: RaceGame, text: str) -> tuple[Any, ...]:
     chariots = head.split()
     if len(chariots) != game.chariots:
         raise NotationError(text, f"{len(chariots)} chariots for a race of {game.chariots}")
-    pos: list[int | None] = []
-    crossings, stopped, hands, decks, played, status, dq = [], [], [], [], [], [], []
-    bonus: list[bool] = []
-    forfeit: list[bool] = []
-    money: list[int] = []
-    for ch in chariots:
-        f = ch.split(",")
-        want = 7 if game.rules.prizes is None else 8
-        if len(f) != want:
-            raise NotationError(text, f"chariot {ch!r} needs {want} comma-separated fields")
-        if want == 8:
-            if not f[7].isdigit():
-                raise NotationError(text, f"chariot {ch!r}: the money is a number")
-            money.append(int(f[7]))
-        try:
-            pos.append(None if f[0] == "-" else int(f[0]))
-            crossings.append(int(f[1]))
-        except ValueError:
-            raise NotationError(text, f"chariot {ch!r}: position and crossings are "
-                                "numbers") from None
-        if pos[-1] is not None and not 0 <= pos[-1] < len(game.board.succ):  # type: ignore[operator]
-            raise NotationError(text, f"chariot {ch!r}: no space {pos[-1]} on this course")
-        if f[2] not in ("c", "s", "b", "p"):
-            raise NotationError(text, f"chariot {ch!r}: alley is 'c' (coin), 's' (stopped), "
-                                "'b' (stopped, holds the bonus piece) or 'p' (stopped this "
-                                "lap, its prize forfeited)")
-        stopped.append(f[2] in "sbp")
-        bonus.append(f[2] == "b")
-        forfeit.append(f[2] == "p")
-        hands.append(tuple(sorted(_read_cards(f[3], "hand", text))))
-        decks.append(_read_cards(f[4], "deck", text))
-        played.append(_read_cards(f[5], "played", text))
-        st = f[6]
-        if not st or st[0] not in "rfx" or st[1:] not in ("", "q"):
-            raise NotationError(text, f"chariot {ch!r}: status is r, f or x, 'q' appended "
-                                "when disqualified")
-        status.append(st[0])
-        dq.append(st.endswith("q"))
+    fields = [_chariot(game, ch, text) for ch in chariots]
+    pos: list[int | None] = [x[0] for x in fields]
+    crossings = [x[1] for x in fields]
+    stopped, bonus, forfeit = [x[2] for x in fields], [x[3] for x in fields], [x[4] for x in fields]
+    hands, decks, played = [x[5] for x in fields], [x[6] for x in fields], [x[7] for x in fields]
+    status, dq = [x[8] for x in fields], [x[9] for x in fields]
+    money = [x[10] for x in fields if x[10] is not None]
     t = tail.split()
     if len(t) < 4:
         raise NotationError(text, "after '|' give: turn idle ply end")

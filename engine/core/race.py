@@ -16,7 +16,7 @@ from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import LegalMoves, first_card_forbidden
 from avecaesar.engine.core.rules import RaceRules, UnsupportedRuleError
 from avecaesar.engine.core.state import RaceGame, RaceState
-from avecaesar.engine.core.types import RACING, Event, Move
+from avecaesar.engine.core.types import RACING, REMOVED, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
 
@@ -87,7 +87,7 @@ def outcome(state: RaceState) -> Outcome:
                 state.money[c] if rules.prizes is not None and not state.dq[c]
                 else rules.not_finished_points)
             placings[c] = Placing(c, state.game.names[c], None, pts,
-                                  False, state.dq[c], state.status[c] == "x")
+                                  False, state.dq[c], state.status[c] == REMOVED)
     if state.end == "deadlock" and any(state.crashed(c) for c in range(len(state.status))):
         # crash and burn: the wreck stops someone from finishing, so nobody scores
         placings = {c: replace(p, points=0) for c, p in placings.items()}
@@ -188,7 +188,7 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
     if seats is not None:
         if sorted(seats) != list(range(n)):
             raise ValueError(f"seats {list(seats)} are not an order of {n} players")
-        order, reveals = list(seats), []
+        order, reveals = list(seats), list[list[int]]()
     else:
         order, reveals = start_order(rng, rules.deck, n)
     names = tuple(players[s] for s in order) + tuple(
@@ -198,8 +198,7 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
     if per > 1:
         owners = tuple(s // per for s in order) + (-1,) * extra
         if extra and rules.ownerless and (
-                rules.ownerless.turn_order != "in_start_order"
-                and rules.team_order != "in_start_order"):
+                rules.ownerless.after_players and rules.player_orders):
             raise UnsupportedRuleError("teams.turn_order", rules.team_order, [], (
                 "chariots nobody drives that move after the players, and players who order "
                 "their own chariots, in one race: the rules give no common turn order; fill "
@@ -207,7 +206,8 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
                 "in_start_order"))
     game = RaceGame(rules, board, names, flags if extra else (), owners,
                     people if per > 1 else ())
-    decks, hands = [], []
+    decks: list[tuple[int, ...]] = []
+    hands: list[tuple[int, ...]] = []
     for c in range(n + extra):
         d = list(rules.deck)
         rng.shuffle(d)
@@ -231,8 +231,7 @@ def _revealed(rules: RaceRules, place: int, deck: Sequence[int]) -> int:
     top card — or, with ``forbidden_first_card: reveal_next``, the first card the 6-card
     rule allows from this start place (a player would pick another card)."""
     own = rules.ownerless
-    if (own is not None and own.six_rule and own.forbidden_first_card == "reveal_next"
-            and first_card_forbidden(rules, place)):
+    if own is not None and own.reveal_next and first_card_forbidden(rules, place):
         return next((x for x in deck if x != rules.six_card), deck[0])
     return deck[0]
 
@@ -282,7 +281,7 @@ def play_turn(state: RaceState, policy: Policy | None,
     if state.queue and policy is not None:  # else nothing to choose (choosable() is empty)
         options = state.choosable()
         if len(options) > 1 and hasattr(policy, "choose_chariot"):
-            state.choose(policy.choose_chariot(state, options))  # type: ignore[attr-defined]
+            state.choose(policy.choose_chariot(state, options))
     c = state.turn
     if state.game.is_ownerless(c):
         policy = ownerless

@@ -136,18 +136,9 @@ def check_header_files(head: dict[str, Any], file: str) -> None:
                               "before the command")
 
 
-def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
-           file: str = "record", partial: bool = False) -> RaceState:
-    """Rebuild the race from its header and re-check every turn; return the final state.
-
-    Strict: the header comes first and once, the chariots' names and seats are the replayed
-    ones, the plies run 1, 2, 3…, and the record ends with one result line that matches the
-    replayed result. With ``partial`` a record without a result (a race in progress, a saved
-    game) is accepted; a result line, if there is one, must still match.
-
-    A header with ``seated: true`` (a tournament's later race) takes its recorded seats
-    instead of drawing for them."""
-    head = lines[0]
+def _start(head: dict[str, Any], rules: RaceRules, board: Board, file: str) -> RaceState:
+    """The race the header sets up (seed, players, seats), checked against the recorded
+    start order, hands and chariot names."""
     players = [p["name"] for p in head["players"]]
     seated = head.get("seats") if head.get("seated") else None
     hl = head["_line"]
@@ -164,8 +155,24 @@ def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
     if "chariots" in head and list(head["chariots"]) != names:
         raise RecordError(file, hl, f"the chariots are recorded as {head['chariots']}, the "
                           f"replay gives {names}: a name was changed")
+    return state
+
+
+def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
+           file: str = "record", partial: bool = False) -> RaceState:
+    """Rebuild the race from its header and re-check every turn; return the final state.
+
+    Strict: the header comes first and once, the chariots' names and seats are the replayed
+    ones, the plies run 1, 2, 3…, and the record ends with one result line that matches the
+    replayed result. With ``partial`` a record without a result (a race in progress, a saved
+    game) is accepted; a result line, if there is one, must still match.
+
+    A header with ``seated: true`` (a tournament's later race) takes its recorded seats
+    instead of drawing for them."""
+    state = _start(lines[0], rules, board, file)
+    names = list(state.game.names)
     result_at: int | None = None
-    last = hl
+    last = lines[0]["_line"]
     for ply, line in enumerate(lines[1:], start=1):
         n, kind = line["_line"], line["type"]
         last = n

@@ -13,6 +13,7 @@ from typing import Any
 
 from avecaesar.engine.core.conditions import CONDITIONS as CONDITION_REGISTRY
 from avecaesar.engine.core.conditions import CardRestriction, check_expression
+from avecaesar.engine.core.effects import EFFECTS, EffectLists, bind, check_effect_list
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 
 __all__ = ["RULE_KEYS", "OwnerlessRules", "RaceRules", "TournamentRules",
@@ -53,6 +54,11 @@ NO_MOVE = {"skip_turn": "skip_turn", "skip_turn_cycle_card": "cycle_card",
 NO_STOP = {"disqualify": "disqualify", "execute": "execute", "none": "none",
            "no_penalty": "none"}
 CONDITIONS = tuple(CONDITION_REGISTRY)  # every condition of the vocabulary (core/conditions.py)
+# six_rule.joint_leader_exception.who → the condition it adds to the exception's ``when``
+# (None: any of the joint leaders). Under the turn order the three coincide for the chariot
+# to move (the engine asks about it); they differ for a joint leader asked about out of turn.
+JOINT_WHO: dict[str, str | None] = {"one_of_them": None, "first_to_move": "first_leader_to_move",
+                                    "whose_turn_it_is": "to_move"}
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,17 @@ class OwnerlessRules:
     forbidden_first_card: str = "skip_move"
     alley_wait: bool = True
     missing: tuple[Exception, ...] = ()
+    # derived by the adapter from the values above (the engine reads these, not the words)
+    alley_free: bool = field(init=False, compare=False)  # need not stop (exempt, avoid)
+    avoids_alley: bool = field(init=False, compare=False)  # never enters an alley space
+    runs_out: bool = field(init=False, compare=False)  # removed when out of cards
+    after_players: bool = field(init=False, compare=False)  # moves after the players
+    reveal_next: bool = field(init=False, compare=False)  # a forbidden first card: next one
+    under_deck: bool = field(init=False, compare=False)  # an unusable card: under the deck
+
+    def __post_init__(self) -> None:
+        for name, value in _ownerless_primitives(self).items():
+            object.__setattr__(self, name, value)
 
     def check(self) -> None:
         """Raise one error listing every open value these chariots need."""
@@ -195,17 +212,34 @@ class RaceRules:
     six_free: tuple[str, ...] | None = None
     finishers_lead: bool = False
     extra_restrictions: tuple[CardRestriction, ...] = ()
+    extra_effects: tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...] = ()
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
     # derived: the six_rule fields as restrictions, then the extra ones (in that order), and
     # every card some restriction names (a card outside it is never forbidden)
     card_restrictions: tuple[CardRestriction, ...] = field(init=False, compare=False)
     restricted_cards: frozenset[int] = field(init=False, compare=False)
+    # derived: the effect lists per event (rule_effects), and the named primitives the
+    # engine reads instead of the values' words (rule_primitives)
+    effects: EffectLists = field(init=False, compare=False)
+    lapse_points: bool = field(init=False, compare=False)  # play the smallest loss
+    idle_rounds: int = field(init=False, compare=False)  # idle turns per racing chariot
+    stop_each_lap: bool = field(init=False, compare=False)  # an alley stop in every lap
+    alley_wait_binds: bool = field(init=False, compare=False)  # must or may wait
+    alley_must_wait: bool = field(init=False, compare=False)  # waiting is compulsory
+    first_row_six: bool = field(init=False, compare=False)  # no 6 first from start row 1
+    player_orders: bool = field(init=False, compare=False)  # a player orders own chariots
+    water_skipped: bool = field(init=False, compare=False)  # water spaces are skipped
+    ram_tie_winner: int = field(init=False, compare=False)  # a tied ram: 1 attacker, -1
+    # defender, 0 nobody
 
     def __post_init__(self) -> None:
         restrictions = (*six_restrictions(self), *self.extra_restrictions)
         object.__setattr__(self, "card_restrictions", restrictions)
         object.__setattr__(self, "restricted_cards",
                            frozenset(k for r in restrictions for k in r.cards))
+        object.__setattr__(self, "effects", bind(rule_effects(self)))
+        for name, value in rule_primitives(self).items():
+            object.__setattr__(self, name, value)
 
     def cite(self, name: str) -> str:
         """The citation of a field, or a plain note when none was given."""
@@ -294,6 +328,16 @@ def _conditions(key: str, value: Any) -> tuple[str, ...] | None:
     return out
 
 
+def _joint_exception(key: str, value: Any) -> tuple[str, ...] | None:
+    """The joint leaders' exception: its ``when`` conditions, and the one its ``who`` names
+    (:data:`JOINT_WHO`)."""
+    when = _conditions(key, value)
+    if when is None or not isinstance(value, Mapping) or "who" not in value:
+        return when
+    who = JOINT_WHO[_check(f"{key}.who", value["who"], tuple(JOINT_WHO))]
+    return when if who is None else (*when, who)
+
+
 def _all(*parts: Any) -> Any:
     """``{all: [...]}`` of the parts given (a lone part as itself; none: None)."""
     given = [x for x in parts if x is not None]
@@ -343,6 +387,107 @@ def six_restrictions(r: RaceRules) -> tuple[CardRestriction, ...]:
              if r.six_at_start == "start_player_may" else None,
              _conds(r.six_free), chicane, joint),
         ends, "{lead}, so no {card}", r.cite("six_joint")))
+    return tuple(out)
+
+
+EffectNames = dict[str, tuple[tuple[str, Mapping[str, Any]], ...]]
+
+
+def rule_effects(r: RaceRules) -> EffectNames:
+    """The ruleset's values as an ordered effect list per event (the vocabulary of
+    core/effects.py), then the ruleset's ``effects.extra`` appended event by event.
+
+    This translation is the only place these values are compared: the engine applies the
+    lists, whatever rule they came from.
+    """
+    none: Mapping[str, Any] = {}
+    out: dict[str, list[tuple[str, Mapping[str, Any]]]] = {
+        "lap_completed": [], "alley_stop": [("give_coin", none)], "alley_missed": [],
+        "no_move": [], "only_restricted": [],
+        "out_of_cards": {"remove": [("remove", none)]}[r.out_of_cards], "move_ended": []}
+    if r.prizes is not None:
+        out["lap_completed"].append(("pay_prize", {"amounts": r.prizes}))
+        out["alley_stop"].append(("reshuffle", none))
+    if r.alley_card is not None:
+        out["alley_stop"].append(("take_race_card", {"card": r.alley_card}))
+    if r.bonus is not None:
+        out["alley_stop"].append(("grant_bonus", {"points": r.bonus}))
+    if r.alley_must_stop:
+        out["alley_missed"] += {
+            "disqualify": [("disqualify", none)] + ([] if r.dq_may_finish
+                                                    else [("remove", none)]),
+            "execute": [("disqualify", none), ("execute", none)],
+            "none": []}[r.no_stop]
+    out["no_move"] += {"skip_turn": [], "cycle_card": [("cycle_card", none)],
+                       "smallest_loss": [("play_smallest_loss", none)]}[r.no_move]
+    out["only_restricted"] += {"skip_turn": [], "crash": [("crash", none)]}[r.six_only]
+    for event, entries in r.extra_effects:
+        out[event] += entries
+    return {event: tuple(entries) for event, entries in out.items()}
+
+
+def rule_primitives(r: RaceRules) -> dict[str, Any]:
+    """The named primitives the engine reads instead of comparing the values' words."""
+    fx = r.effects
+    return {
+        "lapse_points": "play_smallest_loss" in fx.offers,
+        # a skip that turns the hand over is not idle until the whole deck has turned
+        "idle_rounds": len(r.deck) + 1 if (fx.any_of("no_move", "changes_hand")
+                                           or fx.any_of("only_restricted", "changes_hand"))
+        else 1,
+        "stop_each_lap": r.prizes is not None,
+        "alley_wait_binds": r.alley_wait in ("must_wait", "may_wait"),
+        "alley_must_wait": r.alley_wait == "must_wait",
+        "first_row_six": r.six_at_start == "first_row_may_not",
+        "player_orders": r.team_order == "player_orders_own_chariots",
+        "water_skipped": r.water == "skipped",
+        "ram_tie_winner": {"attacker_wins": 1, "defender_wins": -1}.get(r.ramming or "", 0),
+    }
+
+
+def _ownerless_primitives(o: OwnerlessRules) -> dict[str, bool]:
+    """:class:`OwnerlessRules`' values as the named primitives the engine reads."""
+    return {
+        "alley_free": o.alley in ("exempt", "avoid"),
+        "avoids_alley": o.alley == "avoid",
+        "runs_out": o.out_of_cards == "remove",
+        "after_players": o.turn_order == "after_players_best_placed_first",
+        "reveal_next": o.six_rule and o.forbidden_first_card == "reveal_next",
+        "under_deck": o.unusable == "under_deck",
+    }
+
+
+def _extra_effects(ruleset: Any, own: Mapping[str, Any]
+                   ) -> tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...]:
+    """``effects.extra``: the house's effects per event, each checked by name (an entry is
+    an effect name or ``{effect: name, <param>: value}``). A parameter the entry leaves out
+    is the ruleset's own value for it (``own``: the race card, the bonus points, the lap
+    prizes); refused by name when there is none."""
+    key = "effects.extra"
+    if not ruleset.has(key):
+        return ()
+    given = ruleset.value(key) or {}
+    if not isinstance(given, Mapping):
+        raise UnsupportedRuleError(key, given, [], f"{key} maps events to lists of effects, "
+                                   f"not {given!r}")
+    out = []
+    for event, entries in given.items():
+        problems = check_effect_list(str(event), entries, f"{key}.{event}")
+        if problems:
+            raise UnsupportedRuleError(key, problems[0], [], problems[0])
+        parsed = []
+        for e in entries:
+            name, params = (e["effect"], {k: v for k, v in e.items() if k != "effect"}) \
+                if isinstance(e, Mapping) else (e, {})
+            for p in EFFECTS[name].params:
+                if p not in params:
+                    if own.get(p) is None:
+                        raise UnsupportedRuleError(key, name, [], (
+                            f"{key}.{event}: the effect {name!r} needs its {p!r} (give "
+                            f"{{effect: {name}, {p}: ...}})"))
+                    params[p] = own[p]
+            parsed.append((str(name), params))
+        out.append((str(event), tuple(parsed)))
     return tuple(out)
 
 
@@ -510,41 +655,27 @@ def _all_open(ruleset: Any, found: list[MissingRuleValueError]) -> MissingRuleVa
     return MissingRuleValueError.combined([*found, *more])
 
 
-def _rules_from(ruleset: Any) -> RaceRules:
+def _six_joint(ruleset: Any) -> bool:
+    """Whether the 6-card rule binds joint leaders (``forbidden_when: [leading]``) or a
+    sole leader only (``[leading_alone]``); the deck's split checked first."""
     v = ruleset.value
-    k = RULE_KEYS
-    _refuse_unsupported(ruleset)
-    cites = {name: ruleset.citation(key) for name, key in k.items() if ruleset.has(key)}
-    deck = _deck(ruleset)
-    piles = int(v("deck.piles"))
-    if piles > 1:
+    if int(v("deck.piles")) > 1:
         # dealt face down, a pile chosen blind gives an unseen card just like the top of the
         # shuffled deck: the engine draws the deck in order
         _check("deck.split", v("deck.split"), ("dealt_face_down",))
-    forbidden = list(v(k["six_joint"]))
+    key = RULE_KEYS["six_joint"]
+    forbidden = list(v(key))
     if "leading" in forbidden:
-        joint = True
-    elif "leading_alone" in forbidden:
-        joint = False
-    else:
-        raise UnsupportedRuleError(k["six_joint"], forbidden, ["[leading]", "[leading_alone]"])
-    six_only = _check(k["six_only"], v(k["six_only"]), ("skip_turn", "crash"))
-    _check(k["leader"], v(k["leader"]), ("progress",))
-    _check(k["overshoot"], v(k["overshoot"]), ("lapses",))
-    _check(k["others_continue"], v(k["others_continue"]), (True,))  # type: ignore[arg-type]
-    _check(k["out_of_cards"], v(k["out_of_cards"]), ("remove",))
-    no_move = NO_MOVE[_check(k["no_move"], v(k["no_move"]), tuple(NO_MOVE))]
-    alley_card = None
-    if v("alley.tribute") == "race_card":
-        alley_card = int(v("alley.race_card"))
-    if v(k["alley_overtaking"]) is not False:
-        raise UnsupportedRuleError(k["alley_overtaking"], v(k["alley_overtaking"]), ["false"])
-    rows = v(k["start_rows"])
-    water = v(k["water"])
-    raw_cpp = v(k["chariots_per_player"])
-    cpp: int | tuple[tuple[int, int], ...] = (
-        int(raw_cpp) if isinstance(raw_cpp, int)
-        else tuple((int(e["players"]), int(e["chariots"])) for e in raw_cpp))
+        return True
+    if "leading_alone" in forbidden:
+        return False
+    raise UnsupportedRuleError(key, forbidden, ["[leading]", "[leading_alone]"])
+
+
+def _variant_values(ruleset: Any) -> tuple[int | None, str | None, tuple[int, ...] | None]:
+    """The bonus piece's points, the ramming tie rule and the lap prizes, each None when the
+    ruleset has no such variant (their fixed values checked)."""
+    v = ruleset.value
     bonus = None
     if ruleset.has("bonus.points"):
         _check("bonus.granted", v("bonus.granted"), ("after_alley_stop",))
@@ -564,6 +695,40 @@ def _rules_from(ruleset: Any) -> RaceRules:
         _check("prize_money.alley_stop", v("prize_money.alley_stop"),
                ("reshuffle_forfeit_lap_prize",))
         prizes = tuple(int(x) for x in v("prize_money.per_lap"))
+    return bonus, ramming, prizes
+
+
+def _rules_from(ruleset: Any) -> RaceRules:
+    """:func:`rules_from_ruleset`'s reading.
+
+    Long because it builds :class:`RaceRules` in one call, one line per field, so that each
+    field's key and check sit together; the groups with more than a line of checks have
+    their own functions (:func:`_deck`, :func:`_six_joint`, :func:`_variant_values`,
+    :func:`_ownerless`, :func:`_extra_effects`)."""
+    v = ruleset.value
+    k = RULE_KEYS
+    _refuse_unsupported(ruleset)
+    cites = {name: ruleset.citation(key) for name, key in k.items() if ruleset.has(key)}
+    deck = _deck(ruleset)
+    joint = _six_joint(ruleset)
+    six_only = _check(k["six_only"], v(k["six_only"]), ("skip_turn", "crash"))
+    _check(k["leader"], v(k["leader"]), ("progress",))
+    _check(k["overshoot"], v(k["overshoot"]), ("lapses",))
+    _check(k["others_continue"], v(k["others_continue"]), (True,))  # type: ignore[arg-type]
+    _check(k["out_of_cards"], v(k["out_of_cards"]), ("remove",))
+    no_move = NO_MOVE[_check(k["no_move"], v(k["no_move"]), tuple(NO_MOVE))]
+    alley_card = None
+    if v("alley.tribute") == "race_card":
+        alley_card = int(v("alley.race_card"))
+    if v(k["alley_overtaking"]) is not False:
+        raise UnsupportedRuleError(k["alley_overtaking"], v(k["alley_overtaking"]), ["false"])
+    rows = v(k["start_rows"])
+    water = v(k["water"])
+    raw_cpp = v(k["chariots_per_player"])
+    cpp: int | tuple[tuple[int, int], ...] = (
+        int(raw_cpp) if isinstance(raw_cpp, int)
+        else tuple((int(e["players"]), int(e["chariots"])) for e in raw_cpp))
+    bonus, ramming, prizes = _variant_values(ruleset)
     team_order, team_scoring = "in_start_order", None
     if ruleset.has("teams.turn_order") or ruleset.has("teams.scoring") or cpp != 1:
         team_order = _check("teams.turn_order", v("teams.turn_order"), TEAM_ORDER)
@@ -577,7 +742,8 @@ def _rules_from(ruleset: Any) -> RaceRules:
         six_at_start=_check(k["six_at_start"], v(k["six_at_start"]) or "none", SIX_AT_START),
         start_rows=None if rows is None else tuple(tuple(int(p) for p in r) for r in rows),
         six_chicane=_conditions(k["six_chicane"], v(k["six_chicane"])),
-        six_joint_exception=_conditions(k["six_joint_exception"], v(k["six_joint_exception"])),
+        six_joint_exception=_joint_exception(k["six_joint_exception"],
+                                             v(k["six_joint_exception"])),
         six_ends=_check(k["six_ends"], v(k["six_ends"]), SIX_ENDS),
         alley_laps=tuple(int(x) for x in v(k["alley_laps"])),
         alley_must_stop=bool(v(k["alley_must_stop"])),
@@ -607,7 +773,8 @@ def _rules_from(ruleset: Any) -> RaceRules:
         else False,
         citations=cites,
     )
-    return replace(rules, extra_restrictions=_extra_restrictions(ruleset))
+    extra = _extra_effects(ruleset, {"card": alley_card, "points": bonus, "amounts": prizes})
+    return replace(rules, extra_restrictions=_extra_restrictions(ruleset), extra_effects=extra)
 
 
 @dataclass(frozen=True)
@@ -633,6 +800,11 @@ class TournamentRules:
     rotation: Mapping[int, tuple[tuple[tuple[int, int] | None, str | None, str], ...]]
     tie_break: str
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # derived: a course is drawn where the rotation names none (``recommended_then_draw``)
+    draws_course: bool = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "draws_course", self.course_choice == "recommended_then_draw")
 
     def cite(self, name: str) -> str:
         return self.citations.get(name, "rule data")

@@ -26,5 +26,5 @@ def race_setup(ruleset: str, variants: Sequence[str], overrides: Mapping[str, st
     c = load_course(course)
     if c.errors:
         raise InputError(c.errors)
-    g = contract_water(c.graph) if rules.water == "skipped" else c.graph
+    g = contract_water(c.graph) if rules.water_skipped else c.graph
     return rules, Board.from_graph(g, c.id)

@@ -12,7 +12,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.moves import IllegalMoveError, LegalMoves, ownerless_skip, why_not
+from avecaesar.engine.core.effects import EVENTS, Apply, Turn
+from avecaesar.engine.core.moves import (
+    IllegalMoveError,
+    LegalMoves,
+    misses_alley,
+    only_restricted,
+    ownerless_skip,
+    ram_winner,
+    runs_out,
+    stops_in_alley,
+    why_not,
+)
 from avecaesar.engine.core.notation import parse_fields, to_notation
 from avecaesar.engine.core.rules import RaceRules
 from avecaesar.engine.core.types import FINISHED, LETTERS, RACING, REMOVED, WAIT, Event, Move
@@ -45,7 +56,7 @@ class RaceGame:
     @property
     def player_turns(self) -> bool:
         """On a player's turn all of their chariots move, in the order they choose."""
-        return bool(self.owners) and self.rules.team_order == "player_orders_own_chariots"
+        return bool(self.owners) and self.rules.player_orders
 
     def own_chariots(self, player: int) -> list[int]:
         return [c for c, o in enumerate(self.owners) if o == player]
@@ -60,6 +71,25 @@ class RaceState:
     __slots__ = ("bonus", "crossings", "decks", "dq", "end", "finish_order", "forfeit", "game",
                  "hands", "idle", "money", "played", "ply", "pos", "queue", "status", "stopped",
                  "turn")
+
+    game: RaceGame
+    pos: list[int | None]
+    crossings: list[int]
+    stopped: list[bool]
+    hands: list[tuple[int, ...]]
+    decks: list[tuple[int, ...]]
+    played: list[tuple[int, ...]]
+    status: list[str]
+    dq: list[bool]
+    finish_order: list[int]
+    turn: int
+    idle: int
+    ply: int
+    end: str | None
+    queue: tuple[int, ...]
+    bonus: tuple[bool, ...]
+    money: tuple[int, ...]
+    forfeit: tuple[bool, ...]
 
     def __init__(self, game: RaceGame, pos: list[int | None], crossings: list[int],
                  stopped: list[bool], hands: list[tuple[int, ...]],
@@ -189,7 +219,11 @@ class RaceState:
         return self.push(move)
 
     def push(self, move: Move) -> list[Event]:
-        """Unchecked: play ``move`` for the chariot whose turn it is; return the events."""
+        """Unchecked: play ``move`` for the chariot whose turn it is; return the events.
+
+        The laps, the alley stop and its miss, and the finish are the move's own facts; what
+        happens on them is the ruleset's effect lists (core/effects.py), applied in order.
+        """
         c = self.turn
         rules, board = self.game.rules, self.game.board
         self.ply += 1
@@ -199,152 +233,107 @@ class RaceState:
             self._advance(events)
             return events
         own = self.game.is_ownerless(c)
-        hand = list(self.hands[c])
-        if move.card < 0:  # the bonus piece, used instead of a card
-            self.bonus = _with(self.bonus, c, False)
-        elif own and self.decks[c]:
-            self.decks[c] = self.decks[c][1:]
-            self.played[c] = (*self.played[c], move.card)
-        elif not own:
-            hand.remove(move.card)
-            self.played[c] = (*self.played[c], move.card)
+        hand = self._play_card(c, move.card, own)
         start = self.pos[c]
         events = [Event("move", c, {"card": move.card, "path": list(move.path),
                                     "from": start})]
+        fx = rules.effects
+        t = Turn(hand, False, events, own)
         node = start
-        target = board.start_crossings[c] + rules.laps
         for nxt in move.path:
             if node is not None and (nxt, True) in board.succ[node]:
                 self.crossings[c] += 1
                 events.append(Event("lap", c, {"lap": self.lap(c)}))
-                if rules.prizes is not None:
-                    self._prize(c, events)
+                if fx.lap_completed:
+                    self._apply(fx.lap_completed, "lap_completed", c, t)
             node = nxt
         self.pos[c] = node
         lap = self.lap(c)
-        if (node is not None and board.alley[node] and lap in rules.alley_laps
-                and (not self.stopped[c]
-                     or (rules.prizes is not None and not self.forfeit[c]))):
-            self.stopped[c] = True
+        if node is not None and stops_in_alley(self, c, node, lap):
             events.append(Event("alley_stop", c, {"lap": lap}))
-            if rules.prizes is not None and not own:
-                self._reshuffle(c, events)
-            if rules.alley_card is not None and not own:
-                hand.append(rules.alley_card)  # the race-card tribute: it joins the hand
-                events.append(Event("alley_card", c, {"card": rules.alley_card}))
-            if rules.bonus is not None and not own:
-                self.bonus = _with(self.bonus, c, True)
-                events.append(Event("bonus", c, {"points": rules.bonus}))
-        finished = self.crossings[c] >= target
-        needs_stop = (board.has_alley and rules.alley_must_stop and rules.no_stop != "none"
-                      and not (own and rules.ownerless
-                               and rules.ownerless.alley in ("exempt", "avoid")))
-        if (needs_stop and not self.stopped[c] and not self.dq[c]
-                and (finished or lap > max(rules.alley_laps))):
-            self.dq[c] = True
-            events.append(Event("disqualified", c, {"reason": "no_alley_stop"}))
-            if rules.no_stop == "execute":
-                finished = False  # executed: out at once, 0 points
-                self._remove(c, "executed", events)
-            elif not rules.dq_may_finish and not finished:
-                self._remove(c, "disqualified", events)
-        if move.ram >= 0 and not finished and self.status[c] == RACING:
+            self._apply(fx.alley_stop, "alley_stop", c, t)
+        t.finished = self.crossings[c] >= board.start_crossings[c] + rules.laps
+        if fx.alley_missed and misses_alley(self, c, own, lap, t.finished, self.stopped[c]):
+            self._apply(fx.alley_missed, "alley_missed", c, t)
+        if move.ram >= 0 and not t.finished and self.status[c] == RACING:
             self._ram(c, move.ram, max(hand, default=0), events)
-        if finished and self.status[c] == RACING:
+        if t.finished and self.status[c] == RACING:
             self.status[c] = FINISHED
             self.pos[c] = None
             self.finish_order.append(c)
             events.append(Event("finish", c, {"order": len(self.finish_order)}))
+        if fx.move_ended:
+            self._apply(fx.move_ended, "move_ended", c, t)
         while not own and len(hand) < rules.hand_size and self.decks[c]:
             hand.append(self.decks[c][0])
             self.decks[c] = self.decks[c][1:]
         self.hands[c] = tuple(sorted(hand))
-        if self.status[c] == RACING and not hand and not self.decks[c] and not (
-                own and rules.ownerless and rules.ownerless.out_of_cards == "not_applicable"):
-            self._remove(c, "out_of_cards", events)
+        if self.status[c] == RACING and not hand and not self.decks[c] and runs_out(self, c):
+            self._apply(fx.out_of_cards, "out_of_cards", c, t)
         self.idle = 0
         self._advance(events)
         return events
+
+    def _play_card(self, c: int, card: int, own: bool) -> list[int]:
+        """The card (or the bonus piece, ``card`` < 0) leaves the hand (or an ownerless
+        chariot's deck); the hand as a list, to be stored when the move is done."""
+        hand = list(self.hands[c])
+        if card < 0:  # the bonus piece, used instead of a card
+            self.bonus = _with(self.bonus, c, False)
+        elif own and self.decks[c]:
+            self.decks[c] = self.decks[c][1:]
+            self.played[c] = (*self.played[c], card)
+        elif not own:
+            hand.remove(card)
+            self.played[c] = (*self.played[c], card)
+        return hand
+
+    def _apply(self, effects: tuple[Apply, ...], event: str, c: int, t: Turn) -> None:
+        """Apply an event's effect list in order."""
+        t.event = EVENTS[event]
+        for effect in effects:
+            effect(self, c, t)
 
     def skip(self, reason: str) -> list[Event]:
         """The chariot whose turn it is cannot move: it skips and keeps its cards.
 
         An ownerless chariot's drawn card goes under its deck or is discarded (as the rules
-        say); if no card at all could move it and the rules say so, none is drawn.
+        say); if no card at all could move it and the rules say so, none is drawn. Else the
+        effects of ``only_restricted`` (when the card restrictions left it only restricted
+        cards and the list is not empty) or of ``no_move`` apply.
         """
         c = self.turn
         self.ply += 1
         events = [Event("skip", c, {"reason": reason})]
         counts = True
-        rules = self.game.rules
+        fx = self.game.rules.effects
         if self.game.is_ownerless(c) and self.decks[c]:
             counts = ownerless_skip(self, c, events)
-        elif (reason == "six_rule" and rules.six_only == "crash" and self.hands[c]
-              and all(x in rules.restricted_cards for x in self.hands[c])):
-            # crash and burn: out of the race, the wreck blocks its space (pos is kept)
-            self.status[c] = REMOVED
-            events.append(Event("crashed", c, {"space": self.pos[c]}))
-            self.idle = 0
-            self._advance(events)
-            return events
-        elif rules.no_move == "cycle_card" and self.decks[c] and self.hands[c]:
-            hand = list(self.hands[c])
-            card = max(hand)  # the highest card goes under the deck
-            hand.remove(card)
-            hand.append(self.decks[c][0])
-            self.decks[c] = (*self.decks[c][1:], card)
-            self.hands[c] = tuple(sorted(hand))
-            events.append(Event("cycle", c, {"card": card}))
+        else:
+            effects, event = fx.no_move, "no_move"
+            if fx.only_restricted and only_restricted(self, c, reason):
+                effects, event = fx.only_restricted, "only_restricted"
+            if effects:
+                t = Turn(list(self.hands[c]), False, events, False)
+                self._apply(effects, event, c, t)
+                self.hands[c] = tuple(sorted(t.hand))
         if counts:
             self.idle += 1
-        own = self.game.rules.ownerless
         if (self.status[c] == RACING and not self.hands[c] and not self.decks[c]
-                and not (self.game.is_ownerless(c) and own
-                         and own.out_of_cards == "not_applicable")):
-            self._remove(c, "out_of_cards", events)
-            self.idle = 0
+                and runs_out(self, c)):
+            self._apply(fx.out_of_cards, "out_of_cards", c,
+                        Turn([], False, events, self.game.is_ownerless(c)))
+        if self.status[c] != RACING:
+            self.idle = 0  # a chariot left the race: that is a change
         self._advance(events)
         return events
-
-    def _prize(self, c: int, events: list[Event]) -> None:
-        """Chariot ``c`` has just completed a lap: the prize by the order of completing it,
-        unless it stopped in the alley during that lap."""
-        prizes = self.game.rules.prizes
-        assert prizes is not None
-        done = self.crossings[c] - self.game.board.start_crossings[c]
-        if done < 1:
-            return
-        if self.forfeit[c]:
-            self.forfeit = _with(self.forfeit, c, False)
-            events.append(Event("prize", c, {"lap": done, "money": 0, "forfeited": True}))
-            return
-        before = sum(1 for o in range(len(self.pos)) if o != c
-                     and self.crossings[o] - self.game.board.start_crossings[o] >= done)
-        won = prizes[before] if before < len(prizes) else 0
-        self.money = _with(self.money, c, self.money[c] + won)
-        events.append(Event("prize", c, {"lap": done, "money": won}))
-
-    def _reshuffle(self, c: int, events: list[Event]) -> None:
-        """The alley stop in a money race: the played cards go back and the whole deck is
-        reshuffled (a shuffle seeded by the position, so a replay repeats it); the lap's
-        prize is forfeited."""
-        import random
-
-        deck = [*self.decks[c], *self.played[c]]
-        random.Random(f"{self.ply}/{c}/{deck}").shuffle(deck)
-        self.decks[c], self.played[c] = tuple(deck), ()
-        self.forfeit = _with(self.forfeit, c, True)
-        events.append(Event("reshuffle", c, {"cards": len(deck)}))
 
     def _ram(self, c: int, o: int, shown: int, events: list[Event]) -> None:
         """A ramming attack of ``c`` on ``o``: the higher highest card wins; the winner moves
         one space straight ahead, the loser one straight back if that space is free."""
-        board, tie = self.game.board, self.game.rules.ramming
+        board = self.game.board
         other = max(self.hands[o], default=0)
-        if shown != other:
-            winner = c if shown > other else o
-        else:
-            winner = {"attacker_wins": c, "defender_wins": o}.get(tie or "", -1)
+        winner = ram_winner(self, c, o, shown)
         events.append(Event("ram", c, {"target": o, "cards": [shown, other],
                                        "winner": winner}))
         if winner < 0:
@@ -355,11 +344,6 @@ class RaceState:
         if back >= 0 and back not in self.pos and not board.alley[back]:
             self.pos[loser] = back
 
-    def _remove(self, c: int, reason: str, events: list[Event]) -> None:
-        self.status[c] = REMOVED
-        self.pos[c] = None
-        events.append(Event("removed", c, {"reason": reason}))
-
     def _advance(self, events: list[Event]) -> None:
         racing = self.status.count(RACING)
         if not racing:
@@ -367,14 +351,14 @@ class RaceState:
             events.append(Event("end", None, {"termination": "finished"}))
             return
         rules = self.game.rules
-        limit = racing * (len(rules.deck) + 1 if rules.no_move == "cycle_card" else 1)
+        limit = racing * rules.idle_rounds
         if self.idle >= limit:
             # a full round without a move: nothing can change any more (deadlock rule)
             self.end = "deadlock"
             events.append(Event("end", None, {"termination": "deadlock"}))
             return
         own = self.game.rules.ownerless
-        if self.game.ownerless and own and own.turn_order == "after_players_best_placed_first":
+        if self.game.ownerless and own and own.after_players:
             self.turn = self._next_after_players(self.racing())
             return
         if self.game.player_turns:

@@ -125,7 +125,7 @@ def choose_course(t: TournamentRules, race: int, players: int, given: Sequence[s
     for _players, course_id, _name in entries:
         if course_id:
             return course_id
-    if t.course_choice == "recommended_then_draw":
+    if t.draws_course:
         return _draw(race, raced, pool, rng)
     named = entries[0][2] if entries else "no course"
     raise TournamentError(f"race {race}: the rotation names {named!r} for {players} players, "
@@ -145,17 +145,22 @@ def next_seats(t: TournamentRules, seats: Sequence[int], order: Sequence[int]) -
     """The start order of the next race from the last one's ``seats`` (start-place order)
     and its result ``order`` (both seat indices); None: draw again. Seats are clockwise by
     index."""
-    n = len(seats)
-    rule = t.next_start_order
-    if rule == "by_result":
-        return list(order)
-    if rule == "loser_first":
-        first = order[-1]
-    elif rule == "last_starter_opens":
-        first = seats[-1]
-    else:
-        return None
+    return NEXT_SEATS[t.next_start_order](seats, order)
+
+
+def _clockwise_from(first: int, n: int) -> list[int]:
     return [(first + i) % n for i in range(n)]
+
+
+# the start orders of a next race, by the name the adapter (core/rules.py) gives them
+NEXT_SEATS: dict[str, Callable[[Sequence[int], Sequence[int]], list[int] | None]] = {
+    "by_result": lambda seats, order: list(order),  # the result's order
+    "loser_first": lambda seats, order: _clockwise_from(order[-1], len(seats)),
+    "last_starter_opens": lambda seats, order: _clockwise_from(seats[-1], len(seats)),
+    "reveal": lambda seats, order: None,  # draw again
+}
+# the tie-breaks of the standings: whether more wins (then seconds, ...) break a tie
+TIE_BREAKS: dict[str, bool] = {"none": False, "places": True}
 
 
 def _result(race: int, course: str, seed: int, seats: Sequence[int], out: Outcome,
@@ -197,7 +202,7 @@ def standings(names: Sequence[str], races: Sequence[RaceResult],
 
     def key(p: int) -> tuple[int, ...]:
         total = sum(r.points[p] for r in races)
-        if tie_break != "places":
+        if not TIE_BREAKS[tie_break]:
             return (-total,)
         return (-total, *(-sum(r.all_places[p].count(k) for r in races)
                           for k in range(1, most + 1)))

@@ -202,9 +202,10 @@ def rule_problems(model: CourseModel, g: nx.DiGraph, rules: RaceFigures,
             continue
         label = g.nodes[s]["label"]
         at_line = _race_from_the_line(g, s, rules)
-        cost = ("" if races[i] is None or at_line is None else
-                f": its shortest race is {races[i]}, against {at_line} from the same lane "
-                f"right behind the line ({races[i] - at_line:+d})")
+        race = races[i]
+        cost = ("" if race is None or at_line is None else
+                f": its shortest race is {race}, against {at_line} from the same lane "
+                f"right behind the line ({race - at_line:+d})")
         where = (steps and f"{steps} steps before the finish line") or "not behind the line"
         problems.append(Where(model.source, ("start", i)).problem(
             f"start place {i + 1} ({label}) is {where}, not in the grid right behind it"

@@ -297,19 +297,19 @@ def _walls(model: CourseModel, table: SpaceTable, rev: bool, period: int,
                     f"the wall refers to no piece {name!r}"
                     f"{did_you_mean(name, table.piece_index)}", None, key))
             idx.append(table.piece_index.get(name))
-        if None in idx:
-            continue
         i0, i1 = idx
+        if i0 is None or i1 is None:
+            continue
         if hi - lo != 1 or hi >= model.lanes:
             problems.append(where.problem(
                 f"a wall runs between two adjacent lanes of 0..{model.lanes - 1} — write e.g. "
                 "[0, 1]", None, "lanes"))
             continue
-        if i1 < i0:  # type: ignore[operator]
+        if i1 < i0:
             problems.append(where.problem("the wall ends before it begins — swap from/to",
                                           None, "to"))
             continue
-        for i in range(i0, i1 + 1):  # type: ignore[arg-type]
+        for i in range(i0, i1 + 1):
             lens = model.pieces[i].lengths
             if lens[lo] == 0 or lens[hi] == 0:
                 problems.append(where.problem(
@@ -317,7 +317,7 @@ def _walls(model: CourseModel, table: SpaceTable, rev: bool, period: int,
                     f"{lo if lens[lo] == 0 else hi} does not exist (a chicane?) — end the "
                     "wall before it", None))
                 break
-        spans.append((lo, hi, Fraction(i0), Fraction(i1 + 1)))  # type: ignore[arg-type]
+        spans.append((lo, hi, Fraction(i0), Fraction(i1 + 1)))
     if rev:
         spans = [(lo, hi, period - t1, period - t0) for lo, hi, t0, t1 in spans]
     return spans

@@ -267,13 +267,13 @@ def read_course(path: str | Path, course_id: str | None = None) -> CourseModel:
     cid = course_id or d.get("id") or Path(path).stem
     return CourseModel(
         file=str(path), source=source, id=cid, name=d["name"],
-        edition=d.get("edition", "homebrew"), players=players,  # type: ignore[arg-type]
+        edition=d.get("edition", "homebrew"), players=players,
         lanes=lanes, reconstructed=bool(d.get("reconstructed", False)),
         provenance=d.get("provenance", {}), description=d.get("description", ""),
         pieces=pieces, finish_before=d["finish"]["before"], start=list(d["start"]),
         alley=alley, wall_spans=spans, water=list(d.get("water", [])),
         remove_spaces=list(d.get("remove_spaces", [])),
-        add_steps=[tuple(s) for s in d.get("add_steps", [])],  # type: ignore[misc]
-        remove_steps=[tuple(s) for s in d.get("remove_steps", [])],  # type: ignore[misc]
+        add_steps=[tuple(s) for s in d.get("add_steps", [])],
+        remove_steps=[tuple(s) for s in d.get("remove_steps", [])],
         reverse=d.get("anticlockwise"), figures=d.get("figures", {}), problems=found,
         includes=includes)

@@ -125,3 +125,19 @@ def test_four_laps_from_yaml_alone() -> None:
     first = run.outcome.placings[0]
     assert first.place == 1 and first.points == 10
     assert run.state.crossings[first.chariot] - board.start_crossings[first.chariot] == 4
+
+
+@pytest.mark.parametrize(("edition", "who"), [
+    ("dicetree-2022", None),  # 'einer von beiden': any of them
+    ("pro-ludo-2006", "first_leader_to_move"),  # 'der zuerst wieder an der Reihe ist'
+    ("ravensburger-1989", "to_move"),  # 'den spelare som står i tur'
+])
+def test_the_joint_exception_reads_who(edition: str, who: str | None) -> None:
+    """six_rule.joint_leader_exception.who is read: it adds its condition to ``when``
+    (DiceTree 2022 rulebook (DE) S.5; Pro Ludo 2006 Spielregel (DE) p.5; Ravensburger 1989
+    regler (SV), Undantag)."""
+    rules = rules_from_ruleset(load_ruleset(edition))
+    value = load_ruleset(edition).value("six_rule.joint_leader_exception")
+    assert rules.six_joint_exception is not None
+    assert rules.six_joint_exception[:len(value["when"])] == tuple(value["when"])
+    assert rules.six_joint_exception[len(value["when"]):] == ((who,) if who else ())

@@ -16,6 +16,21 @@ from avecaesar.engine.core.race import new_race, play_turn
 
 RULESETS = ("dicetree-2022", "ravensburger-1989", "pro-ludo-2006", "pro-ludo-2006+ownerless",
             "dicetree-2022+team-gladiator")
+# the variants whose effects differ (execution, race card, bonus piece, prizes, ramming,
+# crash, cycling a card, no penalty): move_facts must agree with copy-and-push under each
+VARIANTS = (
+    ("ravensburger-1989", ("dishonour",), {}),
+    ("dicetree-2022", ("alley-race-card",), {"alley.race_card": "4"}),
+    ("pro-ludo-2006", ("homebrew-bonus-piece",), {}),
+    ("dicetree-2022", ("money-instead-of-laurels",), {"prize_money.per_lap": "[5, 3, 1]"}),
+    ("dicetree-2022", ("ramming-attacks",), {"ramming.attack_chips": "no_effect",
+                                             "ramming.tie": "attacker_wins"}),
+    ("dicetree-2022", ("ramming-attacks",), {"ramming.attack_chips": "no_effect",
+                                             "ramming.tie": "defender_wins"}),
+    ("dicetree-2022", ("crash-and-burn", "missed-turns"), {}),
+    ("dicetree-2022", (), {"alley.no_stop": "no_penalty",
+                           "disqualification.may_finish": "false"}),
+)
 
 
 def positions(rules, oval, seeds: int = 12):
@@ -36,11 +51,32 @@ def test_fast_effects_equal_copy_and_push(name: str, rules_of, oval) -> None:
     checked = 0
     for state in positions(rules_of(name), oval):
         for move in state.legal_moves():
-            fast = _after(state, move)
-            if fast is not None:
-                assert fast == _after_slow(state, move), (state.notation(), move)
-                checked += 1
+            assert _after(state, move) == _after_slow(state, move), (state.notation(), move)
+            checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize(("edition", "variants", "sets"), VARIANTS)
+def test_move_facts_equal_copy_and_push_under_the_variants(edition, variants, sets,
+                                                           oval) -> None:
+    """The one "effects of this move" function (core/moves.py move_facts, which the greedy
+    scores by) equals copying and pushing under every variant's effect lists; and the
+    greedy's inline scores equal its reference there too."""
+    from avecaesar.engine.bots.policies import _distinct_scored, _distinct_scored_fast
+    from avecaesar.engine.core.rules import rules_from_ruleset
+    from avecaesar.engine.ruleset.ruleset import load_ruleset
+
+    rules = rules_from_ruleset(load_ruleset(edition, list(variants), sets))
+    checked = 0
+    for state in positions(rules, oval, seeds=6):
+        moves = state.legal_moves()
+        for move in moves:
+            assert _after(state, move) == _after_slow(state, move), (state.notation(), move)
+            checked += 1
+        if moves:
+            assert list(_distinct_scored_fast(state, moves)) == list(
+                _distinct_scored(state, moves)), state.notation()
+    assert checked > 500
 
 
 def test_greedy_is_deterministic(rules_of, oval) -> None:
