@@ -185,6 +185,7 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
     if extra and rules.ownerless is not None:
         rules.ownerless.check()
     rng = random.Random(seed)
+    reveals: list[list[int]]
     if seats is not None:
         if sorted(seats) != list(range(n)):
             raise ValueError(f"seats {list(seats)} are not an order of {n} players")
@@ -207,7 +208,8 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
                 "in_start_order"))
     game = RaceGame(rules, board, names, flags if extra else (), owners,
                     people if per > 1 else ())
-    decks, hands = [], []
+    decks: list[tuple[int, ...]] = []
+    hands: list[tuple[int, ...]] = []
     for c in range(n + extra):
         d = list(rules.deck)
         rng.shuffle(d)
