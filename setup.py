@@ -28,13 +28,13 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 # The modules compiled together (one mypyc group; all or none of them are used), as paths
-# under engine/. Kept out for now, while they are being rewritten: bots/policies.py
-# (needs small typing fixes for mypyc).
+# under engine/. Left out: bots/policies.py (needs small typing fixes for mypyc) and
+# core/rules.py (compiles, but some values do not have their annotated types at run time:
+# mypyc's checks raise TypeError), both being rewritten; rules run once per race anyway.
 NATIVE = [
     "core/types.py",
     "core/board.py",
     "core/conditions.py",
-    "core/rules.py",
     "core/moves.py",
     "core/state.py",
     "core/notation.py",
