@@ -78,7 +78,7 @@ class NativeBuildExt(build_ext):
             if self.inplace:
                 (ROOT / "src" / OUT).mkdir(parents=True, exist_ok=True)
             super().run()
-        except Exception as exc:  # noqa: BLE001 - the install must go on in pure Python
+        except Exception as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             say(f"compiling the hot path failed ({type(exc).__name__}: {first}); "
                 "installing pure Python")
@@ -90,7 +90,7 @@ class NativeBuildExt(build_ext):
         include = sysconfig.get_paths()["include"]
         if not Path(include, "Python.h").exists():
             raise RuntimeError(f"Python's headers are missing ({include}/Python.h)")
-        from mypyc.build import mypycify  # noqa: PLC0415 - a build requirement, optional
+        from mypyc.build import mypycify
 
         # mypy names modules after their folders: lay the sources out as the installed
         # package (avecaesar/engine/...), as pyproject's package-dir maps them.
@@ -111,10 +111,7 @@ class NativeBuildExt(build_ext):
                             target_dir=str(target), opt_level="3")
         finally:
             os.chdir(here)
-        for ext in exts:  # the C file names are relative to the stage
-            ext.sources = [s if os.path.isabs(s) else str(stage / s) for s in ext.sources]
-            ext.include_dirs = [d if os.path.isabs(d) else str(stage / d)
-                                for d in ext.include_dirs]
+            shutil.rmtree(stage, ignore_errors=True)  # the C files are in build_temp
         return exts
 
     @staticmethod
@@ -126,7 +123,7 @@ class NativeBuildExt(build_ext):
     def get_ext_fullpath(self, ext_name: str) -> str:
         return os.path.join(self.build_lib, self.compiled_file(self.get_ext_fullname(ext_name)))
 
-    def _get_inplace_equivalent(self, build_py, ext: Extension) -> tuple[str, str]:  # noqa: ANN001
+    def _get_inplace_equivalent(self, build_py, ext: Extension) -> tuple[str, str]:
         # editable installs copy the build into the source tree: into src/avecaesar/_compiled
         filename = self.compiled_file(self.get_ext_fullname(ext.name))
         return str(ROOT / "src" / filename), os.path.join(self.build_lib, filename)

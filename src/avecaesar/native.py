@@ -92,7 +92,7 @@ class CompiledFinder(MetaPathFinder):
         engine = sys.modules.get(ENGINE)
         if engine is None or not getattr(engine, "__path__", None):
             return False  # not yet known where the sources are: leave this import alone
-        reason = stale_reason(self.manifest, Path(list(engine.__path__)[0]))
+        reason = stale_reason(self.manifest, Path(next(iter(engine.__path__))))
         if reason is None:
             _flavour = Flavour(True, f"{len(self.manifest['modules'])} modules from "
                                      f"{self.folder}")
@@ -132,7 +132,7 @@ def install() -> None:
 
 def flavour() -> Flavour:
     """Which flavour runs. Imports the engine's core so that the check has run."""
-    import avecaesar.engine.core.types  # noqa: F401, PLC0415 - triggers the finder's check
+    import avecaesar.engine.core.types  # noqa: F401 - triggers the finder's check
 
     if _flavour is None:
         return Flavour(False, "no finder installed")
@@ -142,13 +142,13 @@ def flavour() -> Flavour:
 def needs_rebuild() -> bool:
     """True when a build is installed and no longer matches the sources (`make setup` then
     reinstalls); False when it matches, or when nothing was built (no compiler)."""
-    from importlib.util import find_spec  # noqa: PLC0415
+    from importlib.util import find_spec
 
     manifest = read_manifest()
     spec = find_spec(ENGINE)
     if manifest is None or spec is None or not spec.submodule_search_locations:
         return False
-    return stale_reason(manifest, Path(list(spec.submodule_search_locations)[0])) is not None
+    return stale_reason(manifest, Path(next(iter(spec.submodule_search_locations)))) is not None
 
 
 def main() -> None:

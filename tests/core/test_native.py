@@ -80,7 +80,8 @@ def test_stale_reason_names_the_edited_source(tmp_path: Path) -> None:
     m = _manifest(tmp_path, "core/board.py", b"as built")
     assert native.stale_reason(m, tmp_path) is None
     (tmp_path / "core/board.py").write_bytes(b"as built, then edited")
-    assert native.stale_reason(m, tmp_path) == f"{tmp_path / 'core/board.py'} changed since the build"
+    edited = tmp_path / "core/board.py"
+    assert native.stale_reason(m, tmp_path) == f"{edited} changed since the build"
     (tmp_path / "core/board.py").unlink()
     assert "missing" in str(native.stale_reason(m, tmp_path))
     m = _manifest(tmp_path, "core/board.py", b"as built")
@@ -91,7 +92,7 @@ def test_finder_falls_back_to_pure_with_one_warning(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """A manifest whose hash does not match the real board.py: the finder finds nothing
     (the .py is loaded), warns once, and stays out of the way after."""
-    engine_dir = Path(list(avecaesar.engine.__path__)[0])
+    engine_dir = Path(next(iter(avecaesar.engine.__path__)))
     manifest = _manifest(tmp_path, "unused.py", b"")
     manifest["modules"]["avecaesar.engine.core.board"]["source"] = "core/board.py"  # type: ignore[index]
     assert native.stale_reason(manifest, engine_dir) is not None
