@@ -99,9 +99,10 @@ class CompiledFinder(MetaPathFinder):
             self.ok = True
         else:
             _flavour = Flavour(False, f"compiled build not used: {reason}")
-            warnings.warn(f"avecaesar: the compiled hot path is not used, {reason}; running "
-                          "pure Python (rebuild: make setup, or pip install -e .)",
-                          RuntimeWarning, stacklevel=2)
+            # one line, not pointing into the import machinery: "avecaesar:0: RuntimeWarning: …"
+            warnings.warn_explicit(f"the compiled hot path is not used, {reason}; running "
+                                   "pure Python (rebuild: make setup, or pip install -e .)",
+                                   RuntimeWarning, "avecaesar", 0)
             self.ok = False
         return self.ok
 
