@@ -62,7 +62,10 @@ class NativeBuildExt(build_ext):
     """Compiles NATIVE with mypyc; on any failure, builds nothing and says why in one line."""
 
     def run(self) -> None:
-        if self.inplace:  # an editable install: the previous build goes, whatever follows
+        # a previous build (in build/ from an earlier `pip wheel .`, or in src/ from an
+        # editable install) goes, whatever follows: a failed build must ship none of it
+        shutil.rmtree(Path(self.build_lib) / OUT, ignore_errors=True)
+        if self.inplace:
             shutil.rmtree(ROOT / "src" / OUT, ignore_errors=True)
         if os.environ.get("AVECAESAR_PURE", "") not in ("", "0"):
             say("AVECAESAR_PURE is set: not compiling, the package stays pure Python")
@@ -80,6 +83,7 @@ class NativeBuildExt(build_ext):
             super().run()
         except Exception as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            first = first if len(first) <= 120 else first[:117] + "..."
             say(f"compiling the hot path failed ({type(exc).__name__}: {first}); "
                 "installing pure Python")
             self.extensions = []
