@@ -6,10 +6,18 @@ VENV    ?= .venv
 BIN     := $(VENV)/bin
 OUT     ?= out
 COURSE  ?= ravensburger-1989/a-white
+# run a second time with AVECAESAR_PURE=1 by `make test` (the first run uses the compiled
+# hot path when it is built): the engine's core tests and the golden records
+BOTH_FLAVOURS ?= tests/core tests/engine/test_golden.py tests/engine/test_scenarios.py \
+                 tests/engine/test_vectors.py tests/engine/test_races.py
 
-.PHONY: setup graphviz browser demo test lint typecheck bench docs clean
+# The engine's hot path is compiled with mypyc by `pip install` (setup.py) when a C compiler
+# and Python's headers are there; else it installs pure Python (same results, slower).
+# A build older than its sources is never used (src/avecaesar/native.py); `make setup`
+# rebuilds it.
+.PHONY: setup compiler native graphviz browser demo test lint typecheck bench docs clean
 
-$(BIN)/avecaesar: pyproject.toml
+$(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	@$(PY) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
 	@$(PY) -m venv $(VENV) 2>/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq python3-venv && $(PY) -m venv $(VENV); \
@@ -24,7 +32,18 @@ graphviz:
 	    apt-get update -qq && apt-get install -y -qq graphviz >/dev/null; \
 	  else echo "Graphviz's 'dot' is missing: run 'sudo apt-get install graphviz' (needed to render courses)"; exit 1; fi; }
 
-setup: $(BIN)/avecaesar graphviz
+compiler:
+	@{ command -v cc >/dev/null 2>&1 && $(PY) -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; } || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing a C compiler and Python's headers (apt-get install gcc python3-dev)"; \
+	    { apt-get update -qq && apt-get install -y -qq gcc python3-dev >/dev/null; } || echo "could not install gcc and python3-dev: the engine installs as pure Python"; \
+	  else echo "no C compiler or Python headers (sudo apt-get install gcc python3-dev): the engine installs as pure Python"; fi; }
+
+native: $(BIN)/avecaesar
+	@$(BIN)/python -c 'import sys, avecaesar.native as n; sys.exit(n.needs_rebuild())' 2>/dev/null || { \
+	  echo "rebuilding the compiled hot path (its sources changed)"; $(BIN)/pip install -q --no-deps -e .; }
+	@$(BIN)/python -c 'import avecaesar.native as n; n.main()'
+
+setup: $(BIN)/avecaesar native graphviz
 	@echo "set up: run $(BIN)/avecaesar, or type plain 'avecaesar' after"
 	@echo '  export PATH="$(CURDIR)/$(BIN):$$PATH"    (or: source $(BIN)/activate)'
 
@@ -52,12 +71,13 @@ test: setup browser
 	$(BIN)/ruff check .
 	$(MAKE) typecheck
 	$(BIN)/pytest
+	AVECAESAR_PURE=1 $(BIN)/pytest $(BOTH_FLAVOURS)
 
 # mypy (config in pyproject.toml): the import package avecaesar is mapped from several
 # folders, which mypy cannot follow, so they are linked under build/mypy/avecaesar first
 typecheck: setup
 	@mkdir -p build/mypy/avecaesar
-	@ln -sfn ../../../src/avecaesar/__init__.py build/mypy/avecaesar/__init__.py
+	@for f in src/avecaesar/*.py; do ln -sfn ../../../$$f build/mypy/avecaesar/$$(basename $$f); done
 	@for d in engine editor rulesets courses schemas; do ln -sfn ../../../$$d build/mypy/avecaesar/$$d; done
 	$(BIN)/mypy
 

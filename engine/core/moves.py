@@ -204,7 +204,7 @@ def _rammed(state: RaceState, c: int, move: Move, node: int, got: tuple[int, ...
         return board.ahead[node]
     if winner == o:
         back = board.behind[node]
-        there = state.pos[o]
+        there: int | None = state.pos[o]
         taken = {p for i, p in enumerate(state.pos) if i not in (c, o)}
         taken.add(there if there is None else board.ahead[there])
         if back >= 0 and back not in taken and back != node and not board.alley[back]:
@@ -212,7 +212,7 @@ def _rammed(state: RaceState, c: int, move: Move, node: int, got: tuple[int, ...
     return node
 
 
-def only_restricted(state: RaceState, c: int, reason: str) -> bool:
+def only_restricted(state: RaceState, c: int, reason: str | None) -> bool:
     """``c`` skips because the card restrictions forbid every card of its hand (the event
     ``only_restricted``)."""
     restricted = state.game.rules.restricted_cards

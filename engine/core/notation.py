@@ -147,4 +147,5 @@ def parse_fields(game: RaceGame, text: str) -> tuple[Any, ...]:
             raise NotationError(text, f"queue {t[5]!r} must be chariot letters")
         queue = tuple(LETTERS.index(x) for x in t[5])
     return (pos, crossings, stopped, hands, decks, played, status, dq, order,
-            LETTERS.index(t[0]), idle, ply, end, queue, bonus, money or None, forfeit)
+            LETTERS.index(t[0]), idle, ply, end, queue, tuple(bonus),
+            tuple(money) if money else None, tuple(forfeit))

@@ -185,6 +185,7 @@ def new_race(rules: RaceRules, board: Board, players: Sequence[str],
     if extra and rules.ownerless is not None:
         rules.ownerless.check()
     rng = random.Random(seed)
+    reveals: list[list[int]]
     if seats is not None:
         if sorted(seats) != list(range(n)):
             raise ValueError(f"seats {list(seats)} are not an order of {n} players")

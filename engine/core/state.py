@@ -294,7 +294,7 @@ class RaceState:
         for effect in effects:
             effect(self, c, t)
 
-    def skip(self, reason: str) -> list[Event]:
+    def skip(self, reason: str | None) -> list[Event]:
         """The chariot whose turn it is cannot move: it skips and keeps its cards.
 
         An ownerless chariot's drawn card goes under its deck or is discarded (as the rules
