@@ -26,17 +26,31 @@ __all__ = ["CONDITIONS", "CardRestriction", "Condition", "Context", "check_expre
            "freeze", "holds", "restriction_reason"]
 
 
-@dataclass(frozen=True)
 class Context:
     """What a condition is asked about: the state, the chariot, the restricted cards, and
     the helpers of the move rules it may need (given by engine/core/moves.py, so this
-    module imports none of the engine)."""
+    module imports none of the engine).
 
-    state: RaceState
-    chariot: int
-    cards: frozenset[int]
-    blocks_others: Callable[[RaceState, int], bool]
-    cannot_be_passed: Callable[[RaceState, int], bool]
+    A plain slotted class, not a dataclass: it is made on every turn the restricted cards
+    are in hand (no ``dataclasses.replace``), and mypyc cannot compile a dataclass whose
+    field is annotated with a name imported under ``TYPE_CHECKING`` only (its module
+    initialisation crashes)."""
+
+    __slots__ = ("blocks_others", "cannot_be_passed", "cards", "chariot", "state")
+
+    def __init__(self, state: RaceState, chariot: int, cards: frozenset[int],
+                 blocks_others: Callable[[RaceState, int], bool],
+                 cannot_be_passed: Callable[[RaceState, int], bool]) -> None:
+        self.state = state
+        self.chariot = chariot
+        self.cards = cards
+        self.blocks_others = blocks_others
+        self.cannot_be_passed = cannot_be_passed
+
+    def with_cards(self, cards: frozenset[int]) -> Context:
+        """The same question about another set of restricted cards."""
+        return Context(self.state, self.chariot, cards, self.blocks_others,
+                       self.cannot_be_passed)
 
 
 @dataclass(frozen=True)

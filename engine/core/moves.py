@@ -9,7 +9,6 @@ beyond lapse.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from avecaesar.engine.core.board import WalkTable
@@ -236,7 +235,7 @@ def card_forbidden(state: RaceState, c: int, card: int) -> str | None:
     x = Context(state, c, frozenset(), _blocks_others, _cannot_be_passed)
     for r in rules.card_restrictions:
         if card in r.cards:
-            why = restriction_reason(r, card, replace(x, cards=r.cards))
+            why = restriction_reason(r, card, x.with_cards(r.cards))
             if why is not None:
                 return why
     return None

@@ -161,13 +161,17 @@ class RaceState:
 
     def leaders(self) -> list[int]:
         """The racing chariots with the greatest race progress (several: joint leaders)."""
-        best: int | None = None
+        board = self.game.board
+        sc, lap_value, progress = board.start_crossings, board.lap_value, board.progress
+        pos, crossings = self.pos, self.crossings
+        best = 0
         out: list[int] = []
         for c, s in enumerate(self.status):
-            if s != RACING or self.pos[c] is None:
+            p = pos[c]
+            if s != RACING or p is None:
                 continue
-            rp = self.race_progress(c)
-            if best is None or rp > best:
+            rp = (crossings[c] - sc[c]) * lap_value + progress[p]  # race_progress(c)
+            if not out or rp > best:
                 best, out = rp, [c]
             elif rp == best:
                 out.append(c)
