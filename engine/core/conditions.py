@@ -36,7 +36,7 @@ class Context:
     field is annotated with a name imported under ``TYPE_CHECKING`` only (its module
     initialisation crashes)."""
 
-    __slots__ = ("blocks_others", "cannot_be_passed", "cards", "chariot", "state")
+    __slots__ = ("blocks_others", "cannot_be_passed", "cards", "chariot", "lead", "state")
 
     def __init__(self, state: RaceState, chariot: int, cards: frozenset[int],
                  blocks_others: Callable[[RaceState, int], bool],
@@ -46,11 +46,14 @@ class Context:
         self.cards = cards
         self.blocks_others = blocks_others
         self.cannot_be_passed = cannot_be_passed
+        self.lead: list[int] | None = None  # the state's leaders, asked for once
 
     def with_cards(self, cards: frozenset[int]) -> Context:
         """The same question about another set of restricted cards."""
-        return Context(self.state, self.chariot, cards, self.blocks_others,
-                       self.cannot_be_passed)
+        x = Context(self.state, self.chariot, cards, self.blocks_others,
+                    self.cannot_be_passed)
+        x.lead = self.lead
+        return x
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,11 @@ class Condition:
 
 
 def _leaders(x: Context) -> list[int]:
-    return x.state.leaders()
+    """The state's leaders (worked out once per question; the state does not change while
+    it is asked)."""
+    if x.lead is None:
+        x.lead = x.state.leaders()
+    return x.lead
 
 
 def _only(x: Context, c: int) -> bool:
