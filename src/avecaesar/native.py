@@ -51,6 +51,30 @@ def pure_forced() -> bool:
     return os.environ.get(ENV, "") not in ("", "0")
 
 
+#: a build whose smoke test failed (it crashed or raced differently from pure Python) has
+#: its manifest renamed to this: nothing of it is loaded
+BROKEN = "manifest.broken.json"
+
+# One short race, printed as its final position; run compiled and pure in fresh processes.
+SMOKE = """
+import avecaesar.native as n
+from avecaesar.engine.bots.registry import OWNERLESS, make_policy
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.race import run_race
+from avecaesar.engine.core.rules import rules_from_ruleset
+from avecaesar.engine.course.course import load_course
+from avecaesar.engine.ruleset.ruleset import load_ruleset
+import avecaesar.engine.bots.search, avecaesar.engine.core.notation
+rules = rules_from_ruleset(load_ruleset("dicetree-2022", [], {}))
+course = load_course("dicetree-2022/hippodrom-constantinople")
+board = Board.from_graph(course.graph, course.id)
+names = ["a", "b", "c"]
+run = run_race(rules, board, names, [make_policy("greedy", i) for i in range(3)], 7,
+               ownerless=OWNERLESS)
+print(n.flavour().name, run.state.notation())
+"""
+
+
 def read_manifest(folder: Path = COMPILED) -> dict[str, Any] | None:
     try:
         return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
@@ -126,7 +150,10 @@ def install() -> None:
         return
     manifest = read_manifest()
     if manifest is None:
-        _flavour = Flavour(False, "not built (no C compiler, headers or mypyc at install)")
+        _flavour = Flavour(False, "compiled build failed its smoke test at install"
+                           if (COMPILED / BROKEN).exists() else
+                           "not built (no C compiler, headers or mypyc at install; "
+                           "`pip install -v -e .` shows why)")
         return
     sys.meta_path.insert(0, CompiledFinder(COMPILED, manifest))
 
@@ -146,13 +173,55 @@ def needs_rebuild() -> bool:
     from importlib.util import find_spec
 
     manifest = read_manifest()
+    if manifest is None:  # a build set aside by its smoke test is retried once edited
+        try:
+            manifest = json.loads((COMPILED / BROKEN).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            manifest = None
     spec = find_spec(ENGINE)
     if manifest is None or spec is None or not spec.submodule_search_locations:
         return False
     return stale_reason(manifest, Path(next(iter(spec.submodule_search_locations)))) is not None
 
 
+def smoke() -> str | None:
+    """Race one short race compiled and pure, each in a fresh process; None when both end
+    the same, else what went wrong. A crash of compiled code (a segfault at import) cannot be
+    caught in the process that imports it, hence the subprocesses."""
+    import subprocess
+
+    results = []
+    for pure in (False, True):
+        env = {k: v for k, v in os.environ.items() if k != ENV}
+        if pure:
+            env[ENV] = "1"
+        try:
+            out = subprocess.run([sys.executable, "-c", SMOKE], env=env, capture_output=True,
+                                 text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            return f"the {'pure' if pure else 'compiled'} smoke race did not end in 300 s"
+        if out.returncode != 0:
+            tail = (out.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
+            return (f"the {'pure' if pure else 'compiled'} smoke race failed "
+                    f"(exit {out.returncode}): {tail}")
+        results.append(out.stdout.split(maxsplit=1))
+    (compiled, race_c), (_, race_p) = results
+    if compiled != "compiled":
+        return None  # nothing compiled to check
+    if race_c != race_p:
+        return "the compiled smoke race ended differently from the pure one"
+    return None
+
+
 def main() -> None:
-    """Print the flavour and why (`make setup` runs it)."""
+    """Print the flavour and why (`make setup` runs it). A compiled build is smoke-tested
+    first; one that fails is set aside (its manifest renamed), so pure Python runs."""
     f = flavour()
+    if f.compiled:
+        problem = smoke()
+        if problem is not None:
+            (COMPILED / "manifest.json").replace(COMPILED / BROKEN)
+            print(f"engine hot path: pure (the compiled build is set aside: {problem}; "
+                  "please report it)")
+            return
     print(f"engine hot path: {f.name} ({f.reason})")

@@ -103,3 +103,28 @@ def test_finder_falls_back_to_pure_with_one_warning(tmp_path: Path,
     assert native._flavour is not None and native._flavour.name == "pure"
     assert finder.find_spec("avecaesar.engine.core.board") is None  # no second warning
     assert finder.find_spec("avecaesar.engine.core.other") is None  # not in the build
+
+
+def test_smoke_race_is_the_same_compiled_and_pure() -> None:
+    """`make setup` races one short race in both flavours before it says "compiled"."""
+    assert native.smoke() is None
+
+
+def test_smoke_catches_a_crash_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compiled module that segfaults at import (as one did when a dataclass field named a
+    TYPE_CHECKING-only class) is seen from outside the crashing process."""
+    monkeypatch.setattr(native, "SMOKE", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)")
+    problem = native.smoke()
+    assert problem is not None and "compiled smoke race failed (exit -11)" in problem
+
+
+def test_a_build_that_fails_its_smoke_test_is_set_aside(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "manifest.json").write_text("{}")
+    monkeypatch.setattr(native, "COMPILED", tmp_path)
+    monkeypatch.setattr(native, "flavour", lambda: native.Flavour(True, "8 modules"))
+    monkeypatch.setattr(native, "smoke", lambda: "the compiled smoke race failed (exit -11)")
+    native.main()
+    assert "engine hot path: pure (the compiled build is set aside" in capsys.readouterr().out
+    assert not (tmp_path / "manifest.json").exists() and (tmp_path / native.BROKEN).exists()
