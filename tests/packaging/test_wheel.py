@@ -51,7 +51,12 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
             shutil.copy2(ROOT / name, src / name)
     # -v shows the build backend's own output (setuptools' warnings, such as a data folder
     # absent from `packages`); with bytecode writing off, distutils says it skips compiling
+    # AVECAESAR_PURE=1: the packaging is checked here, not the mypyc compile of the hot
+    # path (make setup builds and smoke-tests that, tests/core/test_native.py checks it;
+    # with -v the compile's gcc lines, full of -W flags, would swamp this check, and it
+    # would cost 1.5-2.5 min)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["AVECAESAR_PURE"] = "1"
     out = _run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w",
                 str(tmp / "whl"), str(src)], tmp, env)
     assert out.returncode == 0, out.stdout + out.stderr
