@@ -12,6 +12,11 @@ BOTH_FLAVOURS ?= $(addprefix tests/core/,test_card_restrictions.py test_effects.
                    test_notebook_display.py test_golden.py test_scenarios.py test_vectors.py \
                    test_races.py)
 
+# `make test`'s pytest runs use two processes (pytest-xdist; CI has 2 cores): the whole suite
+# a file per worker at a time (a file's tests keep their order), the pure run test by test
+# (its seeded races are independent); PARALLEL= runs them in one process
+PARALLEL ?= -n 2
+
 # The engine's hot path is compiled with mypyc by `pip install` (setup.py) when a C compiler
 # and Python's headers are there; else it installs pure Python (same results, slower).
 # A build older than its sources is never used (src/avecaesar/native.py); `make setup`
@@ -71,8 +76,8 @@ lint: setup
 test: setup browser
 	$(BIN)/ruff check .
 	$(MAKE) typecheck
-	$(BIN)/pytest
-	AVECAESAR_PURE=1 $(BIN)/pytest $(BOTH_FLAVOURS)
+	$(BIN)/pytest $(PARALLEL) --dist loadfile
+	AVECAESAR_PURE=1 $(BIN)/pytest $(PARALLEL) --dist load $(BOTH_FLAVOURS)
 
 # mypy (config in pyproject.toml): the import package avecaesar is mapped from several
 # folders, which mypy cannot follow, so they are linked under build/mypy/avecaesar first

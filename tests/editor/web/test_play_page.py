@@ -152,6 +152,7 @@ def test_hidden_hand_why_not_undo_reload(live_server, browser) -> None:
     assert d.find_elements(By.CSS_SELECTOR, "#hand .card") == []
     assert f"Pass the device to {name}" in d.find_element(By.ID, "pass").text
     d.find_element(By.ID, "pass-ok").click()
+    _wait(d, lambda d: d.execute_script(STATUS) != "pass")  # "reveal" answered (play.js)
     assert _human_turn_or_end(d) == "hand"
     state = _state(d)
     hand = [int(b.text) for b in d.find_elements(By.CSS_SELECTOR, "#hand .card")]
