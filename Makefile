@@ -8,8 +8,14 @@ OUT     ?= out
 COURSE  ?= ravensburger-1989/a-white
 # run a second time with AVECAESAR_PURE=1 by `make test` (the first run uses the compiled
 # hot path when it is built): the engine's core tests and the golden records
-BOTH_FLAVOURS ?= tests/core tests/engine/test_golden.py tests/engine/test_scenarios.py \
-                 tests/engine/test_vectors.py tests/engine/test_races.py
+BOTH_FLAVOURS ?= $(addprefix tests/core/,test_card_restrictions.py test_effects.py test_native.py \
+                   test_notebook_display.py test_golden.py test_scenarios.py test_vectors.py \
+                   test_races.py)
+
+# `make test`'s pytest runs use two processes (pytest-xdist; CI has 2 cores): the whole suite
+# a file per worker at a time (a file's tests keep their order), the pure run test by test
+# (its seeded races are independent); PARALLEL= runs them in one process
+PARALLEL ?= -n 2
 
 # The engine's hot path is compiled with mypyc by `pip install` (setup.py) when a C compiler
 # and Python's headers are there; else it installs pure Python (same results, slower).
@@ -47,7 +53,7 @@ setup: $(BIN)/avecaesar native graphviz
 	@echo "set up: run $(BIN)/avecaesar, or type plain 'avecaesar' after"
 	@echo '  export PATH="$(CURDIR)/$(BIN):$$PATH"    (or: source $(BIN)/activate)'
 
-# The browser tests (tests/web) drive Debian's headless chromium with chromium-driver.
+# The browser tests (tests/editor/web) drive Debian's headless chromium with chromium-driver.
 # Only `make test` needs them; `make demo` does not.
 browser:
 	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || { \
@@ -70,8 +76,8 @@ lint: setup
 test: setup browser
 	$(BIN)/ruff check .
 	$(MAKE) typecheck
-	$(BIN)/pytest
-	AVECAESAR_PURE=1 $(BIN)/pytest $(BOTH_FLAVOURS)
+	$(BIN)/pytest $(PARALLEL) --dist loadfile
+	AVECAESAR_PURE=1 $(BIN)/pytest $(PARALLEL) --dist load $(BOTH_FLAVOURS)
 
 # mypy (config in pyproject.toml): the import package avecaesar is mapped from several
 # folders, which mypy cannot follow, so they are linked under build/mypy/avecaesar first

@@ -1,12 +1,22 @@
 """Shared by every test: the CLI's result cache (editor/result_cache.py) goes to a folder of
-this test session, never the user's ~/.cache."""
+this test session, never the user's ~/.cache; and the race fixtures of the core, bots, lab
+and editor tests: the test oval (tests/core/courses/oval.yaml), rules by edition, states."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
+
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.rules import RaceRules, rules_from_ruleset
+from avecaesar.engine.core.state import LETTERS, RaceGame, RaceState
+from avecaesar.engine.course.course import load_course
+
+OVAL = Path(__file__).parent / "core" / "courses" / "oval.yaml"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -18,3 +28,57 @@ def _session_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ.pop("XDG_CACHE_HOME", None)
     else:
         os.environ["XDG_CACHE_HOME"] = old
+
+
+# Every edition races by default (issue 10): no values to supply.
+OVERRIDES: dict[str, dict[str, str]] = {
+    "dicetree-2022": {},
+    "ravensburger-1989": {},
+    "pro-ludo-2006": {},
+}
+EDITIONS = tuple(OVERRIDES)
+
+
+def edition_rules(name: str, **changes: object) -> RaceRules:
+    from avecaesar.engine.ruleset.ruleset import load_ruleset
+
+    variants: list[str] = []
+    overrides = OVERRIDES.get(name)
+    if name == "dicetree-2022+team-gladiator":
+        variants, overrides, name = ["team-gladiator"], {}, "dicetree-2022"
+    if name == "pro-ludo-2006+ownerless":
+        variants = ["ownerless-chariots"]
+        overrides = {**OVERRIDES["pro-ludo-2006"], "ownerless.occupies_places": "true"}
+        name = "pro-ludo-2006"
+    rules = rules_from_ruleset(load_ruleset(name, variants, overrides))
+    return replace(rules, **changes) if changes else rules
+
+
+@pytest.fixture(scope="session")
+def oval() -> Board:
+    return Board.from_graph(load_course(str(OVAL)).graph, "oval")
+
+
+@pytest.fixture(scope="session")
+def rules_of() -> Callable[..., RaceRules]:
+    cache: dict[str, RaceRules] = {}
+
+    def get(name: str, **changes: object) -> RaceRules:
+        if name not in cache:
+            cache[name] = edition_rules(name)
+        return replace(cache[name], **changes) if changes else cache[name]
+
+    return get
+
+
+@pytest.fixture
+def position(oval: Board, rules_of: Callable[..., RaceRules]) -> Callable[..., RaceState]:
+    """``position(edition, notation, **rule_changes)``: a state on the test oval."""
+
+    def make(edition: str, text: str, ownerless: str = "", **changes: object) -> RaceState:
+        n = len(text.split("|")[0].split())
+        flags = tuple(LETTERS[c] in ownerless for c in range(n)) if ownerless else ()
+        game = RaceGame(rules_of(edition, **changes), oval, tuple(LETTERS[:n]), flags)
+        return RaceState.parse(game, text)
+
+    return make

@@ -149,7 +149,7 @@ def fuzz_rulesets(n: int, rng: random.Random, folder: Path, runner: CliRunner) -
 
 def fuzz_records(n: int, rng: random.Random, folder: Path, runner: CliRunner) -> Tally:
     tally = Tally("tampered records")
-    course = str(ROOT / "tests" / "engine" / "courses" / "oval.yaml")
+    course = str(ROOT / "tests" / "core" / "courses" / "oval.yaml")
     good = folder / "good.jsonl"
     res = runner.invoke(app, ["race", "-r", "dicetree-2022", "-c", course, "-n", "3",
                               "--seed", "9", "--record", str(good)])

@@ -117,7 +117,7 @@ def test_nobody_may_play_a_1_on_a_chicane() -> None:
 
 def test_four_laps_from_yaml_alone() -> None:
     rules, board = race_setup("dicetree-2022", [str(EXAMPLES / "four-laps.yaml")], {},
-                              "tests/engine/courses/oval.yaml")
+                              "tests/core/courses/oval.yaml")
     assert rules.laps == 4 and rules.alley_laps == (2, 3)
     assert rules.places == (10, 7, 5, 3, 2, 1) and sum(rules.deck) == 105
     run = run_race(rules, board, ["a", "b", "c"], [make_policy("greedy", 1)] * 3, 1,

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from avecaesar.editor.cli import app
 
 runner = CliRunner()
-OVAL = str(Path(__file__).parents[1] / "engine" / "courses" / "oval.yaml")
+OVAL = str(Path(__file__).parents[1] / "core" / "courses" / "oval.yaml")
 RACE = ["race", "-r", "dicetree-2022", "-c", OVAL]
 SIM = ["simulate", "-r", "dicetree-2022", "-c", OVAL, "-k", "2", "--quiet", "--workers", "1"]
 HOMEBREW = ["-r", "homebrew", "-c", "homebrew/rome", "--set",

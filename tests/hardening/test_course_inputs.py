@@ -15,7 +15,7 @@ from avecaesar.editor.cli import app
 from avecaesar.engine.course.course import load_courses
 
 runner = CliRunner()
-COURSES = Path(__file__).parents[1] / "courses"
+COURSES = Path(__file__).parents[1] / "course"
 VALID = COURSES / "valid"
 OVAL = (VALID / "alley.yaml").read_text(encoding="utf-8")
 

@@ -87,7 +87,7 @@ def test_broken_rulesets_and_overlays(tmp_path_factory, rng: random.Random, sour
 @pytest.fixture(scope="module")
 def record(tmp_path_factory) -> list[str]:
     rec = tmp_path_factory.mktemp("rec") / "r.jsonl"
-    oval = HERE.parent / "engine" / "courses" / "oval.yaml"
+    oval = HERE.parent / "core" / "courses" / "oval.yaml"
     res = runner.invoke(app, ["race", "-r", "dicetree-2022", "-c", str(oval), "-n", "3",
                               "--seed", "9", "--record", str(rec)])
     assert res.exit_code == 0, res.output

@@ -18,7 +18,7 @@ from avecaesar.editor.cli import app
 from avecaesar.engine.lab import simulate as sim
 
 runner = CliRunner()
-OVAL = str(Path(__file__).parents[1] / "engine" / "courses" / "oval.yaml")
+OVAL = str(Path(__file__).parents[1] / "core" / "courses" / "oval.yaml")
 
 
 def test_ctrl_c_in_simulate_writes_a_partial_report(tmp_path, monkeypatch) -> None:

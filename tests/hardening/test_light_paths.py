@@ -19,8 +19,8 @@ import pytest
 
 CLI = str(Path(sys.executable).parent / "avecaesar")
 HERE = Path(__file__).resolve().parent
-VALID = HERE.parent / "courses" / "valid"
-INVALID = HERE.parent / "courses" / "invalid"
+VALID = HERE.parent / "course" / "valid"
+INVALID = HERE.parent / "course" / "invalid"
 HEAVY = ("typer", "networkx", "jsonschema", "yaml", "avecaesar.engine.course.course")
 
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from avecaesar.editor.cli import app
 
 runner = CliRunner()
-OVAL = Path(__file__).parents[1] / "engine" / "courses" / "oval.yaml"
+OVAL = Path(__file__).parents[1] / "core" / "courses" / "oval.yaml"
 
 
 @pytest.fixture(scope="module")

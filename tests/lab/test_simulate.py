@@ -121,7 +121,7 @@ def test_simulation_jumps_water_ditches_as_a_race_does() -> None:
     from avecaesar.engine.core.setup import race_setup
     from avecaesar.engine.lab.simulate import _setup
 
-    course = str(Path(__file__).parents[1] / "courses" / "valid" / "composed.yaml")
+    course = str(Path(__file__).parents[1] / "course" / "valid" / "composed.yaml")
     keep = (("disqualification.keeps_place", "true"),)
     _, de = _setup(("pro-ludo-2006", (), keep, course))
     _, pt = _setup(("pro-ludo-2006", ("pro-ludo-2006-water-pt",), keep, course))
