@@ -4,7 +4,7 @@ Two registries. :data:`EVENTS`: the named moments of a turn at which rules act (
 completed, the alley stop, the alley missed, no legal move, only restricted cards left, out
 of cards, the end of a move). :data:`EFFECTS`: named effects, each with the sentence that
 defines it, where a rulebook defines it the citation (RULES.md's short form, e.g.
-``[000 S.8-12]``: the engine names no edition, tests/rulesets), the events it may be
+``[000 S.8-12]``: the engine names no edition, tests/ruleset), the events it may be
 attached to, what it does to the mover's own facts (:class:`Facts`, read by the bots
 without pushing the move), and the function that applies it to a state.
 

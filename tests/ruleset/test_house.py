@@ -50,7 +50,7 @@ def test_house_rules_come_after_the_variants_and_before_set(tmp_path: Path) -> N
 
 
 # Bad house-rules files and where their mistake is reported (file:line:col); the CLI test
-# in tests/engine/test_cli_records.py runs the same table through `race --house`.
+# in tests/editor/test_cli_records.py runs the same table through `race --house`.
 BAD_HOUSE_FILES = [
     ("", "h.yaml:1:1: a house-rules file needs 'rules:'"),
     ("rules:\n  hand: 3\n", "h.yaml:2:3: unknown rule key 'hand'"),
