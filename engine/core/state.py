@@ -239,12 +239,8 @@ class RaceState:
         c = self.turn
         rules, board = self.game.rules, self.game.board
         self.ply += 1
-        events: list[Event]
         if move.card == 0:
-            self.idle += 1
-            events = [Event("wait", c, {"reason": "alley_blocked"})] if self.log else []
-            self._advance(events)
-            return events
+            return self._wait(c)
         own = self.game.is_ownerless(c)
         hand = self._play_card(c, move.card, own)
         start = self.pos[c]
@@ -288,6 +284,13 @@ class RaceState:
         if self.status[c] == RACING and not hand and not self.decks[c] and runs_out(self, c):
             self._apply(fx.out_of_cards, "out_of_cards", c, t)
         self.idle = 0
+        self._advance(events)
+        return events
+
+    def _wait(self, c: int) -> list[Event]:
+        """The chariot waits at its blocked alley (the move ``WAIT``), keeping its cards."""
+        self.idle += 1
+        events = [Event("wait", c, {"reason": "alley_blocked"})] if self.log else []
         self._advance(events)
         return events
 
