@@ -830,7 +830,7 @@ def tournament_rules_from_ruleset(ruleset: Any) -> TournamentRules:
         players = entry.get("players")
         rng = None
         if players:
-            lo, hi = (int(x) for x in str(players).split("-"))
+            lo, hi = [int(x) for x in str(players).split("-")]
             rng = (lo, hi)
         rotation.setdefault(int(entry["race"]), []).append(
             (rng, entry.get("course_id"), str(entry["course"])))

@@ -408,7 +408,7 @@ class RaceState:
             self.queue = tuple(queued[1:])
             return queued[0]
         owners = self.game.owners
-        order = list(dict.fromkeys(o for o in owners if o >= 0))
+        order = list(dict.fromkeys([o for o in owners if o >= 0]))
         cur = owners[self.turn]
         i = order.index(cur) if cur in order else -1
         for step in range(1, len(order) + 1):
