@@ -38,8 +38,11 @@ NATIVE = [
     "core/moves.py",
     "core/state.py",
     "core/notation.py",
+    "core/effects.py",
+    "core/rules.py",
     "core/race.py",
     "bots/search.py",
+    "bots/policies.py",
 ]
 GROUP = "avecaesar_native"  # mypyc's shared library: avecaesar_native__mypyc
 OUT = Path("avecaesar", "_compiled")  # inside the package, apart from the .py files

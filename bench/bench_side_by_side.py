@@ -64,6 +64,11 @@ def package_links(tree: Path, into: Path) -> Path:
     pkg.mkdir(parents=True, exist_ok=True)
     links = {**{k: tree / v for k, v in LAYOUT.items()},
              "__init__.py": tree / "src" / "avecaesar" / "__init__.py"}
+    # the compiled hot path (a tree built with `make setup`): without native.py and
+    # _compiled/ linked, a built tree ran pure Python here
+    for extra in ("native.py", "_compiled"):
+        if (tree / "src" / "avecaesar" / extra).exists():
+            links[extra] = tree / "src" / "avecaesar" / extra
     for name, target in links.items():
         link = pkg / name
         if link.is_symlink() or link.exists():

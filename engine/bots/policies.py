@@ -10,7 +10,7 @@ stops in the alley in time) or ``search`` (seeded rollouts of each candidate mov
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from avecaesar.engine.core.board import WalkTable
 from avecaesar.engine.core.effects import Facts
@@ -26,12 +26,15 @@ from avecaesar.engine.core.state import FINISHED, Move, RaceState
 __all__ = ["greedy_policy", "greedy_ranking", "greedy_scored", "random_policy"]
 
 Policy = Callable[[RaceState, LegalMoves], Move]
+# what the scoring functions take: the legal moves, or (tests, tools) a list of them; the
+# union keeps the annotation true where compiled code checks it
+Moves = LegalMoves | Sequence[Move]
 
 
 def random_policy(seed: int) -> Policy:
     rng = random.Random(seed)
 
-    def choose(state: RaceState, moves: LegalMoves) -> Move:
+    def choose(state: RaceState, moves: Moves) -> Move:
         return rng.choice(list(moves))
 
     return choose
@@ -190,13 +193,13 @@ def _score(state: RaceState, move: Move, pending: bool | None = None,
     return (score, -board.progress[end], -end)
 
 
-def greedy_ranking(state: RaceState, moves: LegalMoves) -> list[Move]:
+def greedy_ranking(state: RaceState, moves: Moves) -> list[Move]:
     """The distinct (card, landing) legal moves, best first by the greedy score (the first
     of equals first); ``greedy_policy`` plays the first."""
     return [m for _k, m in greedy_scored(state, moves)]
 
 
-def _distinct_scored(state: RaceState, moves: LegalMoves
+def _distinct_scored(state: RaceState, moves: Moves
                      ) -> Iterator[tuple[tuple[float, ...], Move]]:
     """Each distinct (card, landing) legal move with its greedy score, in move order."""
     seen: set[tuple[int, int]] = set()
@@ -268,7 +271,7 @@ def _tables(state: RaceState) -> _Tables:
     return t
 
 
-def _distinct(state: RaceState, moves: LegalMoves) -> list[Move]:
+def _distinct(state: RaceState, moves: Moves) -> list[Move]:
     """The first move of each distinct (card, landing) in move order (card-less moves
     kept)."""
     if isinstance(moves, LegalMoves) and moves._state is state:
@@ -382,7 +385,7 @@ def _plain_key(state: RaceState, t: _Tables, at: _At, m: Move
     return (score, -progress[end], -end), keep
 
 
-def _distinct_scored_fast(state: RaceState, moves: LegalMoves
+def _distinct_scored_fast(state: RaceState, moves: Moves
                           ) -> list[tuple[tuple[float, ...], Move]]:
     """:func:`_distinct_scored` with the plain turn's score worked out inline and kept (a
     test checks both agree)."""
@@ -431,7 +434,7 @@ def _rank(state: RaceState, t: _Tables, at: _At,
     return out
 
 
-def _greedy_ranked(state: RaceState, moves: LegalMoves) -> Move | None:
+def _greedy_ranked(state: RaceState, moves: Moves) -> Move | None:
     """:func:`greedy_policy` by each card's landings ranked once per :class:`_At`: the best
     free landing of each card, the first card's of equals; None where it does not apply (a
     move other than a card's free walk is legal, or a score is not kept)."""
@@ -465,7 +468,7 @@ def _greedy_ranked(state: RaceState, moves: LegalMoves) -> Move | None:
     return best
 
 
-def greedy_scored(state: RaceState, moves: LegalMoves) -> list[tuple[tuple[float, ...], Move]]:
+def greedy_scored(state: RaceState, moves: Moves) -> list[tuple[tuple[float, ...], Move]]:
     """:func:`greedy_ranking` with each move's greedy score (first element: the points —
     finishing 1000, alley stop 500, giving the stop up −600, …; waste costs 3 a step)."""
     scored = _distinct_scored_fast(state, moves)
@@ -477,7 +480,7 @@ def _first(item: tuple[tuple[float, ...], Move]) -> tuple[float, ...]:
     return item[0]
 
 
-def greedy_policy(state: RaceState, moves: LegalMoves) -> Move:
+def greedy_policy(state: RaceState, moves: Moves) -> Move:
     """The best move by the greedy score; of equals, the first in move order."""
     best = _greedy_ranked(state, moves)
     if best is not None:
@@ -488,7 +491,7 @@ def greedy_policy(state: RaceState, moves: LegalMoves) -> Move:
     return max(scored, key=_first)[1]  # max keeps the first of equals
 
 
-def greedy_policy_reference(state: RaceState, moves: LegalMoves) -> Move:
+def greedy_policy_reference(state: RaceState, moves: Moves) -> Move:
     """:func:`greedy_policy` by :func:`_score` one distinct move at a time (for tests)."""
     best = None
     best_key: tuple[float, ...] | None = None

@@ -183,7 +183,7 @@ class Board:
             for v, fin in succ[u]:
                 if not fin:
                     pred.setdefault(v, []).append(u)
-        queue = deque(x for x in g.nodes if alley[x])
+        queue = deque([x for x in g.nodes if alley[x]])
         for x in queue:
             before[x] = True
         while queue:

@@ -311,9 +311,11 @@ RULE_KEYS: dict[str, str] = {
 }
 
 
-def _check(key: str, value: object, allowed: tuple[str, ...]) -> str:
+def _check(key: str, value: object, allowed: tuple[object, ...]) -> str:
+    # allowed: tuple[object, ...], not tuple[str, ...]: mypy would narrow ``value`` to str
+    # after the ``in`` test and compiled code would then refuse a bool or int it allows
     if value not in allowed:
-        raise UnsupportedRuleError(key, value, list(allowed))
+        raise UnsupportedRuleError(key, value, [str(a) for a in allowed])
     return str(value)
 
 
@@ -679,8 +681,8 @@ def _variant_values(ruleset: Any) -> tuple[int | None, str | None, tuple[int, ..
     bonus = None
     if ruleset.has("bonus.points"):
         _check("bonus.granted", v("bonus.granted"), ("after_alley_stop",))
-        _check("bonus.uses", v("bonus.uses"), (1,))  # type: ignore[arg-type]
-        _check("bonus.instead_of_card", v("bonus.instead_of_card"), (True,))  # type: ignore[arg-type]
+        _check("bonus.uses", v("bonus.uses"), (1,))
+        _check("bonus.instead_of_card", v("bonus.instead_of_card"), (True,))
         bonus = int(v("bonus.points"))
     ramming = None
     if ruleset.has("ramming.trigger"):
@@ -714,7 +716,7 @@ def _rules_from(ruleset: Any) -> RaceRules:
     six_only = _check(k["six_only"], v(k["six_only"]), ("skip_turn", "crash"))
     _check(k["leader"], v(k["leader"]), ("progress",))
     _check(k["overshoot"], v(k["overshoot"]), ("lapses",))
-    _check(k["others_continue"], v(k["others_continue"]), (True,))  # type: ignore[arg-type]
+    _check(k["others_continue"], v(k["others_continue"]), (True,))
     _check(k["out_of_cards"], v(k["out_of_cards"]), ("remove",))
     no_move = NO_MOVE[_check(k["no_move"], v(k["no_move"]), tuple(NO_MOVE))]
     alley_card = None
@@ -828,7 +830,7 @@ def tournament_rules_from_ruleset(ruleset: Any) -> TournamentRules:
         players = entry.get("players")
         rng = None
         if players:
-            lo, hi = (int(x) for x in str(players).split("-"))
+            lo, hi = [int(x) for x in str(players).split("-")]
             rng = (lo, hi)
         rotation.setdefault(int(entry["race"]), []).append(
             (rng, entry.get("course_id"), str(entry["course"])))

@@ -69,8 +69,8 @@ class RaceState:
     """Positions, laps, alley stops, cards, finishers and the turn of one race."""
 
     __slots__ = ("bonus", "crossings", "decks", "dq", "end", "finish_order", "forfeit", "game",
-                 "hands", "idle", "money", "played", "ply", "pos", "queue", "status", "stopped",
-                 "turn")
+                 "hands", "idle", "log", "money", "played", "ply", "pos", "queue", "status",
+                 "stopped", "turn")
 
     game: RaceGame
     pos: list[int | None]
@@ -90,6 +90,7 @@ class RaceState:
     bonus: tuple[bool, ...]
     money: tuple[int, ...]
     forfeit: tuple[bool, ...]
+    log: bool
 
     def __init__(self, game: RaceGame, pos: list[int | None], crossings: list[int],
                  stopped: list[bool], hands: list[tuple[int, ...]],
@@ -112,14 +113,20 @@ class RaceState:
         self.bonus = tuple(bonus) if bonus is not None else (False,) * n
         self.money = tuple(money) if money is not None else (0,) * n
         self.forfeit = tuple(forfeit) if forfeit is not None else (False,) * n
+        # push and skip build their Event objects only when someone reads them: a record,
+        # a replay, the CLI (True); simulate and the bots' rollouts turn it off (issue 13)
+        self.log = True
 
     # -- copying, comparing, notation -------------------------------------------------------
     def copy(self) -> RaceState:
-        return RaceState(self.game, list(self.pos), list(self.crossings), list(self.stopped),
-                         list(self.hands), list(self.decks), list(self.played),
-                         list(self.status), list(self.dq), list(self.finish_order), self.turn,
-                         self.idle, self.ply, self.end, self.queue, self.bonus,
-                         self.money, self.forfeit)
+        """An independent state (events built or not, as in this one)."""
+        other = RaceState(self.game, list(self.pos), list(self.crossings), list(self.stopped),
+                          list(self.hands), list(self.decks), list(self.played),
+                          list(self.status), list(self.dq), list(self.finish_order),
+                          self.turn, self.idle, self.ply, self.end, self.queue, self.bonus,
+                          self.money, self.forfeit)
+        other.log = self.log
+        return other
 
     def notation(self) -> str:
         return to_notation(self)
@@ -223,7 +230,8 @@ class RaceState:
         return self.push(move)
 
     def push(self, move: Move) -> list[Event]:
-        """Unchecked: play ``move`` for the chariot whose turn it is; return the events.
+        """Unchecked: play ``move`` for the chariot whose turn it is; return the events
+        (none of the move's own when :attr:`log` is off; the effects' rare ones still).
 
         The laps, the alley stop and its miss, and the finish are the move's own facts; what
         happens on them is the ruleset's effect lists (core/effects.py), applied in order.
@@ -232,29 +240,29 @@ class RaceState:
         rules, board = self.game.rules, self.game.board
         self.ply += 1
         if move.card == 0:
-            self.idle += 1
-            events = [Event("wait", c, {"reason": "alley_blocked"})]
-            self._advance(events)
-            return events
+            return self._wait(c)
         own = self.game.is_ownerless(c)
         hand = self._play_card(c, move.card, own)
         start = self.pos[c]
+        log = self.log
         events = [Event("move", c, {"card": move.card, "path": list(move.path),
-                                    "from": start})]
+                                    "from": start})] if log else []
         fx = rules.effects
         t = Turn(hand, False, events, own)
         node = start
         for nxt in move.path:
             if node is not None and (nxt, True) in board.succ[node]:
                 self.crossings[c] += 1
-                events.append(Event("lap", c, {"lap": self.lap(c)}))
+                if log:
+                    events.append(Event("lap", c, {"lap": self.lap(c)}))
                 if fx.lap_completed:
                     self._apply(fx.lap_completed, "lap_completed", c, t)
             node = nxt
         self.pos[c] = node
         lap = self.lap(c)
         if node is not None and stops_in_alley(self, c, node, lap):
-            events.append(Event("alley_stop", c, {"lap": lap}))
+            if log:
+                events.append(Event("alley_stop", c, {"lap": lap}))
             self._apply(fx.alley_stop, "alley_stop", c, t)
         t.finished = self.crossings[c] >= board.start_crossings[c] + rules.laps
         if fx.alley_missed and misses_alley(self, c, own, lap, t.finished, self.stopped[c]):
@@ -265,7 +273,8 @@ class RaceState:
             self.status[c] = FINISHED
             self.pos[c] = None
             self.finish_order.append(c)
-            events.append(Event("finish", c, {"order": len(self.finish_order)}))
+            if log:
+                events.append(Event("finish", c, {"order": len(self.finish_order)}))
         if fx.move_ended:
             self._apply(fx.move_ended, "move_ended", c, t)
         while not own and len(hand) < rules.hand_size and self.decks[c]:
@@ -275,6 +284,13 @@ class RaceState:
         if self.status[c] == RACING and not hand and not self.decks[c] and runs_out(self, c):
             self._apply(fx.out_of_cards, "out_of_cards", c, t)
         self.idle = 0
+        self._advance(events)
+        return events
+
+    def _wait(self, c: int) -> list[Event]:
+        """The chariot waits at its blocked alley (the move ``WAIT``), keeping its cards."""
+        self.idle += 1
+        events = [Event("wait", c, {"reason": "alley_blocked"})] if self.log else []
         self._advance(events)
         return events
 
@@ -308,7 +324,7 @@ class RaceState:
         """
         c = self.turn
         self.ply += 1
-        events = [Event("skip", c, {"reason": reason})]
+        events: list[Event] = [Event("skip", c, {"reason": reason})] if self.log else []
         counts = True
         fx = self.game.rules.effects
         if self.game.is_ownerless(c) and self.decks[c]:
@@ -338,8 +354,9 @@ class RaceState:
         board = self.game.board
         other = max(self.hands[o], default=0)
         winner = ram_winner(self, c, o, shown)
-        events.append(Event("ram", c, {"target": o, "cards": [shown, other],
-                                       "winner": winner}))
+        if self.log:
+            events.append(Event("ram", c, {"target": o, "cards": [shown, other],
+                                           "winner": winner}))
         if winner < 0:
             return
         loser = o if winner == c else c
@@ -352,14 +369,16 @@ class RaceState:
         racing = self.status.count(RACING)
         if not racing:
             self.end = "finished"
-            events.append(Event("end", None, {"termination": "finished"}))
+            if self.log:
+                events.append(Event("end", None, {"termination": "finished"}))
             return
         rules = self.game.rules
         limit = racing * rules.idle_rounds
         if self.idle >= limit:
             # a full round without a move: nothing can change any more (deadlock rule)
             self.end = "deadlock"
-            events.append(Event("end", None, {"termination": "deadlock"}))
+            if self.log:
+                events.append(Event("end", None, {"termination": "deadlock"}))
             return
         own = self.game.rules.ownerless
         if self.game.ownerless and own and own.after_players:
@@ -389,7 +408,7 @@ class RaceState:
             self.queue = tuple(queued[1:])
             return queued[0]
         owners = self.game.owners
-        order = list(dict.fromkeys(o for o in owners if o >= 0))
+        order = list(dict.fromkeys([o for o in owners if o >= 0]))
         cur = owners[self.turn]
         i = order.index(cur) if cur in order else -1
         for step in range(1, len(order) + 1):

@@ -18,7 +18,9 @@ from avecaesar.engine.core.conditions import CONDITIONS
 from avecaesar.engine.data.schemas import schema
 from avecaesar.engine.ruleset.ruleset_keys import RULESET_SCHEMA, group_names, rule_keys
 
-ENGINE = Path(adapter.__file__).resolve().parents[1]
+# the engine's sources by a module that is never compiled (core/rules.py is: its __file__
+# is the compiled build's)
+ENGINE = Path(importlib.import_module("avecaesar.engine").__file__ or "").resolve().parent
 DEFS = schema(RULESET_SCHEMA)["$defs"]
 DOTTED = re.compile(r"^[a-z_]+\.[a-z_]+$")
 
