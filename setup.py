@@ -111,6 +111,9 @@ class NativeBuildExt(build_ext):
         ini.write_text("[mypy]\nignore_missing_imports = True\nfollow_imports = silent\n")
         target = Path(self.build_temp).resolve() / "mypyc"
         paths = [str(pkg / "engine" / rel) for rel in NATIVE]
+        # the hashes of what mypyc compiles (the staged copy), not of the sources when the
+        # build ends: a source edited during the build must read as stale, not as built
+        self._built_hashes = {rel: sha256(pkg / "engine" / rel) for rel in NATIVE}
         here = Path.cwd()
         os.chdir(stage)  # mypyc writes its C files relative to the working folder
         try:
@@ -139,7 +142,7 @@ class NativeBuildExt(build_ext):
         modules = {}
         for rel in NATIVE:
             name = module_name(rel)
-            modules[name] = {"source": rel, "sha256": sha256(ROOT / "engine" / rel),
+            modules[name] = {"source": rel, "sha256": self._built_hashes[rel],
                              "file": Path(self.compiled_file(name)).name}
         manifest = {
             "ext_suffix": sysconfig.get_config_var("EXT_SUFFIX"),
