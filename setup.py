@@ -28,17 +28,18 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
 # The modules compiled together (one mypyc group; all or none of them are used), as paths
-# under engine/. Left out: bots/policies.py (needs small typing fixes for mypyc) and
-# core/rules.py (compiles, but some values do not have their annotated types at run time:
-# mypyc's checks raise TypeError), both being rewritten; rules run once per race anyway.
+# under engine/, in the order of their imports (docs/architecture.md).
 NATIVE = [
     "core/types.py",
     "core/board.py",
+    "core/effects.py",
+    "core/rule_values.py",
+    "core/position.py",
     "core/conditions.py",
+    "core/apply_effects.py",
+    "core/notation.py",
     "core/moves.py",
     "core/state.py",
-    "core/notation.py",
-    "core/effects.py",
     "core/rules.py",
     "core/race.py",
     "bots/search.py",

@@ -7,40 +7,39 @@ conditions; where a rulebook defines one, the ruleset's ``source`` cites it (the
 names no edition). An expression is a name, ``{all: [..]}``, ``{any: [..]}`` or
 ``{not: ..}``; :func:`check_expression` refuses an unknown name with the known ones.
 
-A card restriction (:class:`CardRestriction`) forbids its cards while ``forbidden_when``
-holds, ``unless`` holds, until ``ends_when`` holds; the 6-card rule of every edition is
-one of them (built from the ruleset by :func:`avecaesar.engine.core.rules.rules_from_ruleset`),
-a house rule adds more (``card_restrictions.extra``).
+A card restriction (:class:`~avecaesar.engine.core.rule_values.CardRestriction`, a value
+of the rules) forbids its cards while ``forbidden_when`` holds, ``unless`` holds, until
+``ends_when`` holds; the 6-card rule of every edition is one of them (derived by
+:func:`~avecaesar.engine.core.rule_values.six_restrictions`), a house rule adds more
+(``card_restrictions.extra``, checked here by :func:`check_expression`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # annotations only (tests/layers leaves these out of the import graph)
-    from avecaesar.engine.core.state import RaceState
+from avecaesar.engine.core.position import Position
+from avecaesar.engine.core.rule_values import CardRestriction
 
-__all__ = ["CONDITIONS", "CardRestriction", "Condition", "Context", "check_expression",
-           "freeze", "holds", "restriction_reason"]
+__all__ = ["CONDITIONS", "Condition", "Context", "check_expression", "holds",
+           "restriction_reason"]
 
 
 class Context:
     """What a condition is asked about: the state, the chariot, the restricted cards, and
-    the helpers of the move rules it may need (given by engine/core/moves.py, so this
-    module imports none of the engine).
+    the helpers of the move rules it may need (given by engine/core/moves.py, which sits
+    above this module).
 
     A plain slotted class, not a dataclass: it is made on every turn the restricted cards
-    are in hand (no ``dataclasses.replace``), and mypyc cannot compile a dataclass whose
-    field is annotated with a name imported under ``TYPE_CHECKING`` only (its module
-    initialisation crashes)."""
+    are in hand (no ``dataclasses.replace``)."""
 
     __slots__ = ("blocks_others", "cannot_be_passed", "cards", "chariot", "lead", "state")
 
-    def __init__(self, state: RaceState, chariot: int, cards: frozenset[int],
-                 blocks_others: Callable[[RaceState, int], bool],
-                 cannot_be_passed: Callable[[RaceState, int], bool]) -> None:
+    def __init__(self, state: Position, chariot: int, cards: frozenset[int],
+                 blocks_others: Callable[[Position, int], bool],
+                 cannot_be_passed: Callable[[Position, int], bool]) -> None:
         self.state = state
         self.chariot = chariot
         self.cards = cards
@@ -180,14 +179,6 @@ def check_expression(expr: Any, where: str = "condition") -> list[str]:
             f"{{not: ..}}, not {expr!r}"]
 
 
-def freeze(expr: Any) -> Any:
-    """A checked expression as hashable values: a name, or ``(op, args)``."""
-    if expr is None or isinstance(expr, str | tuple):
-        return expr
-    (op, arg), = expr.items()
-    return (op, freeze(arg)) if op == "not" else (op, tuple(freeze(e) for e in arg))
-
-
 def holds(expr: Any, x: Context) -> bool:
     """Whether expression ``expr`` (frozen by :func:`freeze`) holds."""
     if isinstance(expr, str):
@@ -198,24 +189,6 @@ def holds(expr: Any, x: Context) -> bool:
     if op == "any":
         return any(holds(e, x) for e in arg)
     return not holds(arg, x)
-
-
-@dataclass(frozen=True)
-class CardRestriction:
-    """Cards a chariot may not play while ``forbidden_when`` holds, unless ``unless`` holds;
-    none of it once ``ends_when`` holds (``None``: no such clause). ``why`` is the reason
-    shown ("{card}", "{cards}" and "{lead}" are filled in), ``cite`` its citation."""
-
-    cards: frozenset[int]
-    forbidden_when: Any
-    unless: Any = None
-    ends_when: Any = None
-    why: str = "no {card} now"
-    cite: str = ""
-
-    def __post_init__(self) -> None:  # expressions as given in data → hashable
-        for name in ("forbidden_when", "unless", "ends_when"):
-            object.__setattr__(self, name, freeze(getattr(self, name)))
 
 
 def _lead_words(x: Context) -> str:

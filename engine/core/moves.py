@@ -9,20 +9,15 @@ beyond lapse.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
 
-from avecaesar.engine.core.board import WalkTable
+from avecaesar.engine.core.board import Board, WalkTable
 from avecaesar.engine.core.conditions import Context, restriction_reason
 from avecaesar.engine.core.effects import Facts
-from avecaesar.engine.core.rules import RaceRules
+from avecaesar.engine.core.notation import to_notation
+from avecaesar.engine.core.position import Position
+from avecaesar.engine.core.rule_values import RaceRules
 from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError
-
-if TYPE_CHECKING:
-    # the state imports this module to list and check its moves: named in annotations only
-    # (tests/layers leaves TYPE_CHECKING imports out of the import graph)
-    from avecaesar.engine.core.board import Board
-    from avecaesar.engine.core.state import RaceState
 
 __all__ = [
     "IllegalMoveError",
@@ -50,12 +45,12 @@ __all__ = [
 class IllegalMoveError(AveCaesarError):
     """Raised by a checked apply when the move is not legal; says why and where."""
 
-    def __init__(self, move: Move, state: RaceState, reason: str) -> None:
+    def __init__(self, move: Move, state: Position, reason: str) -> None:
         self.move, self.reason = move, reason
-        super().__init__(f"illegal move {move} in {state.notation()}: {reason}")
+        super().__init__(f"illegal move {move} in {to_notation(state)}: {reason}")
 
 
-def walks(state: RaceState, c: int, k: int,
+def walks(state: Position, c: int, k: int,
           empty: bool = False) -> Iterator[tuple[int, ...]]:
     """Every path of card ``k`` for chariot ``c`` through free spaces (``empty``: as if no
     other chariot were on the track)."""
@@ -74,11 +69,11 @@ def walks(state: RaceState, c: int, k: int,
             yield p
 
 
-def _can_move(state: RaceState, c: int, k: int) -> bool:
+def _can_move(state: Position, c: int, k: int) -> bool:
     return next(walks(state, c, k), None) is not None
 
 
-def _blocks_others(state: RaceState, c: int) -> bool:
+def _blocks_others(state: Position, c: int) -> bool:
     """Some other racing chariot cannot move any card of its hand in full."""
     return any(not any(_can_move(state, o, k) for k in set(state.cards(o)))
                for o in state.racing() if o != c and state.pos[o] is not None)
@@ -87,7 +82,7 @@ def _blocks_others(state: RaceState, c: int) -> bool:
 _PASSING = [False]  # guard: joint leaders asking about each other do not recurse
 
 
-def _cannot_be_passed(state: RaceState, c: int) -> bool:
+def _cannot_be_passed(state: Position, c: int) -> bool:
     """No other racing chariot can pass ``c``: none is left on the track, or none of them
     has a legal move (no card moves in full, the 6-card rule, the alley wait)."""
     if _PASSING[0]:
@@ -117,7 +112,7 @@ def first_card_forbidden(rules: RaceRules, place: int) -> bool:
     return rules.first_row_six and rules.row_of(place) == 1
 
 
-def stops_in_alley(state: RaceState, c: int, node: int, lap: int) -> bool:
+def stops_in_alley(state: Position, c: int, node: int, lap: int) -> bool:
     """A move of ``c`` ending on ``node`` in ``lap`` makes the alley stop (the event
     ``alley_stop``): an alley space in an alley lap, and no stop made yet (with a lap prize,
     none this lap)."""
@@ -126,7 +121,7 @@ def stops_in_alley(state: RaceState, c: int, node: int, lap: int) -> bool:
             and (not state.stopped[c] or (rules.stop_each_lap and not state.forfeit[c])))
 
 
-def misses_alley(state: RaceState, c: int, own: bool, lap: int, finished: bool,
+def misses_alley(state: Position, c: int, own: bool, lap: int, finished: bool,
                  stopped: bool) -> bool:
     """``c``, bound to stop in the alley and not ``stopped``, passes the last alley lap or
     finishes (the event ``alley_missed``); a chariot nobody drives that is free of the
@@ -137,7 +132,7 @@ def misses_alley(state: RaceState, c: int, own: bool, lap: int, finished: bool,
             and not (own and rules.ownerless is not None and rules.ownerless.alley_free))
 
 
-def move_facts(state: RaceState, move: Move) -> Facts:
+def move_facts(state: Position, move: Move) -> Facts:
     """The effects of ``move`` on its own chariot, as :meth:`RaceState.push` would apply them
     (the same event tests, the effect lists' facts): where it ends, its crossings, alley
     stop, disqualification, finish — worked out without copying the state. The bots score
@@ -180,7 +175,7 @@ def move_facts(state: RaceState, move: Move) -> Facts:
     return Facts(pos, cross, stopped, dq, finished)
 
 
-def ram_winner(state: RaceState, c: int, o: int, shown: int) -> int:
+def ram_winner(state: Position, c: int, o: int, shown: int) -> int:
     """The winner of ``c``'s ramming attack on ``o`` when ``c`` shows ``shown``: the higher
     highest card; on a tie as the rules say (-1: nobody)."""
     other = max(state.hands[o], default=0)
@@ -190,7 +185,7 @@ def ram_winner(state: RaceState, c: int, o: int, shown: int) -> int:
     return c if tie > 0 else o if tie < 0 else -1
 
 
-def _rammed(state: RaceState, c: int, move: Move, node: int, got: tuple[int, ...]) -> int:
+def _rammed(state: Position, c: int, move: Move, node: int, got: tuple[int, ...]) -> int:
     """Where ``c`` stands after the ramming attack of ``move`` (as RaceState._ram), ``got``:
     the cards its alley stop added to its hand."""
     board = state.game.board
@@ -211,7 +206,7 @@ def _rammed(state: RaceState, c: int, move: Move, node: int, got: tuple[int, ...
     return node
 
 
-def only_restricted(state: RaceState, c: int, reason: str | None) -> bool:
+def only_restricted(state: Position, c: int, reason: str | None) -> bool:
     """``c`` skips because the card restrictions forbid every card of its hand (the event
     ``only_restricted``)."""
     restricted = state.game.rules.restricted_cards
@@ -219,14 +214,14 @@ def only_restricted(state: RaceState, c: int, reason: str | None) -> bool:
     return reason == "six_rule" and bool(hand) and all(x in restricted for x in hand)
 
 
-def runs_out(state: RaceState, c: int) -> bool:
+def runs_out(state: Position, c: int) -> bool:
     """``c`` can run out of cards (the event ``out_of_cards``): not a chariot nobody drives
     for which the rules say it does not apply."""
     own = state.game.rules.ownerless
     return not (own is not None and not own.runs_out and state.game.is_ownerless(c))
 
 
-def card_forbidden(state: RaceState, c: int, card: int) -> str | None:
+def card_forbidden(state: Position, c: int, card: int) -> str | None:
     """Why chariot ``c`` may not play ``card`` now (the first card restriction that forbids
     it, in the ruleset's order), or None if it may."""
     rules = state.game.rules
@@ -241,12 +236,12 @@ def card_forbidden(state: RaceState, c: int, card: int) -> str | None:
     return None
 
 
-def six_rule(state: RaceState, c: int) -> str | None:
+def six_rule(state: Position, c: int) -> str | None:
     """Why chariot ``c`` may not play the six card now, or None if it may."""
     return card_forbidden(state, c, state.game.rules.six_card)
 
 
-def _chance(state: RaceState, lap: int, node: int | None) -> bool:
+def _chance(state: Position, lap: int, node: int | None) -> bool:
     """The alley stop can still be made from ``node`` in ``lap`` or a later allowed lap."""
     laps = state.game.rules.alley_laps
     if any(x > lap for x in laps):
@@ -254,7 +249,7 @@ def _chance(state: RaceState, lap: int, node: int | None) -> bool:
     return lap in laps and node is not None and state.game.board.before_alley[node]
 
 
-def alley_pending(state: RaceState, c: int) -> bool:
+def alley_pending(state: Position, c: int) -> bool:
     """Chariot ``c`` must still make the alley stop and still can."""
     rules, board = state.game.rules, state.game.board
     if state.game.is_ownerless(c) and rules.ownerless and rules.ownerless.alley_free:
@@ -263,13 +258,13 @@ def alley_pending(state: RaceState, c: int) -> bool:
             and _chance(state, state.lap(c), state.pos[c]))
 
 
-def held_to_wait(state: RaceState, c: int) -> bool:
+def held_to_wait(state: Position, c: int) -> bool:
     """Chariot ``c`` is held to the alley wait (a chariot nobody drives may not be)."""
     own = state.game.rules.ownerless
     return not (own is not None and not own.alley_wait and state.game.is_ownerless(c))
 
 
-def gives_up_alley(state: RaceState, c: int, path: tuple[int, ...]) -> bool:
+def gives_up_alley(state: Position, c: int, path: tuple[int, ...]) -> bool:
     """Driving ``path`` makes the pending alley stop impossible (it neither stops there nor
     keeps a later chance)."""
     board = state.game.board
@@ -282,14 +277,14 @@ def gives_up_alley(state: RaceState, c: int, path: tuple[int, ...]) -> bool:
     return _gives_up_at(state, lap, path[-1])
 
 
-def _gives_up_at(state: RaceState, lap: int, end: int) -> bool:
+def _gives_up_at(state: Position, lap: int, end: int) -> bool:
     """:func:`gives_up_alley` for a path that ends on ``end`` in lap ``lap``."""
     if state.game.board.alley[end] and lap in state.game.rules.alley_laps:
         return False
     return not _chance(state, lap, end)
 
 
-def _stop_possible_on_empty_track(state: RaceState, c: int,
+def _stop_possible_on_empty_track(state: Position, c: int,
                                   forbidden: frozenset[int] = frozenset()) -> bool:
     """Some card of the hand (but the ``forbidden`` ones) could keep the stop possible if
     no other chariot were there: then it is the other chariots that block the alley."""
@@ -313,12 +308,12 @@ def _in_alley(board: Board, path: tuple[int, ...]) -> bool:
     return any(board.alley[n] for n in path)
 
 
-def _avoids_alley(state: RaceState, c: int) -> bool:
+def _avoids_alley(state: Position, c: int) -> bool:
     own = state.game.rules.ownerless
     return state.game.is_ownerless(c) and own is not None and own.avoids_alley
 
 
-def _smallest_loss(state: RaceState, c: int, forbidden: frozenset[int]) -> list[Move]:
+def _smallest_loss(state: Position, c: int, forbidden: frozenset[int]) -> list[Move]:
     """Lapse movement points: no card moves in full, so the card that loses the fewest
     points is played as far as it goes (each card: its longest free walk)."""
     rules, board = state.game.rules, state.game.board
@@ -343,7 +338,7 @@ def _smallest_loss(state: RaceState, c: int, forbidden: frozenset[int]) -> list[
     return best
 
 
-def ram_targets(state: RaceState, c: int, start: int | None,
+def ram_targets(state: Position, c: int, start: int | None,
                 path: tuple[int, ...]) -> list[int]:
     """The chariots ``c`` may ram after driving ``path``: it ends beside them (not over the
     line, not in the alley) with the space straight ahead of both free; not a chariot nobody
@@ -379,7 +374,7 @@ class _Analysis:
 
     __slots__ = ("_moves", "blocked_alley", "count", "parts", "reason", "tail")
 
-    def __init__(self, state: RaceState) -> None:
+    def __init__(self, state: Position) -> None:
         self._moves: list[Move] | None = None
         self.parts: list[tuple[WalkTable, int]] | None = []
         self.tail: list[Move] = []
@@ -425,7 +420,7 @@ class _Analysis:
         self.count = count + len(self.tail)
         self._more(state, c, no, movable_any, occ, left)
 
-    def _listed(self, state: RaceState, c: int, no: dict[int, str | None], occ: set[int],
+    def _listed(self, state: Position, c: int, no: dict[int, str | None], occ: set[int],
                 left: int) -> bool:
         """The moves listed one by one (off the board, or a chariot that avoids the alley);
         whether some card can be moved in full."""
@@ -445,7 +440,7 @@ class _Analysis:
                     self.tail.append(m)
         return movable_any
 
-    def _more(self, state: RaceState, c: int, no: dict[int, str | None], movable_any: bool,
+    def _more(self, state: Position, c: int, no: dict[int, str | None], movable_any: bool,
               occ: set[int], left: int) -> None:
         """The moves after the cards' free walks (lapsed points, the bonus piece, ramming,
         waiting at a blocked alley), and why the chariot skips when none is left."""
@@ -483,7 +478,7 @@ class _Analysis:
             self._moves.extend(more)
         self.count += len(more)
 
-    def _keeps_alley(self, state: RaceState, c: int) -> bool:
+    def _keeps_alley(self, state: Position, c: int) -> bool:
         """Some legal move does not give up the alley stop (:func:`gives_up_alley`)."""
         if self._moves is not None:
             return any(not gives_up_alley(state, c, m.path) for m in self._moves)
@@ -549,7 +544,7 @@ def distinct_moves(moves: Iterable[Move], seen: set[tuple[int, int]] | None = No
 class LegalMoves:
     """A lazy, set-like view of the legal moves (``in``, ``bool``, ``len``, iteration)."""
 
-    def __init__(self, state: RaceState) -> None:
+    def __init__(self, state: Position) -> None:
         self._state = state
         self._a: _Analysis | None = None
 
@@ -586,11 +581,11 @@ class LegalMoves:
         return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
 
 
-def skip_reason(state: RaceState) -> str | None:
+def skip_reason(state: Position) -> str | None:
     return LegalMoves(state).skip_reason
 
 
-def _ram_or_wait_problem(state: RaceState, move: Move) -> str | None:
+def _ram_or_wait_problem(state: Position, move: Move) -> str | None:
     """:func:`why_not` for a ramming attack or the waiting move."""
     rules = state.game.rules
     if move.ram >= 0:
@@ -610,7 +605,7 @@ def _ram_or_wait_problem(state: RaceState, move: Move) -> str | None:
     return f"there is no move to choose: you skip — {rules.cite('no_move')}"
 
 
-def why_not(state: RaceState, move: Move) -> str | None:
+def why_not(state: Position, move: Move) -> str | None:
     """None if ``move`` is legal; else the reason in the player's words, with its citation."""
     c = state.current()
     if c is None:
@@ -666,7 +661,7 @@ def why_not(state: RaceState, move: Move) -> str | None:
     return None
 
 
-def ownerless_skip(state: RaceState, c: int, events: list[Event]) -> bool:
+def ownerless_skip(state: Position, c: int, events: list[Event]) -> bool:
     """Dispose of an ownerless chariot's unusable top card; True if the skip is idle.
 
     The skip does not count toward the deadlock rule while another card of its deck could

@@ -20,15 +20,11 @@ one turn, those still to move this round. Example:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from avecaesar.engine.core.position import Position, RaceGame
 from avecaesar.engine.core.types import LETTERS
 from avecaesar.engine.data.errors import AveCaesarError
-
-if TYPE_CHECKING:
-    # the state imports this module to print and parse itself: named in annotations only
-    # (tests/layers leaves TYPE_CHECKING imports out of the import graph)
-    from avecaesar.engine.core.state import RaceGame, RaceState
 
 __all__ = ["NotationError", "parse_fields", "to_notation"]
 
@@ -44,7 +40,7 @@ def _cards(cards: tuple[int, ...]) -> str:
     return "".join(str(x) for x in cards) or "-"
 
 
-def to_notation(s: RaceState) -> str:
+def to_notation(s: Position) -> str:
     parts = []
     for c in range(len(s.status)):
         pos = "-" if s.pos[c] is None else str(s.pos[c])

@@ -1,18 +1,18 @@
 """The race state: chariots on the lane graph, their cards, the turn; applying moves and skips.
 
-A :class:`RaceState` is mutable for speed (``copy()`` gives an independent one) and holds a
-reference to its immutable :class:`RaceGame` (rules + board + chariot names). Chariot ``i``
+A :class:`RaceState` is a :class:`~avecaesar.engine.core.position.Position` that plays. It
+is mutable for speed (``copy()`` gives an independent one) and holds a reference to its
+immutable :class:`RaceGame` (rules + board + chariot names). Chariot ``i``
 stands on start place ``i + 1`` and moves ``i``-th in each round. Everything a state needs
 to continue is in its one-line notation (:mod:`avecaesar.engine.core.notation`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.effects import EVENTS, Apply, Turn
+from avecaesar.engine.core.apply_effects import Apply, BoundEffects, bound_effects
+from avecaesar.engine.core.effects import EVENTS, Turn
 from avecaesar.engine.core.moves import (
     IllegalMoveError,
     LegalMoves,
@@ -25,11 +25,12 @@ from avecaesar.engine.core.moves import (
     why_not,
 )
 from avecaesar.engine.core.notation import parse_fields, to_notation
-from avecaesar.engine.core.rules import RaceRules
+from avecaesar.engine.core.position import Position, RaceGame
 from avecaesar.engine.core.types import FINISHED, LETTERS, RACING, REMOVED, WAIT, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError
 
-# Move, Event, WAIT and LETTERS live in engine.core.types; re-exported for readers of a state
+# Move, Event, WAIT and LETTERS live in engine.core.types, RaceGame in engine.core.position;
+# re-exported for readers of a state
 __all__ = ["FINISHED", "LETTERS", "RACING", "REMOVED", "WAIT", "Event", "Move", "RaceGame",
            "RaceState"]
 
@@ -38,59 +39,13 @@ def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*values[:i], value, *values[i + 1:])
 
 
-@dataclass(frozen=True)
-class RaceGame:
-    """The immutable part of a race: rules, board and who drives each chariot."""
+class RaceState(Position):
+    """The position that plays: made from its fields or its notation, copied, and changed
+    by moves and skips (the fields and the questions are :class:`Position`'s)."""
 
-    rules: RaceRules
-    board: Board
-    names: tuple[str, ...]
-    ownerless: tuple[bool, ...] = ()  # per chariot: no player drives it (top card)
-    owners: tuple[int, ...] = ()  # per chariot: the player driving it (several each), or -1
-    players: tuple[str, ...] = ()  # with several chariots each: the players, by index
+    __slots__ = ("fx",)
 
-    @property
-    def chariots(self) -> int:
-        return len(self.names)
-
-    @property
-    def player_turns(self) -> bool:
-        """On a player's turn all of their chariots move, in the order they choose."""
-        return bool(self.owners) and self.rules.player_orders
-
-    def own_chariots(self, player: int) -> list[int]:
-        return [c for c, o in enumerate(self.owners) if o == player]
-
-    def is_ownerless(self, c: int) -> bool:
-        return bool(self.ownerless) and self.ownerless[c]
-
-
-class RaceState:
-    """Positions, laps, alley stops, cards, finishers and the turn of one race."""
-
-    __slots__ = ("bonus", "crossings", "decks", "dq", "end", "finish_order", "forfeit", "game",
-                 "hands", "idle", "log", "money", "played", "ply", "pos", "queue", "status",
-                 "stopped", "turn")
-
-    game: RaceGame
-    pos: list[int | None]
-    crossings: list[int]
-    stopped: list[bool]
-    hands: list[tuple[int, ...]]
-    decks: list[tuple[int, ...]]
-    played: list[tuple[int, ...]]
-    status: list[str]
-    dq: list[bool]
-    finish_order: list[int]
-    turn: int
-    idle: int
-    ply: int
-    end: str | None
-    queue: tuple[int, ...]
-    bonus: tuple[bool, ...]
-    money: tuple[int, ...]
-    forfeit: tuple[bool, ...]
-    log: bool
+    fx: BoundEffects  # the ruleset's effect lists as functions (shared by copies)
 
     def __init__(self, game: RaceGame, pos: list[int | None], crossings: list[int],
                  stopped: list[bool], hands: list[tuple[int, ...]],
@@ -116,6 +71,7 @@ class RaceState:
         # push and skip build their Event objects only when someone reads them: a record,
         # a replay, the CLI (True); simulate and the bots' rollouts turn it off (issue 13)
         self.log = True
+        self.fx = bound_effects(game.rules)
 
     # -- copying, comparing, notation -------------------------------------------------------
     def copy(self) -> RaceState:
@@ -142,81 +98,6 @@ class RaceState:
 
     def __repr__(self) -> str:
         return f"RaceState.parse(game, {self.notation()!r})"
-
-    # -- derived facts -----------------------------------------------------------------------
-    @property
-    def over(self) -> bool:
-        return self.end is not None
-
-    def current(self) -> int | None:
-        """The chariot whose turn it is, or None when the race is over."""
-        return None if self.end is not None else self.turn
-
-    def lap(self, c: int) -> int:
-        """The lap chariot ``c`` is driving (1-based)."""
-        return self.crossings[c] - self.game.board.start_crossings[c] + 1
-
-    def race_progress(self, c: int) -> int:
-        """Laps done × lap value + the progress of its space (DESIGN "A course is a lane graph")."""
-        b = self.game.board
-        p = self.pos[c]
-        return (self.crossings[c] - b.start_crossings[c]) * b.lap_value + (
-            b.progress[p] if p is not None else 0)
-
-    def racing(self) -> list[int]:
-        return [c for c, s in enumerate(self.status) if s == RACING]
-
-    def leaders(self) -> list[int]:
-        """The racing chariots with the greatest race progress (several: joint leaders)."""
-        board = self.game.board
-        sc, lap_value, progress = board.start_crossings, board.lap_value, board.progress
-        pos, crossings = self.pos, self.crossings
-        best = 0
-        out: list[int] = []
-        for c, s in enumerate(self.status):
-            p = pos[c]
-            if s != RACING or p is None:
-                continue
-            rp = (crossings[c] - sc[c]) * lap_value + progress[p]  # race_progress(c)
-            if not out or rp > best:
-                best, out = rp, [c]
-            elif rp == best:
-                out.append(c)
-        return out
-
-    def crashed(self, c: int) -> bool:
-        """Chariot ``c`` crashed: out of the race, its wreck still blocks its space."""
-        return self.status[c] == REMOVED and self.pos[c] is not None
-
-    def occupied(self, but: int | None = None) -> set[int]:
-        return {p for c, p in enumerate(self.pos) if p is not None and c != but}
-
-    def cards(self, c: int) -> tuple[int, ...]:
-        """The cards chariot ``c`` may play from: its hand, or an ownerless chariot's top
-        card."""
-        if self.game.is_ownerless(c):
-            own = self.game.rules.ownerless
-            if self.decks[c] or own is None or own.position_moves is None:
-                return self.decks[c][:1]
-            return (self.position_move(c),)
-        return self.hands[c]
-
-    def position_move(self, c: int) -> int:
-        """The 2-4-6 rule: the move of a chariot by its race position (leading, middle,
-        last among the racing chariots on the track)."""
-        own = self.game.rules.ownerless
-        assert own is not None and own.position_moves is not None
-        lead, middle, last = own.position_moves
-        on = [o for o in self.racing() if self.pos[o] is not None]
-        rp = {o: self.race_progress(o) for o in on}
-        if rp[c] == max(rp.values()):
-            return lead
-        if rp[c] == min(rp.values()):
-            return last
-        return middle
-
-    def points_total(self, c: int) -> int:
-        return sum(self.hands[c]) + sum(self.decks[c]) + sum(self.played[c])
 
     def legal_moves(self) -> LegalMoves:
         return LegalMoves(self)
@@ -247,7 +128,7 @@ class RaceState:
         log = self.log
         events = [Event("move", c, {"card": move.card, "path": list(move.path),
                                     "from": start})] if log else []
-        fx = rules.effects
+        fx = self.fx
         t = Turn(hand, False, events, own)
         node = start
         for nxt in move.path:
@@ -326,7 +207,7 @@ class RaceState:
         self.ply += 1
         events: list[Event] = [Event("skip", c, {"reason": reason})] if self.log else []
         counts = True
-        fx = self.game.rules.effects
+        fx = self.fx
         if self.game.is_ownerless(c) and self.decks[c]:
             counts = ownerless_skip(self, c, events)
         else:
@@ -393,11 +274,6 @@ class RaceState:
             if self.status[c] == RACING:
                 self.turn = c
                 return
-
-    def player_turn_queue(self, player: int, racing: list[int]) -> list[int]:
-        """A player's racing chariots in the default order of a turn: best placed first."""
-        mine = [c for c in racing if self.game.owners[c] == player]
-        return sorted(mine, key=lambda c: (-self.race_progress(c), c))
 
     def _next_player_turn(self, racing: list[int]) -> int:
         """Several chariots per player, the player orders them: the rest of this player's

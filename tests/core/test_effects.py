@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
+from avecaesar.engine.core.apply_effects import APPLY, bound_effects
 from avecaesar.engine.core.effects import EFFECTS, EVENTS, check_effect_list
 from avecaesar.engine.core.race import new_race, play_turn
 from avecaesar.engine.core.rules import UnsupportedRuleError, rules_from_ruleset
@@ -27,6 +28,21 @@ def test_the_schema_offers_exactly_the_registries() -> None:
     assert defs["event"]["enum"] == list(EVENTS)
     assert defs["effect"]["enum"] == list(EFFECTS)
     assert all(e.doc for e in EVENTS.values()) and all(e.doc for e in EFFECTS.values())
+
+
+def test_every_effect_that_changes_a_position_has_its_function() -> None:
+    """The registry (core/effects.py, data) and the functions (core/apply_effects.py, one
+    layer up) name the same effects: all but those that offer moves instead."""
+    assert set(APPLY) == {name for name, e in EFFECTS.items() if not e.offers_moves}
+
+
+def test_a_rules_value_binds_its_lists_once_and_in_order() -> None:
+    rules = rules_from_ruleset(load_ruleset("dicetree-2022", ["alley-race-card"],
+                                            {"alley.race_card": 3}))
+    fx = bound_effects(rules)
+    assert bound_effects(rules) is fx
+    assert len(fx.alley_stop) == len(rules.effects.names["alley_stop"]) == 2
+    assert fx.alley_missed == () and fx.no_move == ()
 
 
 @pytest.mark.parametrize(("edition", "variants", "event", "effects"), [

@@ -1,5 +1,6 @@
 """Issue 12: no rule field is compared with a string literal outside the one adapter
-(engine/core/rules.py, which resolves the ruleset's values into named primitives once) and
+(engine/core/rules.py and engine/core/rule_values.py, which resolve the ruleset's values into
+named primitives once) and
 the registries (conditions, effects). A new mechanic becomes a primitive, not an `if`."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 #: the adapter: the one place a ruleset's enum values are read
-ADAPTER = {ENGINE / "core" / "rules.py"}
+ADAPTER = {ENGINE / "core" / "rules.py", ENGINE / "core" / "rule_values.py"}
 #: `rules.alley_wait == "must_wait"`, `own.alley in ("exempt", ...)`, `ownerless.turn_order != "x"`
 RULE_FIELD_VS_STRING = re.compile(
     r"\b(?:rules|own|ownerless)\.[a-z_]+\s*(?:==|!=|not in|in)\s*[(\[]?\s*[\"']")

@@ -1,0 +1,192 @@
+"""What each effect of the vocabulary does to a position, keyed by the effect's name.
+
+:mod:`avecaesar.engine.core.effects` is the documented registry (what an effect means, its
+citation, its events, its parameters, its facts); it is data the rules derive their lists
+from and sits below the position. This module is the behaviour one layer up: for every
+effect that changes a position (every one but those that offer moves instead), a function
+of its parameters returning the function that applies it (:data:`APPLY`), and
+:func:`bound_effects`, a ruleset's lists as those functions, per event, which
+:meth:`RaceState.push` and :meth:`RaceState.skip` apply in order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from avecaesar.engine.core.effects import EFFECTS, Turn
+from avecaesar.engine.core.position import Position
+from avecaesar.engine.core.rule_values import RaceRules
+from avecaesar.engine.core.types import REMOVED, Event
+
+__all__ = ["APPLY", "Apply", "BoundEffects", "bound_effects", "remove"]
+
+Apply = Callable[[Position, int, Turn], None]
+
+
+def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:i], value, *values[i + 1:])
+
+
+def remove(state: Position, c: int, reason: str, events: list[Event]) -> None:
+    """Chariot ``c`` leaves the race: off the board, 0 points."""
+    state.status[c] = REMOVED
+    state.pos[c] = None
+    events.append(Event("removed", c, {"reason": reason}))
+
+
+def _give_coin() -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        state.stopped[c] = True
+    return apply
+
+
+def _take_race_card(card: int) -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        if not t.own:
+            t.hand.append(card)  # the race-card tribute: it joins the hand
+            t.events.append(Event("alley_card", c, {"card": card}))
+    return apply
+
+
+def _grant_bonus(points: int) -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        if not t.own:
+            state.bonus = _with(state.bonus, c, True)
+            t.events.append(Event("bonus", c, {"points": points}))
+    return apply
+
+
+def _reshuffle() -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        """The played cards go back and the whole deck is reshuffled (a shuffle seeded by
+        the position, so a replay repeats it)."""
+        if t.own:
+            return
+        deck = [*state.decks[c], *state.played[c]]
+        random.Random(f"{state.ply}/{c}/{deck}").shuffle(deck)
+        state.decks[c], state.played[c] = tuple(deck), ()
+        state.forfeit = _with(state.forfeit, c, True)
+        t.events.append(Event("reshuffle", c, {"cards": len(deck)}))
+    return apply
+
+
+def _pay_prize(amounts: tuple[int, ...]) -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        """The prize by the order of completing the lap, unless the chariot stopped in the
+        alley during that lap (the reshuffle forfeits it)."""
+        start = state.game.board.start_crossings
+        done = state.crossings[c] - start[c]
+        if done < 1:
+            return
+        if state.forfeit[c]:
+            state.forfeit = _with(state.forfeit, c, False)
+            t.events.append(Event("prize", c, {"lap": done, "money": 0, "forfeited": True}))
+            return
+        before = sum(1 for o in range(len(state.pos)) if o != c
+                     and state.crossings[o] - start[o] >= done)
+        won = amounts[before] if before < len(amounts) else 0
+        state.money = _with(state.money, c, state.money[c] + won)
+        t.events.append(Event("prize", c, {"lap": done, "money": won}))
+    return apply
+
+
+def _disqualify() -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        if not state.dq[c]:
+            state.dq[c] = True
+            t.events.append(Event("disqualified", c, {"reason": t.event.dq_reason}))
+    return apply
+
+
+def _remove() -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        if not t.finished and state.status[c] != REMOVED:
+            remove(state, c, t.event.remove_reason, t.events)
+    return apply
+
+
+def _execute() -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        t.finished = False  # executed: out at once, 0 points, even over the line
+        remove(state, c, "executed", t.events)
+    return apply
+
+
+def _crash() -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        state.status[c] = REMOVED  # out of the race; the wreck (pos kept) blocks its space
+        t.events.append(Event("crashed", c, {"space": state.pos[c]}))
+    return apply
+
+
+def _cycle_card() -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        if state.decks[c] and t.hand:
+            card = max(t.hand)  # the highest card goes under the deck
+            t.hand.remove(card)
+            t.hand.append(state.decks[c][0])
+            state.decks[c] = (*state.decks[c][1:], card)
+            t.events.append(Event("cycle", c, {"card": card}))
+    return apply
+
+
+APPLY: dict[str, Callable[..., Apply]] = {
+    "give_coin": _give_coin,
+    "take_race_card": _take_race_card,
+    "grant_bonus": _grant_bonus,
+    "reshuffle": _reshuffle,
+    "pay_prize": _pay_prize,
+    "disqualify": _disqualify,
+    "remove": _remove,
+    "execute": _execute,
+    "crash": _crash,
+    "cycle_card": _cycle_card,
+}
+
+
+class BoundEffects:
+    """A ruleset's effect lists as functions to apply, one tuple per event (empty: nothing
+    happens on it)."""
+
+    __slots__ = ("alley_missed", "alley_stop", "lap_completed", "move_ended", "no_move",
+                 "only_restricted", "out_of_cards")
+
+    move_ended: tuple[Apply, ...]
+    lap_completed: tuple[Apply, ...]
+    alley_stop: tuple[Apply, ...]
+    alley_missed: tuple[Apply, ...]
+    no_move: tuple[Apply, ...]
+    only_restricted: tuple[Apply, ...]
+    out_of_cards: tuple[Apply, ...]
+
+    def __init__(self, names: Mapping[str, tuple[tuple[str, Mapping[str, Any]], ...]]
+                 ) -> None:
+        def bound(event: str) -> tuple[Apply, ...]:
+            return tuple(APPLY[name](**params) for name, params in names.get(event, ())
+                         if not EFFECTS[name].offers_moves)
+
+        self.move_ended = bound("move_ended")
+        self.lap_completed = bound("lap_completed")
+        self.alley_stop = bound("alley_stop")
+        self.alley_missed = bound("alley_missed")
+        self.no_move = bound("no_move")
+        self.only_restricted = bound("only_restricted")
+        self.out_of_cards = bound("out_of_cards")
+
+
+_BOUND: dict[int, tuple[RaceRules, BoundEffects]] = {}
+
+
+def bound_effects(rules: RaceRules) -> BoundEffects:
+    """The effect lists of ``rules`` as functions, bound once per rules value (a state
+    takes them when it is made; its copies share them)."""
+    hit = _BOUND.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_BOUND) > 256:  # rules values made by the thousand (tests, studies): keep few
+        _BOUND.clear()
+    fx = BoundEffects(rules.effects.names)
+    _BOUND[id(rules)] = (rules, fx)
+    return fx
