@@ -97,8 +97,7 @@ class Board:
         default_factory=dict, compare=False, repr=False)
     _tables: dict[tuple[int, int, int], WalkTable] = field(
         default_factory=dict, compare=False, repr=False)
-    _hands: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, WalkTable], ...]] = field(
-        default_factory=dict, compare=False, repr=False)
+    _flat: dict[int, WalkTable] = field(default_factory=dict, compare=False, repr=False)
     #: the spaces as drawn and the finish line (engine/course/course_svg), for a position's
     #: SVG; no race rule reads it
     drawing: Any = field(default=None, compare=False, repr=False)
@@ -121,24 +120,26 @@ class Board:
 
     def walk_table(self, start: int, k: int, left: int) -> WalkTable:
         """:meth:`moves` with the facts to count and pick the free ones by bit masks (made
-        once)."""
-        key = (start, k, left if left < k + 1 else k + 1)
+        once).
+
+        Looked up on every turn for every card in hand, so by one integer key (no tuple
+        to build, hash and compare: issue 13); a card over 30 points, which no deck
+        has, takes the tuple-keyed table."""
+        laps = left if left < k + 1 else k + 1
+        if 0 <= k <= 30 and laps >= 0:
+            key = (start << 10) | (k << 5) | laps
+            found = self._flat.get(key)
+            if found is None:
+                found = self._flat[key] = self._table(start, k, laps)
+            return found
+        return self._table(start, k, laps)
+
+    def _table(self, start: int, k: int, laps: int) -> WalkTable:
+        key = (start, k, laps)
         found = self._tables.get(key)
         if found is None:
-            found = self._tables[key] = WalkTable(self.moves(start, k, left), start,
+            found = self._tables[key] = WalkTable(self.moves(start, k, laps), start,
                                                    self.finish_steps)
-        return found
-
-    def hand_tables(self, start: int, left: int,
-                    cards: tuple[int, ...]) -> tuple[tuple[int, WalkTable], ...]:
-        """(card, :meth:`walk_table`) for each distinct card of ``cards``, ascending."""
-        key = (start, left, cards)
-        found = self._hands.get(key)
-        if found is None:
-            if len(self._hands) >= 200_000:
-                self._hands.clear()
-            found = self._hands[key] = tuple((k, self.walk_table(start, k, left))
-                                             for k in sorted(set(cards)))
         return found
 
     def paths(self, start: int, k: int, left: int) -> tuple[tuple[int, ...], ...]:

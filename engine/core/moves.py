@@ -364,6 +364,17 @@ def ram_targets(state: Position, c: int, start: int | None,
     return out
 
 
+def _in_order(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """``cards`` ascending: as they are (a state keeps its hands sorted), else sorted (a
+    hand given to the constructor out of order)."""
+    last = 0
+    for k in cards:
+        if k < last:
+            return tuple(sorted(cards))
+        last = k
+    return cards
+
+
 class _Analysis:
     """The legal moves of the chariot to move, computed once.
 
@@ -401,7 +412,12 @@ class _Analysis:
         if start is None or avoid:
             movable_any = self._listed(state, c, no, occ, left)
         else:
-            for k, table in board.hand_tables(start, left, state.cards(c)):
+            last = 0
+            for k in _in_order(state.cards(c)):
+                if k == last:  # each distinct card once, ascending
+                    continue
+                last = k
+                table = board.walk_table(start, k, left)
                 if k in restricted:
                     no[k] = card_forbidden(state, c, k)
                 blocked = 0
