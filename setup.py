@@ -21,12 +21,19 @@ import shutil
 import sys
 import sysconfig
 import tempfile
+import warnings
 from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
+# setuptools ends every editable install made with its meta-path finder (the layout maps
+# engine/, editor/, … under the one package `avecaesar`, which needs it) with a notice,
+# "Editable installation. Please be careful with folders in your working directory with the
+# same name as your package". The repository has no top-level `avecaesar/` folder, so it
+# never applies here; left on, it is the only warning `make setup` prints (issue 12).
+warnings.filterwarnings("ignore", message="Editable installation")
 # The modules compiled together (one mypyc group; all or none of them are used), as paths
 # under engine/, in the order of their imports (docs/architecture.md).
 NATIVE = [
