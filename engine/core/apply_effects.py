@@ -18,15 +18,11 @@ from typing import Any
 from avecaesar.engine.core.effects import EFFECTS, Turn
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import RaceRules
-from avecaesar.engine.core.types import REMOVED, Event
+from avecaesar.engine.core.types import REMOVED, Event, with_item
 
 __all__ = ["APPLY", "Apply", "BoundEffects", "bound_effects", "remove"]
 
 Apply = Callable[[Position, int, Turn], None]
-
-
-def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:i], value, *values[i + 1:])
 
 
 def remove(state: Position, c: int, reason: str, events: list[Event]) -> None:
@@ -53,7 +49,7 @@ def _take_race_card(card: int) -> Apply:
 def _grant_bonus(points: int) -> Apply:
     def apply(state: Position, c: int, t: Turn) -> None:
         if not t.own:
-            state.bonus = _with(state.bonus, c, True)
+            state.bonus = with_item(state.bonus, c, True)
             t.events.append(Event("bonus", c, {"points": points}))
     return apply
 
@@ -67,7 +63,7 @@ def _reshuffle() -> Apply:
         deck = [*state.decks[c], *state.played[c]]
         random.Random(f"{state.ply}/{c}/{deck}").shuffle(deck)
         state.decks[c], state.played[c] = tuple(deck), ()
-        state.forfeit = _with(state.forfeit, c, True)
+        state.forfeit = with_item(state.forfeit, c, True)
         t.events.append(Event("reshuffle", c, {"cards": len(deck)}))
     return apply
 
@@ -81,13 +77,13 @@ def _pay_prize(amounts: tuple[int, ...]) -> Apply:
         if done < 1:
             return
         if state.forfeit[c]:
-            state.forfeit = _with(state.forfeit, c, False)
+            state.forfeit = with_item(state.forfeit, c, False)
             t.events.append(Event("prize", c, {"lap": done, "money": 0, "forfeited": True}))
             return
         before = sum(1 for o in range(len(state.pos)) if o != c
                      and state.crossings[o] - start[o] >= done)
         won = amounts[before] if before < len(amounts) else 0
-        state.money = _with(state.money, c, state.money[c] + won)
+        state.money = with_item(state.money, c, state.money[c] + won)
         t.events.append(Event("prize", c, {"lap": done, "money": won}))
     return apply
 

@@ -95,9 +95,8 @@ class Board:
         default_factory=list, compare=False, repr=False)
     _moves: dict[tuple[int, int, int], tuple[Any, ...]] = field(
         default_factory=dict, compare=False, repr=False)
-    _tables: dict[tuple[int, int, int], WalkTable] = field(
+    _tables: dict[int | tuple[int, int, int], WalkTable] = field(
         default_factory=dict, compare=False, repr=False)
-    _flat: dict[int, WalkTable] = field(default_factory=dict, compare=False, repr=False)
     #: the spaces as drawn and the finish line (engine/course/course_svg), for a position's
     #: SVG; no race rule reads it
     drawing: Any = field(default=None, compare=False, repr=False)
@@ -123,19 +122,11 @@ class Board:
         once).
 
         Looked up on every turn for every card in hand, so by one integer key (no tuple
-        to build, hash and compare: issue 13); a card over 30 points, which no deck
-        has, takes the tuple-keyed table."""
+        to build, hash and compare: issue 13); a card over 30 points, which no deck has,
+        is keyed by the tuple."""
         laps = left if left < k + 1 else k + 1
-        if 0 <= k <= 30 and laps >= 0:
-            key = (start << 10) | (k << 5) | laps
-            found = self._flat.get(key)
-            if found is None:
-                found = self._flat[key] = self._table(start, k, laps)
-            return found
-        return self._table(start, k, laps)
-
-    def _table(self, start: int, k: int, laps: int) -> WalkTable:
-        key = (start, k, laps)
+        key: int | tuple[int, int, int] = (
+            (start << 10) | (k << 5) | laps if 0 <= k <= 30 and laps >= 0 else (start, k, laps))
         found = self._tables.get(key)
         if found is None:
             found = self._tables[key] = WalkTable(self.moves(start, k, laps), start,

@@ -9,8 +9,6 @@ to continue is in its one-line notation (:mod:`avecaesar.engine.core.notation`).
 
 from __future__ import annotations
 
-from typing import Any
-
 from avecaesar.engine.core.apply_effects import Apply, BoundEffects, bound_effects
 from avecaesar.engine.core.effects import EVENTS, Turn
 from avecaesar.engine.core.moves import (
@@ -26,17 +24,22 @@ from avecaesar.engine.core.moves import (
 )
 from avecaesar.engine.core.notation import parse_fields, to_notation
 from avecaesar.engine.core.position import Position, RaceGame
-from avecaesar.engine.core.types import FINISHED, LETTERS, RACING, REMOVED, WAIT, Event, Move
+from avecaesar.engine.core.types import (
+    FINISHED,
+    LETTERS,
+    RACING,
+    REMOVED,
+    WAIT,
+    Event,
+    Move,
+    with_item,
+)
 from avecaesar.engine.data.errors import AveCaesarError
 
 # Move, Event, WAIT and LETTERS live in engine.core.types, RaceGame in engine.core.position;
 # re-exported for readers of a state
 __all__ = ["FINISHED", "LETTERS", "RACING", "REMOVED", "WAIT", "Event", "Move", "RaceGame",
            "RaceState"]
-
-
-def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:i], value, *values[i + 1:])
 
 
 class RaceState(Position):
@@ -54,7 +57,8 @@ class RaceState(Position):
                  idle: int = 0, ply: int = 0, end: str | None = None,
                  queue: tuple[int, ...] = (), bonus: tuple[bool, ...] | None = None,
                  money: tuple[int, ...] | None = None,
-                 forfeit: tuple[bool, ...] | None = None) -> None:
+                 forfeit: tuple[bool, ...] | None = None,
+                 fx: BoundEffects | None = None) -> None:
         self.game = game
         self.pos, self.crossings, self.stopped = pos, crossings, stopped
         self.hands, self.decks, self.played = hands, decks, played
@@ -71,7 +75,8 @@ class RaceState(Position):
         # push and skip build their Event objects only when someone reads them: a record,
         # a replay, the CLI (True); simulate and the bots' rollouts turn it off (issue 13)
         self.log = True
-        self.fx = bound_effects(game.rules)
+        # the ruleset's effect lists as functions: a copy is given its original's
+        self.fx = fx if fx is not None else bound_effects(game.rules)
 
     # -- copying, comparing, notation -------------------------------------------------------
     def copy(self) -> RaceState:
@@ -80,7 +85,7 @@ class RaceState(Position):
                           list(self.hands), list(self.decks), list(self.played),
                           list(self.status), list(self.dq), list(self.finish_order),
                           self.turn, self.idle, self.ply, self.end, self.queue, self.bonus,
-                          self.money, self.forfeit)
+                          self.money, self.forfeit, self.fx)
         other.log = self.log
         return other
 
@@ -180,7 +185,7 @@ class RaceState(Position):
         chariot's deck); the hand as a list, to be stored when the move is done."""
         hand = list(self.hands[c])
         if card < 0:  # the bonus piece, used instead of a card
-            self.bonus = _with(self.bonus, c, False)
+            self.bonus = with_item(self.bonus, c, False)
         elif own and self.decks[c]:
             self.decks[c] = self.decks[c][1:]
             self.played[c] = (*self.played[c], card)

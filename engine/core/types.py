@@ -9,10 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-__all__ = ["FINISHED", "LETTERS", "RACING", "REMOVED", "WAIT", "Event", "Move"]
+__all__ = ["FINISHED", "LETTERS", "RACING", "REMOVED", "WAIT", "Event", "Move", "with_item"]
 
 LETTERS = "ABCDEFGHIJKL"
 RACING, FINISHED, REMOVED = "r", "f", "x"
+
+
+def with_item(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """``values`` with item ``i`` replaced: the per-chariot tuples of a state (bonus,
+    money, forfeit) are immutable, shared by copies and replaced on change."""
+    return (*values[:i], value, *values[i + 1:])
 
 
 class Move(NamedTuple):
