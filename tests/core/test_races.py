@@ -246,3 +246,14 @@ def test_bot_distance_table_matches_the_shortest_legal_race(course, rules_of, ov
         if board.start_crossings[place] != board.start_crossings[0]:
             continue
         assert remaining(state, 0) == figures.shortest_race[place]
+
+
+def test_a_hand_given_out_of_order_has_the_moves_of_the_sorted_hand(position) -> None:
+    """Legal moves walk the hand's distinct cards in ascending order without sorting it (a
+    state keeps its hands sorted, issue 13); a hand given to the constructor unsorted and
+    with repeats is sorted first, so its moves are the same, in the same order."""
+    s = position("dicetree-2022", "22,1,c,2366,-,5,r 19,1,c,345,-,4,r | A 0 2 -")
+    shuffled = s.copy()
+    shuffled.hands[0] = (6, 3, 2, 6)
+    assert list(shuffled.legal_moves()) == list(s.legal_moves())
+    assert len(shuffled.legal_moves()) == len(s.legal_moves()) > 0
