@@ -47,7 +47,7 @@ NATIVE = [
     "core/notation.py",
     "core/moves.py",
     "core/state.py",
-    "core/rules.py",
+    "core/ruleset_adapter.py",
     "core/race.py",
     "bots/search.py",
     "bots/policies.py",

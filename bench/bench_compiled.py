@@ -30,9 +30,9 @@ def child(races: int) -> None:
     from avecaesar.engine.bots.registry import OWNERLESS, make_policy
     from avecaesar.engine.core.board import Board
     from avecaesar.engine.core.race import new_race, play_turn
-    from avecaesar.engine.core.rules import rules_from_ruleset
-    from avecaesar.engine.course.course import load_course
-    from avecaesar.engine.ruleset.ruleset import load_ruleset
+    from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+    from avecaesar.engine.course.load import load_course
+    from avecaesar.engine.ruleset.load import load_ruleset
     from avecaesar.native import flavour
 
     rules = rules_from_ruleset(load_ruleset(RULESET, [], {}))

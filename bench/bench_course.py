@@ -23,8 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from avecaesar.editor.render import course_dot, render
-from avecaesar.engine.course.course import bundled_courses, load_course, load_courses
+from avecaesar.editor.render.board import course_dot, render
+from avecaesar.engine.course.load import bundled_courses, load_course, load_courses
 
 
 def oval(spaces_per_lane: int, lanes: int = 3) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from avecaesar.engine.course.course import _bundled_ids as bundled_ids
+from avecaesar.engine.course.load import _bundled_ids as bundled_ids
 from avecaesar.engine.lab.deadlocks import count_deadlocks
 
 EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_course import oval
 
-from avecaesar.engine.core.setup import race_setup
+from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.lab.simulate import SimSpec, simulate
 
 RULESET = "dicetree-2022"

@@ -21,10 +21,10 @@ import tracemalloc
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import new_race, play_turn
-from avecaesar.engine.core.rules import rules_from_ruleset
-from avecaesar.engine.course.course import load_course
+from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+from avecaesar.engine.course.load import load_course
 from avecaesar.engine.lab.simulate import SimSpec, simulate
-from avecaesar.engine.ruleset.ruleset import load_ruleset
+from avecaesar.engine.ruleset.load import load_ruleset
 
 # The figures in docs were measured with keeps_place true for 1989 and 2006 (then an open
 # value; the editions now read it as false): kept so that the figures stay comparable.

@@ -2,7 +2,7 @@
 
 For each command, a fresh process is started ``--repeat`` times; the CPU time (user +
 system, of the child, from ``getrusage``) and the wall time are measured and the median is
-printed. Also lists which heavy modules ``import avecaesar.editor.cli`` loads.
+printed. Also lists which heavy modules ``import avecaesar.editor.main`` loads.
 
 Targets (issue 13): ``avecaesar --help`` and ``avecaesar course list`` under 0.15 s of CPU;
 ``course validate`` of a bundled course under 0.3 s wall; heavy modules imported only by the
@@ -38,7 +38,7 @@ VALIDATE = [CLI, "course", "validate", "dicetree-2022/hippodrom-constantinople"]
 NO_CACHE = {"AVECAESAR_NO_CACHE": "1"}
 COMMANDS: list[tuple[str, list[str], dict[str, str]]] = [
     ("python -c pass (the floor)", [sys.executable, "-c", "pass"], {}),
-    ("import avecaesar.editor.cli", [sys.executable, "-c", "import avecaesar.editor.cli"], {}),
+    ("import avecaesar.editor.main", [sys.executable, "-c", "import avecaesar.editor.main"], {}),
     ("avecaesar --help", [CLI, "--help"], {}),
     ("avecaesar course --help", [CLI, "course", "--help"], {}),
     ("avecaesar course list (warm: cached figures)", [CLI, "course", "list"], {}),
@@ -50,7 +50,7 @@ COMMANDS: list[tuple[str, list[str], dict[str, str]]] = [
 
 HEAVY = ("networkx", "jsonschema", "graphviz", "starlette", "uvicorn", "dask", "yaml",
          "avecaesar.engine.core.race", "avecaesar.engine.lab.simulate",
-         "avecaesar.engine.course.course")
+         "avecaesar.engine.course.load")
 
 
 def measure(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -67,7 +67,7 @@ def measure(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 def heavy_modules() -> list[str]:
     """The heavy modules that importing the CLI loads."""
-    code = ("import sys, avecaesar.editor.cli; "
+    code = ("import sys, avecaesar.editor.main; "
             f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
@@ -75,7 +75,7 @@ def heavy_modules() -> list[str]:
 
 
 ENTRY = ("import sys; sys.argv[0] = 'avecaesar'; "
-         "from avecaesar.editor.cli import main; main()")
+         "from avecaesar.editor.main import main; main()")
 
 
 def side_by_side(ref: str, repeat: int) -> None:
@@ -128,7 +128,7 @@ def main() -> None:
         print(f"{name:74} {cpu:7.3f} {wall:7.3f}")
     shutil.rmtree(cache, ignore_errors=True)
     loaded = heavy_modules()
-    print("heavy modules loaded by `import avecaesar.editor.cli`: "
+    print("heavy modules loaded by `import avecaesar.editor.main`: "
           + (", ".join(loaded) if loaded else "none"))
 
 

@@ -17,9 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-from avecaesar.engine.course.course import bundled_courses, load_course
-from avecaesar.engine.course.course_explain import explain
-from avecaesar.engine.course.course_whatif import what_if
+from avecaesar.engine.course.explain import explain
+from avecaesar.engine.course.load import bundled_courses, load_course
+from avecaesar.engine.course.whatif import what_if
 
 
 def best_of(k: int, fn) -> tuple[float, object]:

@@ -1,5 +1,5 @@
 """``python -m avecaesar.editor`` runs the CLI."""
 
-from avecaesar.editor.cli import main
+from avecaesar.editor.main import main
 
 main()

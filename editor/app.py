@@ -1,43 +1,31 @@
-"""The ``avecaesar`` typer app: one typer app per command group, joined here (the console
-entry point, with its light paths, is editor/cli.py)."""
+"""The ``avecaesar`` typer app, built from the command registry (editor/commands.py): one
+typer app per group, each command's function imported from the module its entry names, and
+every command wrapped in the one error boundary (:func:`~avecaesar.editor.cli.common.harden`).
+The console entry point, with its light paths, is editor/main.py."""
 
 from __future__ import annotations
 
+from importlib import import_module
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from avecaesar.editor import (
-    course_cli,
-    race_cli,
-    ruleset_cli,
-    serve_cli,
-    simulate_cli,
-    tournament_cli,
-)
-from avecaesar.editor.common import harden
+from avecaesar.editor.cli.common import harden
+from avecaesar.editor.commands import APP_HELP, COMMANDS, GLOBAL_OPTIONS, GROUPS, Command
 from avecaesar.editor.version import show_version
 
-app = typer.Typer(
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    # plain help and usage errors: rich's formatting costs ~0.2 s of start-up per --help
-    # (docs/performance.md, "CLI start-up"); the sub-apps say the same
-    rich_markup_mode=None,
-    help="Ave Caesar: validate and render courses, compare rulesets, race.",
-)
+__all__ = ["app", "build_app"]
+
+_OPTION_HELP = {o.flags: o.help for o in GLOBAL_OPTIONS}
 
 
-@app.callback()
 def _options(
     allow_path: Annotated[list[Path] | None, typer.Option(
-        "--allow-path", help="A folder that course includes and record headers may also "
-        "read from (repeat); by default only the course's own folder tree and the bundled "
-        "data.")] = None,
+        "--allow-path", metavar="DIR", help=_OPTION_HELP["--allow-path"])] = None,
     _version: Annotated[bool, typer.Option(
         "--version", callback=show_version, is_eager=True,
-        help="Print the version and exit.")] = False,
+        help=_OPTION_HELP["--version"])] = False,
 ) -> None:
     """Ave Caesar: validate and render courses, compare rulesets, race, and serve the
     table in the browser (avecaesar serve)."""
@@ -46,12 +34,30 @@ def _options(
     allow_paths(allow_path or [])
 
 
-app.add_typer(course_cli.app, name="course")
-app.add_typer(ruleset_cli.app, name="ruleset")
-race_cli.register(app)  # race, replay
-app.command("simulate")(simulate_cli.simulate_cmd)
-tournament_cli.register(app)  # tournament
-app.command("serve")(serve_cli.serve)
+def _function(command: Command) -> Any:
+    module, _, attr = command.target.partition(":")
+    return getattr(import_module(module), attr)
 
 
-harden(app)  # every command above and any added later in this file: one error boundary
+def _typer(help_text: str) -> typer.Typer:
+    # plain help and usage errors: rich's formatting costs ~0.2 s of start-up per --help
+    # (docs/performance.md, "CLI start-up")
+    return typer.Typer(no_args_is_help=True, pretty_exceptions_enable=False,
+                       rich_markup_mode=None, help=help_text)
+
+
+def build_app() -> typer.Typer:
+    """A new typer app with every registered command."""
+    top = _typer(APP_HELP)
+    top.callback()(_options)
+    groups = {g.name: _typer(g.summary) for g in GROUPS}
+    for command in COMMANDS:
+        *group, name = command.words
+        owner = groups[group[0]] if group else top
+        owner.command(name, short_help=command.summary)(_function(command))
+    for g in GROUPS:
+        top.add_typer(groups[g.name], name=g.name)
+    return harden(top)
+
+
+app = build_app()

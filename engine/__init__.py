@@ -26,25 +26,25 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
         play_turn,
         run_race,
     )
+    from avecaesar.engine.core.race_setup import race_setup
     from avecaesar.engine.core.record import read_record, record_lines, replay, write_record
-    from avecaesar.engine.core.rules import RaceRules, rules_from_ruleset
-    from avecaesar.engine.core.setup import race_setup
+    from avecaesar.engine.core.ruleset_adapter import RaceRules, rules_from_ruleset
     from avecaesar.engine.core.state import RaceGame, RaceState
     from avecaesar.engine.core.tournament import run_tournament
     from avecaesar.engine.core.types import WAIT, Event, Move
-    from avecaesar.engine.course.course import Course, bundled_course_ids, load_course
+    from avecaesar.engine.course.load import Course, bundled_course_ids, load_course
     from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem, UsageError
     from avecaesar.engine.lab.simulate import SimReport, SimSpec, simulate
-    from avecaesar.engine.ruleset.ruleset import Ruleset, list_rulesets, load_ruleset
+    from avecaesar.engine.ruleset.load import Ruleset, list_rulesets, load_ruleset
 
 _WHERE = {
     "data.errors": ["AveCaesarError", "InputError", "Problem", "UsageError"],
-    "course.course": ["Course", "bundled_course_ids", "load_course"],
-    "ruleset.ruleset": ["Ruleset", "list_rulesets", "load_ruleset"],
+    "course.load": ["Course", "bundled_course_ids", "load_course"],
+    "ruleset.load": ["Ruleset", "list_rulesets", "load_ruleset"],
     "core.types": ["WAIT", "Event", "Move"],
     "core.board": ["Board"],
-    "core.rules": ["RaceRules", "rules_from_ruleset"],
-    "core.setup": ["race_setup"],
+    "core.ruleset_adapter": ["RaceRules", "rules_from_ruleset"],
+    "core.race_setup": ["race_setup"],
     "core.state": ["RaceGame", "RaceState"],
     "core.moves": ["IllegalMoveError", "LegalMoves", "why_not"],
     "core.race": ["Outcome", "RaceRun", "new_race", "outcome", "play_turn", "run_race"],

@@ -1,4 +1,4 @@
-"""Shared by every test: the CLI's result cache (editor/result_cache.py) goes to a folder of
+"""Shared by every test: the CLI's result cache (editor/cli/result_cache.py) goes to a folder of
 this test session, never the user's ~/.cache; and the race fixtures of the core, bots, lab
 and editor tests: the test oval (tests/core/courses/oval.yaml), rules by edition, states."""
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.rules import RaceRules, rules_from_ruleset
+from avecaesar.engine.core.ruleset_adapter import RaceRules, rules_from_ruleset
 from avecaesar.engine.core.state import LETTERS, RaceGame, RaceState
-from avecaesar.engine.course.course import load_course
+from avecaesar.engine.course.load import load_course
 
 OVAL = Path(__file__).parent / "core" / "courses" / "oval.yaml"
 
@@ -40,7 +40,7 @@ EDITIONS = tuple(OVERRIDES)
 
 
 def edition_rules(name: str, **changes: object) -> RaceRules:
-    from avecaesar.engine.ruleset.ruleset import load_ruleset
+    from avecaesar.engine.ruleset.load import load_ruleset
 
     variants: list[str] = []
     overrides = OVERRIDES.get(name)

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
-from avecaesar.engine.course.course import bundled_courses
+from avecaesar.editor.main import app
+from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.paths import RULESETS_DIR
 
 ROOT = Path(__file__).resolve().parents[1]

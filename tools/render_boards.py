@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from avecaesar.engine.course.course import _bundled_ids
+from avecaesar.engine.course.load import _bundled_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 EXE = str(Path(sys.executable).with_name("avecaesar"))

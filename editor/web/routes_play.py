@@ -9,14 +9,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from avecaesar.editor.table import Game, GameSetup
-from avecaesar.editor.web.boards import cached_board
+from avecaesar.editor.render.board_svg import cached_board
+from avecaesar.editor.table.game import Game, GameSetup
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
 from avecaesar.editor.web.tournament import WebTournament
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.core.record import read_record
-from avecaesar.engine.course.course import bundled_courses
+from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import InputError
 
 __all__ = ["routes"]
@@ -33,7 +33,7 @@ def _games(request: Request) -> dict[str, Game]:
 
 
 async def catalog(request: Request) -> Response:
-    from avecaesar.engine.ruleset.ruleset_catalog import bundled
+    from avecaesar.engine.ruleset.catalog import bundled
 
     entries = bundled()
     return JSONResponse({
@@ -47,7 +47,7 @@ async def upload_course(request: Request) -> Response:
     data = await json_body(request, MAX_COURSE_BYTES + 4096)
     ref = _storage(request).store_course(field(data, "text", str))
     path = _storage(request).course_path(ref)
-    from avecaesar.engine.course.course import load_course
+    from avecaesar.engine.course.load import load_course
 
     course = load_course(path)  # the same reading and validation as the CLI
     if course.errors:
@@ -84,7 +84,7 @@ def _setup(data: dict[str, Any], storage: Storage) -> GameSetup:
     seed = field(data, "seed", int, None)
     if seed is None:
         seed = secrets.randbelow(1_000_000)
-    from avecaesar.engine.ruleset.ruleset_compose import parse_override
+    from avecaesar.engine.ruleset.compose import parse_override
 
     for k, v in overrides.items():
         parse_override(f"{k}={v}")  # the CLI's --set check: unknown keys get "did you mean"

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from avecaesar.editor.web.frames import record_frames
+from avecaesar.editor.render.replay_frames import record_frames
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import Storage
 from avecaesar.engine.data.errors import AveCaesarError

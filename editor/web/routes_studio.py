@@ -10,12 +10,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from avecaesar.editor.render import RenderError
-from avecaesar.editor.web.boards import board_svg
+from avecaesar.editor.render.board import RenderError
+from avecaesar.editor.render.board_svg import board_svg
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, Storage
-from avecaesar.engine.course.course import bundled_courses, load_courses
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
+from avecaesar.engine.course.load import bundled_courses, load_courses
 from avecaesar.engine.data.errors import InputError, Problem
 
 __all__ = ["routes"]
@@ -29,7 +29,7 @@ def _figure_rules(storage: Storage, data: dict[str, Any]) -> RaceFigures:
     ruleset = field(data, "ruleset", str, "")
     if not ruleset:
         return DEFAULT_FIGURES
-    from avecaesar.engine.ruleset.ruleset import load_ruleset, race_figures
+    from avecaesar.engine.ruleset.load import load_ruleset, race_figures
 
     variants = [storage.rule_name(str(v)) for v in field(data, "variants", list, [])]
     return race_figures(load_ruleset(storage.rule_name(ruleset), variants, {}))

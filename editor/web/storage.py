@@ -13,7 +13,7 @@ import shutil
 import time
 from pathlib import Path
 
-from avecaesar.engine.course.course import bundled_courses
+from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
 from avecaesar.engine.data.paths import COURSES_DIR
 

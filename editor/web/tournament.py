@@ -16,11 +16,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from avecaesar.editor.table import Game, GameSetup
+from avecaesar.editor.table.game import Game, GameSetup
 from avecaesar.engine.core.race import outcome
+from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.core.record import read_record, replay
-from avecaesar.engine.core.rules import TournamentRules, tournament_rules_from_ruleset
-from avecaesar.engine.core.setup import race_setup
+from avecaesar.engine.core.ruleset_adapter import TournamentRules, tournament_rules_from_ruleset
 from avecaesar.engine.core.tournament import (
     TournamentError,
     choose_course,
@@ -29,7 +29,7 @@ from avecaesar.engine.core.tournament import (
     race_seed,
     standings,
 )
-from avecaesar.engine.course.course import bundled_courses
+from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["WebTournament"]
@@ -82,7 +82,7 @@ class WebTournament:
     # rules ---------------------------------------------------------------------------
     def rules(self) -> tuple[TournamentRules, list[str]]:
         """The tournament rules and the courses a draw may take (the edition's)."""
-        from avecaesar.engine.ruleset.ruleset import load_ruleset
+        from avecaesar.engine.ruleset.load import load_ruleset
 
         rs = load_ruleset(self.ruleset, self.variants, self.overrides)
         edition = str([*rs.data.get("based_on", []), rs.id][0])

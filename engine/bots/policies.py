@@ -23,7 +23,7 @@ from avecaesar.engine.core.moves import (
 )
 from avecaesar.engine.core.state import FINISHED, Move, RaceState
 
-__all__ = ["greedy_policy", "greedy_ranking", "greedy_scored", "random_policy"]
+__all__ = ["greedy_bot", "greedy_policy", "greedy_ranking", "greedy_scored", "random_policy"]
 
 Policy = Callable[[RaceState, LegalMoves], Move]
 # what the scoring functions take: the legal moves, or (tests, tools) a list of them; the
@@ -499,3 +499,9 @@ def greedy_policy_reference(state: RaceState, moves: Moves) -> Move:
         if best_key is None or key > best_key:
             best, best_key = m, key
     return best if best is not None else next(iter(moves))
+
+
+def greedy_bot(seed: int) -> Policy:
+    """The greedy bot (the bots' registry): it draws no chance, so every seed gives the same
+    policy."""
+    return greedy_policy

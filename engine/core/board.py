@@ -13,7 +13,7 @@ from typing import Any
 import networkx as nx
 
 from avecaesar.engine.core.types import Move
-from avecaesar.engine.course.course_svg import course_spaces
+from avecaesar.engine.course.svg import course_spaces
 
 __all__ = ["Board", "WalkTable"]
 
@@ -97,7 +97,7 @@ class Board:
         default_factory=dict, compare=False, repr=False)
     _tables: dict[int | tuple[int, int, int], WalkTable] = field(
         default_factory=dict, compare=False, repr=False)
-    #: the spaces as drawn and the finish line (engine/course/course_svg), for a position's
+    #: the spaces as drawn and the finish line (engine/course/svg), for a position's
     #: SVG; no race rule reads it
     drawing: Any = field(default=None, compare=False, repr=False)
 

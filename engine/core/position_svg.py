@@ -1,5 +1,5 @@
 """A race position as SVG for notebooks (:meth:`RaceState._repr_svg_`): the course's spaces
-(kept by the board, engine/course/course_svg), each chariot's letter on its space in its
+(kept by the board, engine/course/svg), each chariot's letter on its space in its
 colour, and a caption with the turn, the laps and the finishers."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from avecaesar.engine.core.types import LETTERS, REMOVED
-from avecaesar.engine.course.course_svg import Mark, spaces_svg
+from avecaesar.engine.course.svg import Mark, spaces_svg
 
 __all__ = ["CHARIOT_COLOURS", "position_svg"]
 

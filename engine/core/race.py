@@ -14,7 +14,7 @@ from typing import Any
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import LegalMoves, first_card_forbidden
-from avecaesar.engine.core.rules import RaceRules, UnsupportedRuleError
+from avecaesar.engine.core.ruleset_adapter import RaceRules, UnsupportedRuleError
 from avecaesar.engine.core.state import RaceGame, RaceState
 from avecaesar.engine.core.types import RACING, REMOVED, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError, UsageError

@@ -17,16 +17,17 @@ from typing import Any
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import why_not
 from avecaesar.engine.core.race import RaceRun, new_race, outcome
-from avecaesar.engine.core.rules import RaceRules
+from avecaesar.engine.core.ruleset_adapter import RaceRules
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
-from avecaesar.engine.course.course import bundled_course_ids
+from avecaesar.engine.course.load import bundled_course_ids
 from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem
 from avecaesar.engine.data.limits import record_bytes_limit
 from avecaesar.engine.data.safeio import allowed_roots, check_inside, read_text, write_atomic
 from avecaesar.engine.data.schemas import validator
+from avecaesar.engine.ruleset.load import load_ruleset
 
 __all__ = ["FORMAT", "RecordError", "check_header_files", "read_record", "record_lines",
-           "replay", "write_record"]
+           "replay", "rules_header", "write_record"]
 
 FORMAT = "avecaesar-game-record"
 VERSION = 1
@@ -235,3 +236,15 @@ def _turn(state: RaceState, line: dict[str, Any], file: str, n: int) -> None:
     if reason is not None:
         raise RecordError(file, n, f"illegal move {move}: {reason}")
     state.push(move)
+
+
+def rules_header(ruleset: str, variants: list[str], overrides: dict[str, str],
+                 house: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
+    """What a record header says about the rules beyond their names: the house rules (so
+    the record replays without the file) and the kind of every value that a text does not
+    state outright (read, conflict, open)."""
+    rs = load_ruleset(ruleset, variants, overrides, house)
+    out: dict[str, Any] = {"kinds": {k: v for k, v in rs.kinds().items() if v != "stated"}}
+    if house:
+        out["house"] = house
+    return out

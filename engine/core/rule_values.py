@@ -5,7 +5,7 @@ through :class:`RaceRules`; it derives its card restrictions (:func:`six_restric
 its effect lists per event (:func:`rule_effects`) and its named primitives
 (:func:`rule_primitives`) from its own values, so ``dataclasses.replace`` keeps them right.
 Reading a ruleset's dotted keys into these values, and checking the names a house rule
-gives, is the adapter's job (:mod:`avecaesar.engine.core.rules`), one layer up.
+gives, is the adapter's job (:mod:`avecaesar.engine.core.ruleset_adapter`), one layer up.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
 """Tournaments: several races, the course rotation or draw, the next-race order, the points and
 the standings; a tournament record that replays.
 
-Everything edition-specific comes from :class:`~avecaesar.engine.core.rules.TournamentRules` (read
-from the ruleset's ``tournament`` group by :func:`~avecaesar.engine.core.rules.
-tournament_rules_from_ruleset`). Chance: race ``r`` is played with the seed ``seed * 1000 + r``;
-drawn courses come from ``random.Random(seed)``. The first race draws the start order by
-revealed cards, later races take the order the rules give (``next_start_order``).
+Everything edition-specific comes from
+:class:`~avecaesar.engine.core.ruleset_adapter.TournamentRules`, read from the ruleset's
+``tournament`` group by
+:func:`~avecaesar.engine.core.ruleset_adapter.tournament_rules_from_ruleset`. Chance: race
+``r`` is played with the seed ``seed * 1000 + r``; drawn courses come from
+``random.Random(seed)``. The first race draws the start order by revealed cards, later races
+take the order the rules give (``next_start_order``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import Outcome, Policy, outcome, run_race
 from avecaesar.engine.core.record import record_lines, replay
-from avecaesar.engine.core.rules import RaceRules, TournamentRules
+from avecaesar.engine.core.ruleset_adapter import RaceRules, TournamentRules
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["FORMAT", "RaceResult", "Setup", "Standing", "Tournament", "TournamentError",
@@ -152,7 +154,7 @@ def _clockwise_from(first: int, n: int) -> list[int]:
     return [(first + i) % n for i in range(n)]
 
 
-# the start orders of a next race, by the name the adapter (core/rules.py) gives them
+# the start orders of a next race, by the name the adapter (core/ruleset_adapter.py) gives them
 NEXT_SEATS: dict[str, Callable[[Sequence[int], Sequence[int]], list[int] | None]] = {
     "by_result": lambda seats, order: list(order),  # the result's order
     "loser_first": lambda seats, order: _clockwise_from(order[-1], len(seats)),

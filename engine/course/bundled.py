@@ -1,5 +1,5 @@
 """The bundled course files by id and a course reference resolved to its file — no YAML,
-no graph: the CLI's light paths (editor/cli.py) use them without loading the course library."""
+no graph: the CLI's light paths (editor/main.py) use them without loading the course library."""
 
 from __future__ import annotations
 

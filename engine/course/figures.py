@@ -2,7 +2,7 @@
 
 The course validator needs only these; by default they are the values every edition shares
 (RULES.md section 1). A ruleset supplies its own through
-:func:`avecaesar.engine.ruleset.ruleset.race_figures`.
+:func:`avecaesar.engine.ruleset.load.race_figures`.
 """
 
 from __future__ import annotations

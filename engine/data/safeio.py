@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from avecaesar.engine.data.errors import FileAccessError
 
 # errors and tempfile are imported by the functions that need them: the CLI's light paths
-# (editor/cli.py) ask allowed_roots() without paying for them (docs/performance.md)
+# (editor/main.py) ask allowed_roots() without paying for them (docs/performance.md)
 
 __all__ = [
     "allow_paths",

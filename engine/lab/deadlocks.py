@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import run_race
-from avecaesar.engine.core.setup import race_setup
+from avecaesar.engine.core.race_setup import race_setup
 
 __all__ = ["DeadlockCount", "count_deadlocks"]
 

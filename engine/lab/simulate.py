@@ -17,7 +17,7 @@ from typing import Any
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import new_race, outcome, play_turn
-from avecaesar.engine.core.setup import race_setup
+from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.lab.stats import mean, wilson_interval
 

@@ -61,9 +61,9 @@ import avecaesar.native as n
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import run_race
-from avecaesar.engine.core.rules import rules_from_ruleset
-from avecaesar.engine.course.course import load_course
-from avecaesar.engine.ruleset.ruleset import load_ruleset
+from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+from avecaesar.engine.course.load import load_course
+from avecaesar.engine.ruleset.load import load_ruleset
 import avecaesar.engine.bots.search, avecaesar.engine.core.notation
 rules = rules_from_ruleset(load_ruleset("dicetree-2022", [], {}))
 course = load_course("dicetree-2022/hippodrom-constantinople")

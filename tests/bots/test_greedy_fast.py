@@ -63,8 +63,8 @@ def test_move_facts_equal_copy_and_push_under_the_variants(edition, variants, se
     scores by) equals copying and pushing under every variant's effect lists; and the
     greedy's inline scores equal its reference there too."""
     from avecaesar.engine.bots.policies import _distinct_scored, _distinct_scored_fast
-    from avecaesar.engine.core.rules import rules_from_ruleset
-    from avecaesar.engine.ruleset.ruleset import load_ruleset
+    from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+    from avecaesar.engine.ruleset.load import load_ruleset
 
     rules = rules_from_ruleset(load_ruleset(edition, list(variants), sets))
     checked = 0
@@ -126,9 +126,9 @@ def test_fast_greedy_equals_reference_on_bundled_courses(ruleset: str, course: s
         gives_up_alley,
         walks,
     )
-    from avecaesar.engine.core.rules import rules_from_ruleset
-    from avecaesar.engine.course.course import load_course
-    from avecaesar.engine.ruleset.ruleset import load_ruleset
+    from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+    from avecaesar.engine.course.load import load_course
+    from avecaesar.engine.ruleset.load import load_ruleset
 
     rules = rules_from_ruleset(load_ruleset(ruleset, [], settings))
     loaded = load_course(course)

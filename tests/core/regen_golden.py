@@ -17,7 +17,7 @@ from avecaesar.engine.bots.registry import OWNERLESS, make_policy  # noqa: E402
 from avecaesar.engine.core.board import Board  # noqa: E402
 from avecaesar.engine.core.race import run_race  # noqa: E402
 from avecaesar.engine.core.record import record_lines, write_record  # noqa: E402
-from avecaesar.engine.course.course import load_course  # noqa: E402
+from avecaesar.engine.course.load import load_course  # noqa: E402
 
 GOLDEN = HERE / "golden"
 # every player count the editions allow (2-6; 1989 says 3-6, and its 2-player race also

@@ -12,11 +12,11 @@ from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.conditions import CONDITIONS, check_expression
 from avecaesar.engine.core.moves import card_forbidden
 from avecaesar.engine.core.race import new_race, play_turn, run_race
+from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.core.rule_values import freeze
-from avecaesar.engine.core.rules import UnsupportedRuleError, rules_from_ruleset
-from avecaesar.engine.core.setup import race_setup
+from avecaesar.engine.core.ruleset_adapter import UnsupportedRuleError, rules_from_ruleset
 from avecaesar.engine.data.errors import InputError
-from avecaesar.engine.ruleset.ruleset import load_ruleset
+from avecaesar.engine.ruleset.load import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "rulesets" / "examples"

@@ -12,10 +12,10 @@ from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.apply_effects import APPLY, bound_effects
 from avecaesar.engine.core.effects import EFFECTS, EVENTS, check_effect_list
 from avecaesar.engine.core.race import new_race, play_turn
-from avecaesar.engine.core.rules import UnsupportedRuleError, rules_from_ruleset
-from avecaesar.engine.core.setup import race_setup
+from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.ruleset_adapter import UnsupportedRuleError, rules_from_ruleset
 from avecaesar.engine.data.errors import InputError
-from avecaesar.engine.ruleset.ruleset import load_ruleset
+from avecaesar.engine.ruleset.load import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "rulesets" / "examples"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from avecaesar.engine.bots.policies import greedy_policy
 from avecaesar.engine.core.race import new_race, play_turn
-from avecaesar.engine.core.setup import race_setup
+from avecaesar.engine.core.race_setup import race_setup
 
 COURSE, RULESET = "dicetree-2022/hippodrom-constantinople", "dicetree-2022"
 

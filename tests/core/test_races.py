@@ -29,7 +29,7 @@ def _board(name, oval):
     if name == "oval":
         return oval
     from avecaesar.engine.core.board import Board
-    from avecaesar.engine.course.course import bundled_courses, load_course
+    from avecaesar.engine.course.load import bundled_courses, load_course
 
     if name not in bundled_courses():
         pytest.skip(f"course {name} not bundled yet")
@@ -46,7 +46,7 @@ _BOARDS: dict[tuple[str, str], object] = {}
 def _race_board(course, rules, oval):
     """The board a race uses (water contracted where the rules skip it, as the CLI does)."""
     from avecaesar.engine.core.board import Board
-    from avecaesar.engine.course.course import contract_water, load_course
+    from avecaesar.engine.course.load import contract_water, load_course
 
     if course == "oval":
         return oval
@@ -235,7 +235,7 @@ def test_bot_distance_table_matches_the_shortest_legal_race(course, rules_of, ov
     # the greedy bot's "steps still to go" from a start place is the course's shortest
     # legal race (DESIGN "A course is a lane graph"; engine/course/race_path.py)
     from avecaesar.engine.bots.policies import remaining
-    from avecaesar.engine.course.course import load_course
+    from avecaesar.engine.course.load import load_course
 
     board = _board(course, oval)
     path = str(Path(__file__).parent / "courses" / "oval.yaml") if course == "oval" else course

@@ -12,9 +12,9 @@ import pytest
 
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.race import new_race, outcome
-from avecaesar.engine.core.rules import rules_from_ruleset
+from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
 from avecaesar.engine.core.state import WAIT, Move
-from avecaesar.engine.ruleset.ruleset import load_ruleset
+from avecaesar.engine.ruleset.load import load_ruleset
 
 EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")
 
@@ -140,9 +140,9 @@ def test_the_alley_stop_counts_in_the_laps_each_text_names(oval, edition, varian
 def test_course_figures_use_the_rulesets_window():
     # a stop that does not count is not a stop: with the window at laps 2-3 the shortest
     # race stops in lap 2; on a circuit that costs the same as a stop in lap 1
-    from avecaesar.engine.course.course import load_course
     from avecaesar.engine.course.figures import RaceFigures
-    from avecaesar.engine.ruleset.ruleset import race_figures
+    from avecaesar.engine.course.load import load_course
+    from avecaesar.engine.ruleset.load import race_figures
 
     c = load_course("pro-ludo-2006/circus-maximus")
     by_2006 = race_figures(load_ruleset("2006"))

@@ -10,7 +10,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
+from avecaesar.editor.main import app
 from avecaesar.engine.core.tournament import RaceResult, next_seats, standings
 
 runner = CliRunner()
@@ -136,7 +136,7 @@ def test_tie_break_more_wins_then_seconds():
 def test_next_race_orders():
     """1989 EN: the loser starts first; 1989 SV and 2006 VI: whoever started last opens; 2022
     S.7 and the start-by-result variant: by the last race's result."""
-    from avecaesar.engine.core.rules import TournamentRules
+    from avecaesar.engine.core.ruleset_adapter import TournamentRules
 
     def t(rule):
         return TournamentRules(4, rule, "rotation", {}, "none")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
-from avecaesar.engine.course.course import bundled_courses, load_course
+from avecaesar.editor.main import app
+from avecaesar.engine.course.load import bundled_courses, load_course
 
 EN89 = "Ravensburger 1989 rules (EN summary), Track lengths"
 DT = "DiceTree 2022 rulebook (DE) S.3"

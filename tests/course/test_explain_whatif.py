@@ -19,11 +19,11 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
-from avecaesar.engine.course.course import _bundled_ids, load_course, load_courses
-from avecaesar.engine.course.course_explain import explain
-from avecaesar.engine.course.course_whatif import apply_to_data, candidate_edits, what_if
+from avecaesar.editor.main import app
+from avecaesar.engine.course.explain import explain
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
+from avecaesar.engine.course.load import _bundled_ids, load_course, load_courses
+from avecaesar.engine.course.whatif import apply_to_data, candidate_edits, what_if
 from avecaesar.engine.data.errors import InputError
 from avecaesar.engine.data.paths import COURSES_DIR
 from avecaesar.engine.data.safeio import allow_paths

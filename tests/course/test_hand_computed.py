@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from avecaesar.engine.course.course import contract_water, load_course, load_courses
 from avecaesar.engine.course.figures import RaceFigures
+from avecaesar.engine.course.load import contract_water, load_course, load_courses
 from avecaesar.engine.course.race_path import shortest_race, shortest_race_route
 
 VALID = Path(__file__).parent / "valid"
@@ -174,7 +174,7 @@ def test_bigger_deck_or_bonus_changes_the_reserve_only() -> None:
 def test_starter_course_validates(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from avecaesar.editor.cli import app
+    from avecaesar.editor.main import app
 
     target = tmp_path / "mine.yaml"
     r = CliRunner().invoke(app, ["course", "new", "Mine", "-o", str(target)])

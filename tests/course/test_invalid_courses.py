@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
+from avecaesar.editor.main import app
 
 INVALID = sorted((Path(__file__).parent / "invalid").glob("*.yaml"))
 runner = CliRunner()

@@ -11,8 +11,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from avecaesar.engine.course.course import load_courses
 from avecaesar.engine.course.figures import RaceFigures
+from avecaesar.engine.course.load import load_courses
 from avecaesar.engine.course.race_path import shortest_race, shortest_race_route
 
 

@@ -132,17 +132,17 @@ def test_citation_format_rejects(bad: str) -> None:
 
 def test_generated_docs_are_up_to_date() -> None:
     """docs/ruleset-reference.md and docs/rules-<edition>.md are generated; never edit them."""
-    from avecaesar.editor.ruleset_docs import pages
+    from avecaesar.editor.render.ruleset_docs import pages
 
     for path, text in pages(ROOT / "docs").items():
         assert path.read_text(encoding="utf-8") == text, \
-            f"{path.name} is stale: run python -m avecaesar.editor.ruleset_docs"
+            f"{path.name} is stale: run python -m avecaesar.editor.render.ruleset_docs"
 
 
 def test_a_new_condition_is_documented_where_it_is_defined(monkeypatch) -> None:
     """The reference's condition table is the registry's: a condition added to it appears
     with its sentence, with no edit to the schema's text or the docs tool."""
-    from avecaesar.editor.ruleset_docs import reference
+    from avecaesar.editor.render.ruleset_docs import reference
     from avecaesar.engine.core.conditions import CONDITIONS, Condition
 
     monkeypatch.setitem(CONDITIONS, "brand_new", Condition("a sentence written once",
@@ -151,7 +151,7 @@ def test_a_new_condition_is_documented_where_it_is_defined(monkeypatch) -> None:
 
 
 def test_the_reference_cites_the_rules_that_name_a_condition() -> None:
-    from avecaesar.editor.ruleset_docs import reference
+    from avecaesar.editor.render.ruleset_docs import reference
 
     row = next(ln for ln in reference().splitlines() if ln.startswith("| `on_chicane` |"))
     data = yaml.safe_load((RULESETS_DIR / "editions" / "dicetree-2022.yaml").read_text("utf-8"))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
+from avecaesar.editor.main import app
 from avecaesar.engine.data.schemas import validator
 
 HERE = Path(__file__).parent
@@ -135,7 +135,7 @@ def test_the_engine_names_no_edition():
     pattern = re.compile(r"ravensburger|pro[-_ ]?ludo|dice[-_ ]?tree|gladiator|ausgebremst|"
                          r"1989|2006|2022", re.I)
     mine = ["core/board", "core/moves", "core/notation", "bots/policies", "core/race",
-            "core/record", "core/rules", "core/state", "core/types"]
+            "core/record", "core/ruleset_adapter", "core/state", "core/types"]
     for name in mine:
         text = (ENGINE / f"{name}.py").read_text(encoding="utf-8")
         assert not pattern.search(text), name
@@ -176,8 +176,8 @@ def test_play_input_ending_early_is_a_clear_error():
 
 
 def test_variants_the_engine_cannot_play_yet_are_refused_not_ignored():
-    from avecaesar.engine.core.rules import UnsupportedRuleError, rules_from_ruleset
-    from avecaesar.engine.ruleset.ruleset import load_ruleset
+    from avecaesar.engine.core.ruleset_adapter import UnsupportedRuleError, rules_from_ruleset
+    from avecaesar.engine.ruleset.load import load_ruleset
 
     with pytest.raises(UnsupportedRuleError):
         rules_from_ruleset(load_ruleset("dicetree-2022", ["split-deck"],

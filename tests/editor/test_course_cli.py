@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
+from avecaesar.editor.main import app
 
 VALID = Path(__file__).parents[1] / "course" / "valid"
 runner = CliRunner()

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
-from avecaesar.editor.render import LAP_COLOURS, course_dot, long_steps, route_laps
-from avecaesar.engine.course.course import load_course, load_courses
+from avecaesar.editor.main import app
+from avecaesar.editor.render.board import LAP_COLOURS, course_dot, long_steps, route_laps
+from avecaesar.engine.course.load import load_course, load_courses
 from avecaesar.engine.course.race_path import shortest_race_route
 
 VALID = Path(__file__).parents[1] / "course" / "valid"

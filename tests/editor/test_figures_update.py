@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
-from avecaesar.editor.figures_update import rewrite_figures
-from avecaesar.engine.course.course import bundled_courses
+from avecaesar.editor.cli.figures_update import rewrite_figures
+from avecaesar.editor.main import app
+from avecaesar.engine.course.load import bundled_courses
 
 runner = CliRunner()
 FIGURE_LINE = re.compile(r"^(\s+)(lap|alley_extra|shortest_race|outside_race): (.+)$")

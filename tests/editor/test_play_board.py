@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
-from avecaesar.editor.render import course_dot
-from avecaesar.engine.course.course import load_course
+from avecaesar.editor.main import app
+from avecaesar.editor.render.board import course_dot
+from avecaesar.engine.course.load import load_course
 
 HERE = Path(__file__).parent
 OVAL = str(HERE.parent / "core" / "courses" / "oval.yaml")

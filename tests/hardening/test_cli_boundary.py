@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
+from avecaesar.editor.main import app
 
 runner = CliRunner()
 OVAL = str(Path(__file__).parents[1] / "core" / "courses" / "oval.yaml")

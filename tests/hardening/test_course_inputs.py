@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
-from avecaesar.engine.course.course import load_courses
+from avecaesar.editor.main import app
+from avecaesar.engine.course.load import load_courses
 
 runner = CliRunner()
 COURSES = Path(__file__).parents[1] / "course"

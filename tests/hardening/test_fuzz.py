@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
-from avecaesar.engine.course.course import bundled_courses
+from avecaesar.editor.main import app
+from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.paths import RULESETS_DIR
 
 _spec = importlib.util.spec_from_file_location("fuzz_mutations",

@@ -1,6 +1,6 @@
 """The CLI answers at once: building the app imports no heavy module (issue 13).
 
-Behaviour, not timing: a fresh interpreter imports ``avecaesar.editor.cli`` and the heavy
+Behaviour, not timing: a fresh interpreter imports ``avecaesar.editor.main`` and the heavy
 libraries and the engine's race modules must not be loaded; the commands that use them
 import them when they run (docs/performance.md, "CLI start-up").
 """
@@ -12,7 +12,7 @@ import sys
 
 HEAVY = ("networkx", "jsonschema", "graphviz", "starlette", "uvicorn", "dask", "yaml",
          "rich", "avecaesar.engine.core.race", "avecaesar.engine.lab.simulate",
-         "avecaesar.engine.course.course", "avecaesar.engine.ruleset.ruleset")
+         "avecaesar.engine.course.load", "avecaesar.engine.ruleset.load")
 
 
 def _loaded_after(code: str) -> list[str]:
@@ -24,12 +24,12 @@ def _loaded_after(code: str) -> list[str]:
 
 
 def test_importing_the_cli_loads_no_heavy_module() -> None:
-    assert _loaded_after("import avecaesar.editor.cli") == []
+    assert _loaded_after("import avecaesar.editor.main") == []
 
 
 def test_help_loads_no_heavy_module() -> None:
     code = ("from typer.testing import CliRunner\n"
-            "from avecaesar.editor.cli import app\n"
+            "from avecaesar.editor.main import app\n"
             "r = CliRunner().invoke(app, ['--help'])\n"
             "assert r.exit_code == 0, r.output")
     assert _loaded_after(code) == []
@@ -37,7 +37,7 @@ def test_help_loads_no_heavy_module() -> None:
 
 def test_the_commands_still_find_their_modules() -> None:
     # the lazily imported names resolve: the old import path of load_race_setup too
-    code = ("from avecaesar.editor.race_cli import load_race_setup\n"
-            "from avecaesar.engine.core.setup import race_setup\n"
+    code = ("from avecaesar.editor.cli.race import load_race_setup\n"
+            "from avecaesar.engine.core.race_setup import race_setup\n"
             "assert load_race_setup is race_setup")
-    assert "avecaesar.engine.course.course" in _loaded_after(code)
+    assert "avecaesar.engine.course.load" in _loaded_after(code)

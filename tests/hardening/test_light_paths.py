@@ -1,5 +1,5 @@
-"""The CLI's light paths (editor/cli.py) print exactly what the typer app prints, and the
-result cache (editor/result_cache.py) never breaks a command or loses output: a corrupt
+"""The CLI's light paths (editor/main.py) print exactly what the typer app prints, and the
+result cache (editor/cli/result_cache.py) never breaks a command or loses output: a corrupt
 entry, a cache folder that cannot be written, a changed course or module file (issue 13).
 
 Each command runs as the real console script in a fresh process: once with the light
@@ -21,7 +21,7 @@ CLI = str(Path(sys.executable).parent / "avecaesar")
 HERE = Path(__file__).resolve().parent
 VALID = HERE.parent / "course" / "valid"
 INVALID = HERE.parent / "course" / "invalid"
-HEAVY = ("typer", "networkx", "jsonschema", "yaml", "avecaesar.engine.course.course")
+HEAVY = ("typer", "networkx", "jsonschema", "yaml", "avecaesar.engine.course.load")
 
 
 def run(args: list[str], cache: Path | None, cwd: Path | None = None,
@@ -42,7 +42,7 @@ def loaded_by(args: list[str], cache: Path) -> list[str]:
     """The heavy modules a light command loads (run in-process behind ``main``)."""
     probe = ("import sys\n"
              f"sys.argv = ['avecaesar', *{args!r}]\n"
-             "from avecaesar.editor.cli import main\n"
+             "from avecaesar.editor.main import main\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
              f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)")
     env = {**os.environ, "XDG_CACHE_HOME": str(cache), "COLUMNS": "100"}
@@ -53,10 +53,10 @@ def loaded_by(args: list[str], cache: Path) -> list[str]:
 
 
 def test_top_level_help_is_typers_text(tmp_path: Path) -> None:
-    from avecaesar.editor.cli import TOP_HELP
+    from avecaesar.editor.commands import top_help
 
-    # the reference is typer's own text: the app run with the light paths off
-    assert run(["--help"], tmp_path) == run(["--help"], None) == (0, TOP_HELP, "")
+    # made from the command registry (editor/commands.py); the reference is typer's own text: the app run with the light paths off
+    assert run(["--help"], tmp_path) == run(["--help"], None) == (0, top_help(), "")
     # narrow terminals: typer wraps the text itself
     assert run(["--help"], tmp_path, columns=60) == run(["--help"], None, columns=60)
     assert loaded_by(["--help"], tmp_path) == []
@@ -162,7 +162,7 @@ def test_an_entry_naming_a_fifo_or_device_is_a_miss_without_reading_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import json
 
-    from avecaesar.editor import result_cache
+    from avecaesar.editor.cli import result_cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("AVECAESAR_NO_CACHE", raising=False)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.cli import app
+from avecaesar.editor.main import app
 
 runner = CliRunner()
 OVAL = Path(__file__).parents[1] / "core" / "courses" / "oval.yaml"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from avecaesar.engine.course.course import _bundled_ids
+from avecaesar.engine.course.load import _bundled_ids
 from avecaesar.engine.lab.deadlocks import count_deadlocks
 
 EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.charts import win_rate_chart
-from avecaesar.editor.cli import app
+from avecaesar.editor.main import app
+from avecaesar.editor.render.charts import win_rate_chart
 from avecaesar.engine.lab.simulate import SimSpec, race_seed, simulate, summarise_race
 from avecaesar.engine.lab.stats import wilson_interval
 
@@ -118,7 +118,7 @@ def test_simulation_jumps_water_ditches_as_a_race_does() -> None:
     """Under the Pro Ludo DE reading a water ditch is not a space (Pro Ludo 2006 Spielregel
     (DE) p.5); the PT reading keeps it (Pro Ludo 2006 rules (PT) III). The simulation builds
     its board the way `race` does."""
-    from avecaesar.engine.core.setup import race_setup
+    from avecaesar.engine.core.race_setup import race_setup
     from avecaesar.engine.lab.simulate import _setup
 
     course = str(Path(__file__).parents[1] / "course" / "valid" / "composed.yaml")

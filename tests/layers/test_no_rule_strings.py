@@ -1,6 +1,6 @@
 """Issue 12: no rule field is compared with a string literal outside the one adapter
-(engine/core/rules.py and engine/core/rule_values.py, which resolve the ruleset's values into
-named primitives once) and
+(engine/core/ruleset_adapter.py and engine/core/rule_values.py, which resolve the ruleset's
+values into named primitives once) and
 the registries (conditions, effects). A new mechanic becomes a primitive, not an `if`."""
 
 from __future__ import annotations

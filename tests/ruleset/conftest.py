@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from avecaesar.editor.ruleset_cli import app
+from avecaesar.editor.app import app
 
 
 @pytest.fixture
@@ -14,7 +14,7 @@ def run():
     runner = CliRunner()
 
     def _run(*args: str):
-        return runner.invoke(app, list(args))
+        return runner.invoke(app, ["ruleset", *args])
 
     return _run
 

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from avecaesar.engine.data.errors import InputError
-from avecaesar.engine.ruleset.ruleset import load_ruleset
-from avecaesar.engine.ruleset.ruleset_house import house_file_text, load_house
-from avecaesar.engine.ruleset.ruleset_keys import rule_keys
+from avecaesar.engine.ruleset.house import house_file_text, load_house
+from avecaesar.engine.ruleset.keys import rule_keys
+from avecaesar.engine.ruleset.load import load_ruleset
 
 # rule keys whose value is one word of an enum, a boolean or a small integer
 ENUMS = {k: leaf["properties"]["value"]["enum"] for k, leaf in rule_keys().items()

@@ -7,8 +7,8 @@ import pytest
 from avecaesar.engine.data.errors import UnknownNameError
 from avecaesar.engine.data.paths import RULESETS_DIR
 from avecaesar.engine.data.yamlsource import load_yaml
-from avecaesar.engine.ruleset.ruleset import list_rulesets, load_ruleset
-from avecaesar.engine.ruleset.ruleset_catalog import check_source
+from avecaesar.engine.ruleset.catalog import check_source
+from avecaesar.engine.ruleset.load import list_rulesets, load_ruleset
 
 
 def rulesets() -> list[str]:

@@ -10,7 +10,7 @@ import yaml
 
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 from avecaesar.engine.data.paths import RULESETS_DIR
-from avecaesar.engine.ruleset.ruleset import RulesetConflictError, list_rulesets, load_ruleset
+from avecaesar.engine.ruleset.load import RulesetConflictError, list_rulesets, load_ruleset
 
 ENTRIES = {e.id: e for e in list_rulesets()}
 RULESETS = [e.id for e in ENTRIES.values() if e.kind != "variant"]

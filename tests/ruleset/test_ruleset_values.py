@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from avecaesar.engine.course.figures import RaceFigures
-from avecaesar.engine.ruleset.ruleset import load_ruleset, race_figures
+from avecaesar.engine.ruleset.load import load_ruleset, race_figures
 
 
 @pytest.mark.parametrize("edition", ["ravensburger-1989", "pro-ludo-2006", "dicetree-2022"])

@@ -1,7 +1,7 @@
 """The hand-written ruleset schema, the engine's key table and the registries agree.
 
-``schemas/ruleset.schema.json`` is the one list of rule keys (``engine/ruleset/ruleset_keys``
-reads it); ``engine/core/rules.py`` is the one adapter that reads them; ``engine/core/
+``schemas/ruleset.schema.json`` is the one list of rule keys (``engine/ruleset/keys``
+reads it); ``engine/core/ruleset_adapter.py`` is the one adapter that reads them; ``engine/core/
 conditions.py`` (and, when it exists, ``engine/core/effects.py``) is the one registry of the
 vocabulary's names. A key or name added to one and not the other fails here.
 """
@@ -13,12 +13,12 @@ import importlib
 import re
 from pathlib import Path
 
-from avecaesar.engine.core import rules as adapter
+from avecaesar.engine.core import ruleset_adapter as adapter
 from avecaesar.engine.core.conditions import CONDITIONS
 from avecaesar.engine.data.schemas import schema
-from avecaesar.engine.ruleset.ruleset_keys import RULESET_SCHEMA, group_names, rule_keys
+from avecaesar.engine.ruleset.keys import RULESET_SCHEMA, group_names, rule_keys
 
-# the engine's sources by a module that is never compiled (core/rules.py is: its __file__
+# the engine's sources by a module that is never compiled (core/ruleset_adapter.py is: its __file__
 # is the compiled build's)
 ENGINE = Path(importlib.import_module("avecaesar.engine").__file__ or "").resolve().parent
 DEFS = schema(RULESET_SCHEMA)["$defs"]

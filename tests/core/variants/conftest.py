@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.rules import RaceRules, rules_from_ruleset
+from avecaesar.engine.core.ruleset_adapter import RaceRules, rules_from_ruleset
 from avecaesar.engine.core.state import LETTERS, RaceGame, RaceState
-from avecaesar.engine.course.course import load_course
-from avecaesar.engine.ruleset.ruleset import load_ruleset
+from avecaesar.engine.course.load import load_course
+from avecaesar.engine.ruleset.load import load_ruleset
 
 OVAL = Path(__file__).parents[1] / "courses" / "oval.yaml"
 

@@ -17,9 +17,9 @@ from avecaesar.engine.bots.policies import greedy_policy
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import run_race
 from avecaesar.engine.core.record import record_lines, replay
-from avecaesar.engine.core.rules import rules_from_ruleset
-from avecaesar.engine.course.course import load_course
-from avecaesar.engine.ruleset.ruleset import RulesetConflictError, load_ruleset
+from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+from avecaesar.engine.course.load import load_course
+from avecaesar.engine.ruleset.load import RulesetConflictError, load_ruleset
 
 ROOT = Path(__file__).parents[3]
 OVAL = ROOT / "tests" / "core" / "courses" / "oval.yaml"

@@ -16,7 +16,7 @@ import pytest
 from avecaesar.engine.bots.policies import greedy_policy
 from avecaesar.engine.core.moves import why_not
 from avecaesar.engine.core.race import new_race, outcome, run_race
-from avecaesar.engine.core.rules import UnsupportedRuleError
+from avecaesar.engine.core.ruleset_adapter import UnsupportedRuleError
 from avecaesar.engine.core.state import WAIT, Move
 from avecaesar.engine.data.errors import MissingRuleValueError
 
@@ -309,8 +309,8 @@ def test_ownerless_chariots_2006_need_occupies_places(oval):
 def test_start_by_result_and_mini_tournament_are_tournament_rules():
     """Ravensburger 1989 rules (EN summary), Optional Variants (start by result) and DiceTree
     2022 rulebook (DE) S.8-12 (mini tournament of 2 or 3 races): see core/test_tournament.py."""
-    from avecaesar.engine.core.rules import tournament_rules_from_ruleset
-    from avecaesar.engine.ruleset.ruleset import load_ruleset
+    from avecaesar.engine.core.ruleset_adapter import tournament_rules_from_ruleset
+    from avecaesar.engine.ruleset.load import load_ruleset
 
     t = tournament_rules_from_ruleset(load_ruleset("ravensburger-1989", ["start-by-result"]))
     assert t.next_start_order == "by_result"

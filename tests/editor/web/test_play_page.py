@@ -10,8 +10,8 @@ from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.core.record import read_record, replay
-from avecaesar.engine.core.setup import race_setup
 
 
 def _wait(driver, cond, timeout: float = 20):

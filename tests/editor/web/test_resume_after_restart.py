@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import httpx
 
+from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.core.record import read_record, replay
-from avecaesar.engine.core.setup import race_setup
 
 from .conftest import LiveServer
 

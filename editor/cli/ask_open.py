@@ -1,0 +1,91 @@
+"""``play`` at the table: ask for each open rule value the race needs, offer to save them.
+
+A race that would stop on open values (:class:`MissingRuleValueError`) asks the people at
+the terminal instead, one value at a time with its choices; the answers become house rules
+(``--house``), and may be saved as such a file so the group writes them only once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+
+from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
+from avecaesar.engine.ruleset.compose import parse_override
+from avecaesar.engine.ruleset.house import house_file_text
+
+__all__ = ["ask_open_values", "with_answers"]
+
+T = TypeVar("T")
+SOURCE = "house rule: asked at the table"
+
+
+def ask_open_values(err: MissingRuleValueError) -> dict[str, dict[str, Any]]:
+    """Ask for every value of ``err``; return them as house rules (dotted key → rule)."""
+    typer.echo(f"The rules leave {len(err.entries)} value(s) open that this race needs; "
+               "answer for your group:")
+    out: dict[str, dict[str, Any]] = {}
+    for key, why, choices in err.entries:
+        typer.echo(f"  {key}: {why}")
+        pick = f" (one of: {', '.join(_text(c) for c in choices)})" if choices else ""
+        while True:
+            answer = typer.prompt(f"  {key}{pick}").strip()
+            try:
+                _k, value = parse_override(f"{key}={answer}")
+            except AveCaesarError as bad:
+                typer.echo(f"  {bad}")
+                continue
+            if choices and value not in choices:
+                typer.echo(f"  choose one of: {', '.join(_text(c) for c in choices)}")
+                continue
+            out[key] = {"value": value, "source": SOURCE}
+            break
+    return out
+
+
+def _text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def offer_to_save(answers: dict[str, dict[str, Any]]) -> None:
+    """Offer to write the answers as a house-rules file for ``--house``."""
+    where = typer.prompt("Save these answers as a house-rules file? File name, or Enter "
+                         "to skip", default="", show_default=False).strip()
+    if not where:
+        return
+    text = house_file_text({k: r["value"] for k, r in answers.items()},
+                           "our answers to the open rule values; pass with --house")
+    try:
+        Path(where).write_text(text, encoding="utf-8")
+    except OSError as err:
+        typer.echo(f"could not write {where}: {err}")
+        return
+    typer.echo(f"wrote {where}: next time pass --house {where}")
+
+
+def with_answers(build: Callable[[dict[str, dict[str, Any]] | None], T],
+                 house: dict[str, dict[str, Any]] | None) -> tuple[T, dict[str, dict[str, Any]]
+                                                                  | None]:
+    """``build(house)``; while it stops on open values, ask for them at the table and try
+    again with the answers added. Returns the result and the house rules used."""
+    asked: dict[str, dict[str, Any]] = {}
+    while True:
+        try:
+            result = build({**(house or {}), **asked} or None)
+        except MissingRuleValueError as err:
+            if any(k in asked for k, _w, _c in err.entries):
+                raise
+            try:
+                asked.update(ask_open_values(err))
+            except typer.Abort:
+                raise AveCaesarError("input ended before every open value was answered; "
+                                     "nothing was played") from None
+            continue
+        if asked:
+            with contextlib.suppress(typer.Abort):  # no answer: nothing saved
+                offer_to_save(asked)
+        return result, ({**(house or {}), **asked} or None)

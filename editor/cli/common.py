@@ -1,0 +1,146 @@
+"""What every command shares: turning the project's errors into messages and exit codes.
+
+Exit codes: 0 valid / done; 1 problems in a valid input (a course with problems, a course
+that cannot be finished, an illegal move in a record); 2 usage (unknown ids, bad option
+values, missing files or folders — typer's own usage errors are 2 too); 130 Ctrl-C.
+
+:func:`harden` wraps every command of the app in :func:`handles_errors`, so a command added
+anywhere gets the same boundary: option parsing, ``--set``, file reading and output writing
+all run inside it, and no user's mistake ends in a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from avecaesar.engine.data.errors import AveCaesarError, InputError, UsageError
+
+__all__ = ["bot_kinds", "echo_json", "fail", "handles_errors", "harden", "rule_settings",
+           "seat_bots"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print ``message`` to stderr and return the Exit to raise."""
+    typer.echo(message, err=True)
+    return typer.Exit(code)
+
+
+def handles_errors(func: F) -> F:
+    """Wrap a command: a user's mistake becomes its message on stderr and its exit code
+    (``err.exit_code``: 1 for problems in an input, 2 for usage), never a traceback."""
+    if getattr(func, "_handles_errors", False):
+        return func
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except InputError as err:
+            for p in err.problems:
+                typer.echo(str(p), err=True)
+            raise typer.Exit(err.exit_code) from None
+        except AveCaesarError as err:
+            raise fail(f"error: {err}", err.exit_code) from None
+        except BrokenPipeError:  # `avecaesar … | head`
+            sys.stderr.close()
+            raise typer.Exit(0) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted (Ctrl-C): stopped; no output was half-written", 130
+                       ) from None
+        except RecursionError:
+            raise fail("error: the input is nested too deeply to read", 1) from None
+        except OSError as err:  # a disk full, a permission refused while writing, …
+            where = f" {err.filename}" if err.filename else ""
+            raise fail(f"error:{where}: {err.strerror or err}", 2) from None
+
+    wrapper._handles_errors = True  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
+
+
+def harden(app: typer.Typer) -> typer.Typer:
+    """Wrap every command of ``app`` and of its sub-apps in :func:`handles_errors`
+    (call it once, after every command is registered)."""
+    for info in app.registered_commands:
+        if info.callback is not None:
+            info.callback = handles_errors(info.callback)
+    if app.registered_callback is not None and app.registered_callback.callback is not None:
+        cb = app.registered_callback
+        cb.callback = handles_errors(cb.callback)  # type: ignore[arg-type]
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            harden(group.typer_instance)
+    return app
+
+
+def echo_json(value: object) -> None:
+    """Print one JSON document on stdout."""
+    typer.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def rule_settings(texts: list[str] | None) -> dict[str, str]:
+    """``--set KEY=VALUE`` options as a mapping; each key and value is checked early against
+    the ruleset schema (an unknown key gets "did you mean")."""
+    from avecaesar.engine.ruleset.compose import parse_override
+
+    out: dict[str, str] = {}
+    for text in texts or []:
+        key, _value = parse_override(text)
+        out[key] = text.partition("=")[2].strip()
+    return out
+
+
+HouseOpt = Annotated[Path | None, typer.Option(
+    "--house", help="A house-rules file (rules: with group.key: value lines): your group's "
+                    "answers to the open values, applied after the variants.")]
+
+
+def rules_header(ruleset: str, variants: list[str], overrides: dict[str, str],
+                 house: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
+    """What a record header says about the rules beyond their names
+    (:func:`avecaesar.engine.core.record.rules_header`), the engine loaded on first use."""
+    from avecaesar.engine.core.record import rules_header as header
+
+    return header(ruleset, variants, overrides, house)
+
+
+def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
+    """``--house FILE``: the file's rules (dotted key → rule), or None without the option."""
+    if path is None:
+        return None
+    from avecaesar.engine.ruleset.house import load_house
+
+    return load_house(path)
+
+
+def bot_kinds(bots: str) -> list[str]:
+    """``--bots greedy,search`` as a list of known bot names (an unknown one is an error
+    with "did you mean")."""
+    from avecaesar.engine.bots.registry import POLICIES
+    from avecaesar.engine.data.suggest import did_you_mean
+
+    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    for k in kinds:
+        if k not in POLICIES:
+            raise UsageError(f"unknown bot {k!r}{did_you_mean(k, POLICIES)}; known: "
+                                 f"{', '.join(POLICIES)}")
+    return kinds
+
+
+def seat_bots(bots: str, players: int, seed: int
+              ) -> tuple[list[str], list[str], list[Any]]:
+    """Names (``P1-greedy``, …), bot kinds and policies for ``players`` seats, cycled."""
+    from avecaesar.engine.bots.registry import make_policy
+
+    kinds = bot_kinds(bots)
+    seats = [kinds[i % len(kinds)] for i in range(players)]
+    names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
+    return names, seats, [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]

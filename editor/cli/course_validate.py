@@ -1,0 +1,103 @@
+"""``avecaesar course validate REF`` without options, without typer: the text a course's
+check prints (problems on stderr, figures on stdout) and whether it failed. The command
+and the CLI's light path (editor/main.py) both use it; each reference's result is cached by
+the content of the course file and its includes, the options that matter (none here), the
+allowed folders and the code version (editor/cli/result_cache.py)."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from avecaesar.editor.cli import result_cache
+
+if TYPE_CHECKING:
+    from avecaesar.engine.course.figures import RaceFigures
+    from avecaesar.engine.course.load import Course, CourseFigures
+    from avecaesar.engine.data.errors import Problem
+
+__all__ = ["Lines", "plain_validate", "report"]
+
+# what a check prints, in order: ("out" | "err", line)
+Lines = list[tuple[str, str]]
+
+
+def report(course: Course, figs: CourseFigures | None, rules: RaceFigures) -> list[str]:
+    """A course's figures as ``course validate`` prints them."""
+    lines = [f"{course.model.file}: {course.name} [{course.id}], {course.direction}"]
+    if figs is None:
+        return lines
+    alley = "no alley" if figs.alley_extra is None else f"alley stop +{figs.alley_extra}"
+    bonus = f" + bonus {figs.bonus_points}" if figs.bonus_points else ""
+    outside = figs.outside_race if figs.outside_race is not None else "—"
+    lines.append(f"  lap {figs.lap} (inside line) · {alley} · outside lanes race "
+                 f"{outside} · deck {figs.deck_points}{bonus} points "
+                 f"({rules.source})")
+    lines.append("  place  shortest race  reserve")
+    for i, (r, res) in enumerate(zip(figs.shortest_race, figs.reserve, strict=True), 1):
+        lines.append(f"  {i:>5}  {r if r is not None else '—':>13}  "
+                     f"{res if res is not None else '—':>7}")
+    lines.append("  finishable on the deck" if figs.finishable else
+                 "  NOT finishable: the shortest legal race needs more points than the deck "
+                 "gives")
+    return lines
+
+
+def _compute(ref: str) -> tuple[Lines, bool, bool, list[str] | None]:
+    """(lines, bad, usage, input files or None when the course could not be read)."""
+    from avecaesar.engine.course.figures import DEFAULT_FIGURES
+    from avecaesar.engine.course.load import load_courses, resolve
+    from avecaesar.engine.data.errors import InputError
+
+    rules = DEFAULT_FIGURES
+    lines: Lines = []
+    path, cid, direction = resolve(ref)
+    try:
+        courses = load_courses(path, cid)
+    except InputError as err:
+        return ([("err", str(p)) for p in err.problems], True, err.exit_code == 2, None)
+    if direction:
+        courses = [c for c in courses if c.direction == direction]
+    bad = False
+    inputs = [str(path)]
+    for course in courses:
+        inputs += course.model.includes
+        figs = None if course.errors else course.figures(rules)
+        problems: list[Problem] = list(course.problems)
+        stale = course.figure_problems(figs) if figs is not None else []
+        if figs is not None:
+            problems += course.rule_problems(figs, rules)
+        problems += stale
+        errors = [p for p in problems if p.severity == "error"]
+        bad |= not (not errors and figs is not None and figs.finishable)
+        lines += [("err", str(p)) for p in sorted(problems)]
+        if stale and errors and set(errors) <= set(stale):
+            lines.append(("err", f"  only the declared figures are stale — `avecaesar course "
+                                 f"validate {ref} --update-figures` rewrites them"))
+        lines += [("out", line) for line in report(course, figs, rules)]
+    return lines, bad, False, inputs
+
+
+def _usable(value: Any) -> bool:
+    return (isinstance(value, dict) and isinstance(value.get("bad"), bool)
+            and isinstance(value.get("lines"), list)
+            and all(isinstance(x, list) and len(x) == 2 and x[0] in ("out", "err")
+                    and isinstance(x[1], str) for x in value["lines"]))
+
+
+def plain_validate(ref: str) -> tuple[Lines, bool, bool]:
+    """(lines, bad, usage) of ``course validate REF``; a course name that is not known
+    raises as the command does."""
+    from avecaesar.engine.course.bundled import resolve
+    from avecaesar.engine.data.safeio import allowed_roots
+
+    path = resolve(ref)[0].resolve()
+    key = [ref, os.getcwd(), str(path), *map(str, allowed_roots(path.parent))]
+    cached = result_cache.lookup("course-validate", key)
+    if _usable(cached):
+        return [(s, t) for s, t in cached["lines"]], cached["bad"], False
+    lines, bad, usage, inputs = _compute(ref)
+    if inputs is not None:
+        result_cache.store("course-validate", key, inputs,
+                           {"lines": [list(x) for x in lines], "bad": bad})
+    return lines, bad, usage

@@ -1,0 +1,278 @@
+"""``avecaesar race`` and ``avecaesar replay``: run a race with bots, print its log, re-check
+a record."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from avecaesar.editor.cli.common import (
+    HouseOpt,
+    echo_json,
+    house_rules,
+    rule_settings,
+    rules_header,
+    seat_bots,
+)
+from avecaesar.engine.bots.registry import POLICIES
+from avecaesar.engine.data.errors import UsageError
+from avecaesar.engine.data.safeio import check_output, write_atomic
+
+if TYPE_CHECKING:
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.race import RaceRun
+    from avecaesar.engine.core.ruleset_adapter import RaceRules
+    from avecaesar.engine.core.state import RaceState
+
+# The engine is imported by the commands when they run, not when the app is built:
+# `avecaesar --help` answers at once (docs/performance.md).
+
+
+def __getattr__(name: str) -> Any:
+    """``load_race_setup``, the engine's ``race_setup``, imported on first use."""
+    if name == "load_race_setup":
+        from avecaesar.engine.core.race_setup import race_setup
+
+        return race_setup
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["play", "race", "replay_cmd"]  # and load_race_setup, lazily
+
+
+def race(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")],
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")],
+    players: Annotated[int, typer.Option("--players", "-n", help="Number of chariots.")] = 4,
+    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      help="Variant to apply (repeat).")] = None,
+    setting: Annotated[list[str] | None, typer.Option("--set",
+                                                      help="Rule value key=value.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled: "
+                                      + ", ".join(POLICIES))] = "greedy",
+    seed: Annotated[int, typer.Option(help="Seed of the race's random generator.")] = 1,
+    record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    house: HouseOpt = None,
+) -> None:
+    """Run a race with bots: print a readable log and the result."""
+    _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed, record,
+          as_json, house)
+
+
+def _race(ruleset: str, course: str, players: int, variants: list[str],
+          overrides: dict[str, str], bots: str, seed: int, record: Path | None,
+          as_json: bool, house_file: Path | None = None) -> None:
+    from avecaesar.editor.render.event_text import describe
+    from avecaesar.engine.bots.registry import OWNERLESS
+    from avecaesar.engine.core.race import check_seats, run_race
+    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
+    from avecaesar.engine.core.record import record_lines, write_record
+    from avecaesar.engine.core.state import LETTERS
+
+    check_output(record, "--record")
+    house = house_rules(house_file)
+    rules, board = load_race_setup(ruleset, variants, overrides, course, house)
+    check_seats(rules, board, players)
+    names, seats, policies = seat_bots(bots, players, seed)
+    run = run_race(rules, board, names, policies, seed, ownerless=OWNERLESS)
+    if as_json:
+        header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
+                                  "overrides": overrides, "course": course, "seed": seed,
+                                  "players": [{"name": n, "bot": k}
+                                              for n, k in zip(names, seats, strict=True)],
+                                  **rules_header(ruleset, variants, overrides, house)}
+        if record is not None:
+            write_record(record, record_lines(run, header))
+        echo_json({"seed": seed, "turns": len(run.turns), **run.outcome.to_json(),
+                   "final": run.state.notation()})
+        return
+    game = run.state.game
+    typer.echo(f"race on {board.id} under {ruleset}, seed {seed}; start order: "
+               + ", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(game.names)))
+    for i, t in enumerate(run.turns, start=1):
+        for e in t["events"]:
+            text = describe(game, e)
+            typer.echo(f"{i:4d} {text}" if not text.startswith(" ") else f"     {text}")
+    _result(run, ruleset, variants, overrides, course, seed, names, list(seats), record,
+            house=house)
+
+
+def play(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")] = "",
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")] = "",
+    humans: Annotated[str, typer.Option(help="Names of the people, comma-separated.")] = "",
+    players: Annotated[int, typer.Option("--players", "-n",
+                                         help="Chariots driven by people and bots.")] = 2,
+    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      help="Variant to apply (repeat).")] = None,
+    setting: Annotated[list[str] | None, typer.Option("--set",
+                                                      help="Rule value key=value.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "greedy",
+    seed: Annotated[int | None, typer.Option(
+        help="Seed of the race's random generator (default: a random one, printed).")
+    ] = None,
+    record: Annotated[Path | None, typer.Option(
+        help="Write the game record (JSONL), rewritten after every turn.")] = None,
+    board_svg: Annotated[Path | None, typer.Option(
+        "--board", help="Keep this SVG of the board up to date: redrawn with the chariots "
+        "before each person's turn and at the end (open it in a browser and reload).")
+    ] = None,
+    resume: Annotated[Path | None, typer.Option(
+        help="Continue the game of this record (saved, or kept when the game stopped).")
+    ] = None,
+    house: HouseOpt = None,
+) -> None:
+    """Race at one terminal: people choose their moves, bots drive the other seats.
+
+    Answer a move's number or card:space, 'undo' or 'save [FILE]'. Between two people a
+    "pass to NAME" screen hides the previous hand. Ctrl-C keeps the record.
+
+    Example: avecaesar play -r dicetree-2022 -c dicetree-2022/arena-carthago --humans Anna,Ben
+    --players 4 --bots greedy,search
+    """
+    _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots, seed,
+          record, board_svg, resume, house)
+
+
+def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
+    """A function that draws the course with the chariots on it (letters, one colour each)
+    as an SVG at ``path``; Graphviz missing is a clear error."""
+    from avecaesar.editor.render.board import course_dot, render
+    from avecaesar.engine.core.state import LETTERS
+    from avecaesar.engine.course.load import load_course
+
+    graph = load_course(course).graph
+    name = graph.graph.get("name", "")
+
+    def write(state: RaceState) -> None:
+        on = {p: LETTERS[c] for c, p in enumerate(state.pos)
+              if p is not None and p in graph}
+        who = "race over" if state.over else f"{LETTERS[state.turn]} to move"
+        title = f"{name} — turn {state.ply}, {who}"
+        write_atomic(path, render(course_dot(graph, title=title, chariots=on), "svg"))
+
+    return write
+
+
+def _play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
+          overrides: dict[str, str], bots: str, seed: int | None, record: Path | None,
+          board_svg: Path | None = None, resume: Path | None = None,
+          house_file: Path | None = None) -> None:
+    from avecaesar.editor.cli.ask_open import with_answers
+    from avecaesar.editor.cli.play_session import run_play
+    from avecaesar.engine.core.race import check_seats, ownerless_count
+    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
+    from avecaesar.engine.core.record import read_record
+
+    check_output(record, "--record")
+    check_output(board_svg, "--board")
+    house = house_rules(house_file)
+    if resume is None:
+        if not (ruleset and course and humans):
+            raise UsageError("give --ruleset, --course and --humans (or --resume FILE)")
+        people = [h.strip() for h in humans.split(",") if h.strip()]
+        if not people:
+            raise UsageError("--humans: give 1 or more names, comma-separated")
+        chariots_of = max(players, len(people))
+
+        def setup(answers: dict[str, dict[str, Any]] | None) -> tuple[RaceRules, Board]:
+            rules, board = load_race_setup(ruleset, variants, overrides, course, answers)
+            check_seats(rules, board, chariots_of)
+            chariots = chariots_of * rules.chariots_for(chariots_of)
+            if rules.ownerless is not None and ownerless_count(rules, board, chariots):
+                rules.ownerless.check()  # the open values of the chariots nobody drives
+            return rules, board
+
+        (_rules, _board), house = with_answers(setup, house)
+    else:
+        course = str(read_record(resume)[0]["course"])
+    draw = board_writer(course, board_svg) if board_svg is not None else None
+    run_play(ruleset, course, humans, players, variants, overrides, bots, seed, record, draw,
+             resume, house)
+    if board_svg is not None:
+        typer.echo(f"board drawn to {board_svg}")
+
+
+def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str, str],
+            course: str, seed: int, names: list[str], seats: list[str | None],
+            record: Path | None, board_svg: Path | None = None,
+            house: dict[str, dict[str, Any]] | None = None) -> None:
+    from avecaesar.editor.render.event_text import result_lines
+    from avecaesar.engine.core.record import record_lines, write_record
+
+    header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
+                              "overrides": overrides, "course": course, "seed": seed,
+                              "players": [{"name": n, "bot": k}
+                                          for n, k in zip(names, seats, strict=True)],
+                              **rules_header(ruleset, variants, overrides, house)}
+    if record is not None:
+        write_record(record, record_lines(run, header))
+    for line in result_lines(run.outcome):
+        typer.echo(line)
+    if record is not None:
+        typer.echo(f"record written to {record}")
+    if board_svg is not None:
+        typer.echo(f"board drawn to {board_svg}")
+
+
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="A game record (.jsonl).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    html: Annotated[Path | None, typer.Option(
+        "--html", help="Also write the replay viewer as one self-contained HTML file.")
+    ] = None,
+    partial: Annotated[bool, typer.Option(
+        "--partial", help="Accept a race in progress (a saved game): no result line "
+        "needed.")] = False,
+    max_bytes: Annotated[int | None, typer.Option(
+        "--max-bytes", min=1, help="Refuse records larger than this (default 20 MB, or "
+        "AVECAESAR_MAX_RECORD_BYTES).")] = None,
+) -> None:
+    """Re-check every move of a game record; report the first illegal one with its line.
+
+    Strict: the header first and once, the names and seats as replayed, every ply in
+    order, and a result line that matches the replayed result (exit 1 otherwise).
+
+    Example: avecaesar replay game.jsonl --html game.html
+    """
+    check_output(html, "--html")
+    _replay(file, as_json, partial, max_bytes)
+    if html is not None:
+        _replay_html(file, html)
+
+
+def _replay_html(file: Path, out: Path) -> None:
+    from avecaesar.editor.render.replay_page import write_replay_html
+
+    write_replay_html(file, out)
+    typer.echo(f"replay viewer written to {out}")
+
+
+def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None) -> None:
+    from avecaesar.engine.core.race import outcome
+    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
+    from avecaesar.engine.core.record import check_header_files, read_record, replay
+    from avecaesar.engine.core.state import LETTERS
+
+    lines = read_record(file, max_bytes)
+    head = lines[0]
+    check_header_files(head, str(file))
+    rules, board = load_race_setup(head["ruleset"], head["variants"],
+                                   head.get("overrides", {}), head["course"], head.get("house"))
+    state = replay(lines, rules, board, str(file), partial=partial)
+    result = outcome(state)
+    turns = sum(1 for line in lines if line["type"] not in ("header", "result"))
+    running = not state.over
+    if as_json:
+        echo_json({"ok": True, "turns": turns, "in_progress": running, **result.to_json()})
+        return
+    if running:
+        typer.echo(f"{file}: {turns} turns replayed, every move legal; a race in progress "
+                   f"(partial record), {LETTERS[state.turn]} to move")
+        return
+    typer.echo(f"{file}: {turns} turns replayed, every move legal; "
+               f"{result.termination}")

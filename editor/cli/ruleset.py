@@ -1,0 +1,184 @@
+"""``avecaesar ruleset …``: list, show, validate and diff rulesets and variants."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from avecaesar.editor.cli.common import echo_json, house_rules, rule_settings
+from avecaesar.engine.data.errors import FileAccessError, InputError, Problem
+
+if TYPE_CHECKING:
+    from avecaesar.engine.ruleset.load import Ruleset
+
+# The rulesets (YAML, the schemas) are imported by the commands when they run, not when the
+# app is built: `avecaesar --help` answers at once (docs/performance.md).
+
+__all__ = ["diff_cmd", "list_cmd", "show_cmd", "validate_cmd"]
+
+VariantOpt = Annotated[list[str] | None, typer.Option(
+    "--variant", "-v", help="a variant id, alias or overlay file; repeat, applied in order")]
+SetOpt = Annotated[list[str] | None, typer.Option(
+    "--set", help="KEY=VALUE: set a rule (dotted key, e.g. scoring.places=9,6,4,3,2,1)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of text")]
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
+
+
+def _rule_text(rs: Ruleset, key: str) -> str:
+    rule = rs.rule(key)
+    if rule.get("unknown"):
+        return "OPEN — " + str(rule["why"])
+    return _shown(rule["value"])
+
+
+def list_cmd(as_json: JsonOpt = False) -> None:
+    """Editions, homebrew rulesets and variants."""
+    from avecaesar.engine.ruleset.load import list_rulesets
+
+    entries = list_rulesets()
+    if as_json:
+        echo_json([e.to_json() for e in entries])
+        return
+    width = max(len(e.id) for e in entries)
+    for e in entries:
+        extra = f"  (applies to: {', '.join(e.applies_to)})" if e.kind == "variant" else ""
+        alias = f"  [aliases: {', '.join(e.aliases)}]" if e.aliases else ""
+        typer.echo(f"{e.kind:<8}  {e.id:<{width}}  {e.title}{alias}{extra}")
+
+
+HouseOpt = Annotated[Path | None, typer.Option(
+    "--house", help="a house-rules file: rules: with key: value pairs, applied after the "
+                    "variants")]
+
+
+def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file")],
+             variant: VariantOpt = None, set_: SetOpt = None, house: HouseOpt = None,
+             as_json: JsonOpt = False,
+             only_open: Annotated[bool, typer.Option(
+                 "--open", help="list only the values no text decides")] = False) -> None:
+    """The composed rules, grouped, each with its citation and kind (stated, read,
+    conflict, open)."""
+    from avecaesar.engine.ruleset.load import load_ruleset
+
+    rs = load_ruleset(name, variant or [], rule_settings(set_), house=house_rules(house))
+    if only_open:
+        _show_open(rs, as_json)
+        return
+    if as_json:
+        echo_json({**rs.data, "kinds": rs.kinds()})
+        return
+    typer.echo(f"{rs.title} — {rs.label}")
+    if rs.data.get("based_on"):
+        typer.echo(f"based on: {', '.join(rs.data['based_on'])}")
+    group = None
+    for key in rs.stated_keys():
+        g, _, k = key.partition(".")
+        if g != group:
+            group = g
+            typer.echo(f"\n[{g}]")
+        origin = rs.origins.get(key, "")
+        by = f"  (set by {origin})" if origin and origin != rs.id else ""
+        kind = rs.kind_of(key)
+        typer.echo(f"  {k}: {_rule_text(rs, key)}  [{kind}]")
+        typer.echo(f"      source: {rs.citation(key)}{by}")
+        rule = rs.rule(key)
+        if kind == "read":
+            typer.echo(f"      reading: {rule['reading']}")
+        if kind == "conflict":
+            typer.echo(f"      other reading(s): variant {', '.join(rule['conflict'])}")
+    unknown = rs.unknown_keys()
+    if unknown:
+        typer.echo(f"\nopen values (supply with --set KEY=VALUE or --house FILE): "
+                   f"{', '.join(unknown)}")
+
+
+def _show_open(rs: Ruleset, as_json: bool) -> None:
+    """``--open``: the values no text decides, each with its choices."""
+    rows = [{"key": k, "why": rs.rule(k)["why"], "source": rs.citation(k),
+             "choices": rs.rule(k).get("choices")} for k in rs.unknown_keys()]
+    if as_json:
+        echo_json({"ruleset": rs.label, "open": rows})
+        return
+    if not rows:
+        typer.echo(f"{rs.label}: no open values — every value is stated, read or a conflict "
+                   "with a default")
+        return
+    typer.echo(f"{rs.label}: {len(rows)} open value(s)")
+    for r in rows:
+        pick = f" (one of: {', '.join(_shown(c) for c in r['choices'])})" if r["choices"] else ""
+        typer.echo(f"  {r['key']}: {r['why']}{pick} [{r['source']}]")
+
+
+def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/variant files")],
+                 ) -> None:
+    """Check files against the schema and the rules' consistency; exit 1 on problems."""
+    from avecaesar.engine.data.yamlsource import load_yaml
+    from avecaesar.engine.ruleset.catalog import check_source
+
+    problems: list[Problem] = []
+    unreadable = False  # a missing or unreadable file: exit 2
+    for f in files:
+        try:
+            source = load_yaml(f)
+        except InputError as err:
+            problems += err.problems
+            unreadable |= err.exit_code == 2
+            continue
+        if source.data is None:
+            problems.append(Problem(f, 1, 1, "the file is empty — a ruleset needs id, kind, "
+                                    "title and rules"))
+            continue
+        problems += check_source(source)
+    if problems:
+        raise (FileAccessError if unreadable else InputError)(problems)
+    typer.echo(f"{len(files)} file(s) valid")
+
+
+def _differences(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
+    from avecaesar.engine.ruleset.keys import rule_keys
+
+    rows = []
+    for key in rule_keys():
+        ra = a.rule(key) if a.has(key) else None
+        rb = b.rule(key) if b.has(key) else None
+        va = None if ra is None else ("unknown" if ra.get("unknown") else ra.get("value"))
+        vb = None if rb is None else ("unknown" if rb.get("unknown") else rb.get("value"))
+        if (ra is None and rb is None) or (va == vb and (ra is None) == (rb is None)):
+            continue
+        rows.append({"key": key,
+                     "a": {"value": va, "stated": ra is not None,
+                           "source": a.citation(key) if ra else None},
+                     "b": {"value": vb, "stated": rb is not None,
+                           "source": b.citation(key) if rb else None}})
+    return rows
+
+
+def diff_cmd(a: Annotated[str, typer.Argument(help="first ruleset")],
+             b: Annotated[str, typer.Argument(help="second ruleset")],
+             variant: VariantOpt = None,
+             variant_b: Annotated[list[str] | None, typer.Option(
+                 "--variant-b", help="variants for B only (--variant applies to both)")] = None,
+             as_json: JsonOpt = False) -> None:
+    """Every rule that differs between A and B, with both citations."""
+    from avecaesar.engine.ruleset.load import load_ruleset
+
+    ra = load_ruleset(a, variant or [])
+    rb = load_ruleset(b, [*(variant or []), *(variant_b or [])])
+    rows = _differences(ra, rb)
+    if as_json:
+        echo_json({"a": ra.label, "b": rb.label, "differences": rows})
+        return
+    typer.echo(f"A = {ra.label}\nB = {rb.label}\n{len(rows)} rule(s) differ\n")
+    for row in rows:
+        typer.echo(row["key"])
+        for side in ("a", "b"):
+            s = row[side]
+            text = _shown(s["value"]) if s["stated"] else "(not stated)"
+            cite = f"  [{s['source']}]" if s["source"] else ""
+            typer.echo(f"  {side.upper()}: {text}{cite}")

@@ -1,0 +1,213 @@
+"""``avecaesar tournament``: a whole evening of races with bots — the course rotation or draw,
+the next-race order, points per race and in total, the tie-break, the final standings; a
+tournament record that replays (``--replay FILE``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from avecaesar.editor.cli.common import (
+    HouseOpt,
+    echo_json,
+    house_rules,
+    rule_settings,
+    rules_header,
+    seat_bots,
+)
+from avecaesar.engine.bots.registry import POLICIES
+from avecaesar.engine.data.errors import InputError, Problem, UsageError
+from avecaesar.engine.data.limits import MAX_PLAYERS, record_bytes_limit
+from avecaesar.engine.data.safeio import check_output, read_text, write_atomic
+
+if TYPE_CHECKING:
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.ruleset_adapter import RaceRules, TournamentRules
+    from avecaesar.engine.core.tournament import Tournament
+
+# The engine is imported by the command when it runs, not when the app is built: `avecaesar
+# --help` answers at once (docs/performance.md).
+
+TOURNAMENT_SCHEMA = "urn:avecaesar:tournament-record"
+
+__all__ = ["tournament"]
+
+
+def _setup(ruleset: str, variants: list[str], overrides: dict[str, str],
+           house: dict[str, dict[str, Any]] | None = None):
+    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
+
+    cache: dict[str, tuple[RaceRules, Board]] = {}
+
+    def get(course: str) -> tuple[RaceRules, Board]:
+        if course not in cache:
+            cache[course] = load_race_setup(ruleset, variants, overrides, course, house)
+        return cache[course]
+
+    return get
+
+
+def _tournament_rules(ruleset: str, variants: list[str], overrides: dict[str, str],
+                      house: dict[str, dict[str, Any]] | None = None
+                      ) -> tuple[TournamentRules, str]:
+    from avecaesar.engine.core.ruleset_adapter import tournament_rules_from_ruleset
+    from avecaesar.engine.ruleset.load import load_ruleset
+
+    rs = load_ruleset(ruleset, variants, overrides, house)
+    chain = [*rs.data.get("based_on", []), rs.id]
+    return tournament_rules_from_ruleset(rs), str(chain[0])
+
+
+def _pool(edition: str) -> list[str]:
+    """The bundled courses a draw may take: those of the ruleset's edition (clockwise)."""
+    from avecaesar.engine.course.load import bundled_courses
+
+    return sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
+
+
+def tournament(
+    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset id or file.")]
+    = None,
+    players: Annotated[int, typer.Option("--players", "-n", help="Number of players.")] = 4,
+    variant: Annotated[list[str] | None, typer.Option(
+        "--variant", "-v", help="Variant id or overlay file (repeat).")] = None,
+    setting: Annotated[list[str] | None, typer.Option("--set", help="Rule value key=value.")]
+    = None,
+    courses: Annotated[str | None, typer.Option(
+        help="Courses race by race, comma-separated (cycled); 'draw' draws a course of the "
+             "edition without repeats. Default: the ruleset's rotation.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots per player, comma-separated, cycled: "
+                                      + ", ".join(POLICIES))] = "greedy",
+    seed: Annotated[int, typer.Option(help="Seed of the tournament.")] = 1,
+    record: Annotated[Path | None, typer.Option(help="Write the tournament record (JSON).")]
+    = None,
+    replay_file: Annotated[Path | None, typer.Option(
+        "--replay", help="Re-check a tournament record instead of playing.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    house: HouseOpt = None,
+) -> None:
+    """Play a tournament with bots and print each race's result and the standings."""
+    _tournament(ruleset, players, variant or [], rule_settings(setting), courses, bots, seed,
+                record, replay_file, as_json, house)
+
+
+def _tournament(ruleset: str | None, players: int, variants: list[str],
+                overrides: dict[str, str], courses: str | None, bots: str, seed: int,
+                record: Path | None, replay_file: Path | None, as_json: bool,
+                house_file: Path | None = None) -> None:
+    from avecaesar.engine.bots.registry import OWNERLESS
+    from avecaesar.engine.core.race import check_seats
+    from avecaesar.engine.core.tournament import (
+        planned_courses,
+        replay_tournament,
+        run_tournament,
+    )
+
+    check_output(record, "--record")
+    if replay_file is not None:
+        doc = read_tournament_record(replay_file)
+        t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
+                                       doc.get("house"))
+        done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
+                                                doc["overrides"], doc.get("house")),
+                                 str(replay_file), _pool(edition))
+        if as_json:
+            echo_json({"replayed": True, **done.to_json()})
+            return
+        typer.echo(f"{replay_file}: {len(done.races)} races replayed, every move legal; "
+                   "standings as recorded")
+        _print(done)
+        return
+    if ruleset is None:
+        raise UsageError("--ruleset is required (or --replay FILE)")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
+    names, seats, policies = seat_bots(bots, players, seed)
+    house = house_rules(house_file)
+    t, edition = _tournament_rules(ruleset, variants, overrides, house)
+    given = [c.strip() for c in courses.split(",") if c.strip()] if courses else None
+    setup = _setup(ruleset, variants, overrides, house)
+    for course in dict.fromkeys(planned_courses(t, players, seed, given, _pool(edition))):
+        rules, board = setup(course)  # every course is checked before the first race
+        check_seats(rules, board, players)
+    header: dict[str, Any] = {"ruleset": ruleset, "variants": variants, "overrides": overrides,
+                              "courses": given,
+                              "players": [{"name": n, "bot": k}
+                                          for n, k in zip(names, seats, strict=True)],
+                              **rules_header(ruleset, variants, overrides, house)}
+    done = run_tournament(t, setup, names, policies, seed, given, _pool(edition),
+                          {**header, "tournament_seed": seed}, ownerless=OWNERLESS)
+    if record is not None:
+        write_atomic(record, json.dumps(done.record(), ensure_ascii=False) + "\n")
+    if done.partial:
+        typer.echo(f"interrupted (Ctrl-C): {len(done.races)} of {t.races} races finished"
+                   + (f"; their record is in {record} (marked partial)" if record else ""),
+                   err=True)
+    if as_json:
+        echo_json({"ruleset": ruleset, "variants": variants, "seed": seed, **done.to_json()})
+        return
+    typer.echo(f"tournament under {ruleset}"
+               + (f" + {', '.join(variants)}" if variants else "")
+               + f", {players} players, {len(done.races)} races, seed {seed}")
+    _print(done)
+    if done.partial:
+        raise typer.Exit(130)
+
+
+def read_tournament_record(path: Path) -> dict[str, Any]:
+    """A tournament record, its shape checked (the races' game records line by line) so
+    that replaying it cannot stumble on a missing or mistyped field."""
+    from avecaesar.engine.core.record import check_header_files
+    from avecaesar.engine.data.schemas import validator
+
+    file = str(path)
+    text = read_text(path, record_bytes_limit(), "record")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError([Problem(file, err.lineno, err.colno, f"not JSON: {err.msg}")]
+                         ) from None
+    except (RecursionError, ValueError):
+        raise InputError([Problem(file, 1, 1, "not a tournament record: nested too deeply "
+                                  "or a number too long")]) from None
+    problems = [Problem(file, 1, 1, f"{'/'.join(str(p) for p in e.absolute_path) or 'top'}: "
+                        f"{e.message[:120]}")
+                for e in list(validator(TOURNAMENT_SCHEMA).iter_errors(doc))[:20]]
+    if problems:
+        raise InputError(problems)
+    v = validator("urn:avecaesar:game-record")
+    for entry in doc["races"]:
+        for i, line in enumerate(entry["record"], start=1):
+            for e in list(v.iter_errors(line))[:1]:
+                where = "/".join(str(p) for p in e.absolute_path) or "line"
+                problems.append(Problem(file, 1, 1, f"race {entry['race']}, record line {i}: "
+                                        f"{where}: {e.message[:120]}"))
+        head = entry["record"][0]
+        if head.get("type") != "header":
+            problems.append(Problem(file, 1, 1, f"race {entry['race']}: its record does not "
+                                    "start with a header"))
+        else:
+            check_header_files({**head, "_line": 1}, file)
+    if problems:
+        raise InputError(problems[:50])
+    check_header_files({"ruleset": doc["ruleset"], "variants": doc["variants"],
+                        "course": doc["races"][0]["course"] if doc["races"] else "",
+                        "_line": 1}, file)
+    return doc
+
+
+def _print(done: Tournament) -> None:
+    names = done.names
+    for r in done.races:
+        typer.echo(f"race {r.race} on {r.course} (start order: "
+                   + ", ".join(r.seat_name(names, s) for s in r.seats) + f"; {r.termination})")
+        for p in r.order:
+            place = f"{r.places[p]}." if r.places[p] is not None else "—"
+            typer.echo(f"   {place:>3} {names[p]:<14} {r.points[p]:>3} points")
+    typer.echo("standings:")
+    for s in done.standings:
+        per = " + ".join(str(x) for x in s.points)
+        typer.echo(f"   {s.rank:>2}. {s.name:<14} {s.total:>3}  ({per})")

@@ -1,0 +1,33 @@
+"""The board as the page shows it: the same Graphviz drawing as ``course render`` (each
+space's SVG group has the id ``space-N``), without the XML prologue so it can be inlined."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import networkx as nx
+
+from avecaesar.editor.render.board import course_dot, render
+
+__all__ = ["board_svg", "inline_svg"]
+
+_PROLOGUE = re.compile(r"^.*?(?=<svg)", re.S)
+
+
+def inline_svg(data: bytes) -> str:
+    """SVG bytes from Graphviz as an element for an HTML page."""
+    return _PROLOGUE.sub("", data.decode("utf-8"), count=1)
+
+
+def board_svg(g: nx.DiGraph, route: list[int] | None = None, title: str | None = None) -> str:
+    """The course drawn as in ``course render`` (route: the red path)."""
+    return inline_svg(render(course_dot(g, route=route, title=title), "svg"))
+
+
+@functools.lru_cache(maxsize=64)
+def cached_board(course: str) -> str:
+    """The drawing of a course by the reference the engine loads (bundled or uploaded)."""
+    from avecaesar.engine.course.load import load_course
+
+    return board_svg(load_course(course).graph)

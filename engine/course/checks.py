@@ -1,0 +1,233 @@
+"""Semantic checks of a compiled course: every problem, each pointing into the file."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import networkx as nx
+
+from avecaesar.engine.course.figures import RaceFigures
+from avecaesar.engine.course.layout import SPACE, Layout
+from avecaesar.engine.course.model import CourseModel, Where
+from avecaesar.engine.course.race_path import lap_length, shortest_race
+from avecaesar.engine.data.errors import Problem
+
+__all__ = ["check_graph", "rule_problems"]
+
+
+def _where_piece(model: CourseModel, piece: str) -> Where:
+    for p in model.pieces:
+        if p.name == piece:
+            return p.where
+    return Where(model.source, ("track",))
+
+
+def _grouped(model: CourseModel, g: nx.DiGraph, nodes: set[int], message: str,
+             kind: str = "") -> list[Problem]:
+    """One problem per piece, listing its affected spaces."""
+    by_piece: dict[str, list[str]] = {}
+    for n in sorted(nodes):
+        d = g.nodes[n]
+        key = "alley" if d["kind"] == "alley" else d["piece"]
+        by_piece.setdefault(key, []).append(d["label"])
+    out = []
+    for piece, labels in by_piece.items():
+        where = (Where(model.source, ("alley",)) if piece == "alley"
+                 else _where_piece(model, piece))
+        shown = ", ".join(labels[:6]) + (f" and {len(labels) - 6} more" if len(labels) > 6
+                                         else "")
+        out.append(where.problem(message.format(spaces=shown, n=len(labels))))
+    return out
+
+
+def check_graph(model: CourseModel, g: nx.DiGraph, direction_note: str = "") -> list[Problem]:
+    """Structural problems of the lane graph ``g`` compiled from ``model``."""
+    problems: list[Problem] = []
+    tag = f" ({direction_note})" if direction_note else ""
+    finish_where = Where(model.source, ("finish",))
+    starts = g.graph["start_places"]
+    crossing = [(u, v) for u, v, f in g.edges(data="finish") if f]
+    if not crossing:
+        problems.append(finish_where.problem(
+            f"no step crosses the finish line{tag} — put 'before' on a piece the track "
+            "passes through"))
+    # Dead ends: no step leads on.
+    dead = {n for n in g.nodes if g.out_degree(n) == 0}
+    if dead:
+        problems.extend(_grouped(model, g, dead,
+                                 "dead end" + tag + ": no step leads on from {spaces} — "
+                                 "continue the lane in the next piece or remove these spaces"))
+    # Unreachable: no route from a start place (and no step into them at all).
+    if starts:
+        reach: set[int] = set(starts)
+        for s in starts:
+            reach |= nx.descendants(g, s)
+        unreached = set(g.nodes) - reach
+        if unreached:
+            problems.extend(_grouped(
+                model, g, unreached,
+                "no step reaches {spaces}" + tag + " from any start place — connect the lane "
+                "to the previous piece, or remove the spaces"))
+    # Spaces from which the finish line cannot be reached.
+    if crossing:
+        tails = {u for u, _ in crossing}
+        can = set(tails)
+        for t in tails:
+            can |= nx.ancestors(g, t)
+        stuck = set(g.nodes) - can - dead
+        if stuck:
+            problems.extend(_grouped(
+                model, g, stuck,
+                "from {spaces}" + tag + " the finish line cannot be reached — these lanes "
+                "lead nowhere; join them to the track"))
+    # The lap must close, and the line must cut every loop.
+    if crossing and lap_length(g) is None:
+        problems.append(finish_where.problem(
+            f"the lap does not close{tag}: no route comes back over the finish line — check "
+            "that the last piece joins the first"))
+    no_line = nx.subgraph_view(g, filter_edge=lambda u, v: not g.edges[u, v]["finish"])
+    try:
+        cycle = nx.find_cycle(no_line)
+    except nx.NetworkXNoCycle:
+        cycle = None
+    if cycle:
+        label = g.nodes[cycle[0][0]]["label"]
+        problems.append(finish_where.problem(
+            f"the finish line does not cut the loop{tag}: a route through {label} laps "
+            "without crossing it — make the line span every lane"))
+    # The alley must be entered from the track and rejoin it.
+    alley = g.graph.get("alley") or []
+    if alley:
+        aw = Where(model.source, ("alley",))
+        entries = [v for u, v, a in g.edges(data="alley") if a == "enter"]
+        exits = [u for u, v, a in g.edges(data="alley") if a == "exit"]
+        if not entries:
+            problems.append(aw.problem(
+                f"the alley is not entered from the track{tag}: no track space steps into its "
+                "first space — put it beside a lane that exists just before it ('side')"))
+        if not exits:
+            problems.append(aw.problem(
+                f"the alley does not rejoin the track{tag}: its last space has no step back "
+                "— make sure a lane continues beside its end"))
+    if alley:
+        problems.extend(_alley_shortcut(model, g, alley))
+    if not starts:
+        problems.append(Where(model.source, ("start",)).problem(
+            "no usable start place — list spaces on the track, place 1 first"))
+    return problems
+
+
+def _alley_shortcut(model: CourseModel, g: nx.DiGraph, alley: list[int]) -> list[Problem]:
+    """A warning when the alley has fewer spaces than the track lane beside it: driving
+    through it would then be a shortcut every lap."""
+    lane = g.nodes[alley[0]]["lane"]
+    beside_lane = 0 if lane < 0 else model.lanes - 1
+    # measured from the alley's first space in driving order, modulo the lap: the alley may
+    # span the finish line (the wrap of the positions)
+    period = g.graph["period"]
+    first = min(alley, key=lambda n: (g.nodes[n]["a"] - g.nodes[alley[0]]["a"]) % period
+                if any(d == "enter" for _u, _v, d in g.in_edges(n, data="alley")) else period)
+    lo = g.nodes[first]["a"]
+    span = sum(g.nodes[n]["b"] - g.nodes[n]["a"] for n in alley)
+    beside = [n for n, d in g.nodes(data=True) if d["kind"] == "track"
+              and d["lane"] == beside_lane
+              and (d["a"] - lo) % period + (d["b"] - d["a"]) <= span + 1e-9
+              and (d["a"] - lo) % period < span - 1e-9]
+    if len(beside) > len(alley):
+        spec = model.alley
+        names = [p.name for p in model.pieces]
+        wraps = (spec is not None and spec.first in names and spec.last in names
+                 and names.index(spec.last) < names.index(spec.first))
+        hint = (f"; it runs from {spec.first!r} over the start of the track to {spec.last!r} "
+                f"— if you meant the alley from {spec.last!r} to {spec.first!r}, swap 'from' "
+                "and 'to'" if wraps and spec is not None else "")
+        return [Where(model.source, ("alley",)).problem(
+            f"the alley has {len(alley)} spaces beside {len(beside)} track spaces: driving "
+            f"through it saves {len(beside) - len(alley)} a lap — give it at least "
+            f"{len(beside)} spaces if it is not meant as a shortcut{hint}", "spaces",
+            severity="warning")]
+    return []
+
+
+def check_layout(model: CourseModel) -> list[Problem]:
+    """Warnings about the drawing: the pieces should close into a loop."""
+    layout = Layout([p.lengths for p in model.pieces], [p.turn for p in model.pieces],
+                    model.lanes)
+    gap = layout.closure_gap()
+    total = sum(p.turn for p in model.pieces)
+    if gap > SPACE * 0.75:
+        return [Where(model.source, ("track",)).problem(
+            f"the drawing does not close: the last piece ends {gap / SPACE:.1f} spaces from "
+            f"where the first begins (turns add up to {total:g}°) — adjust lengths or turns "
+            "so the board is a loop", severity="warning")]
+    return []
+
+
+#: a start grid is at most this many rows deep (some bundled boards have three rows of two)
+GRID_ROWS = 3
+
+
+def rule_problems(model: CourseModel, g: nx.DiGraph, rules: RaceFigures,
+                  races: list[int | None]) -> list[Problem]:
+    """Problems that depend on the rules the course is checked under (``rules``) and on its
+    shortest legal races from each start place (``races``):
+
+    - the rules require the alley stop, but the course has no alley, or a start place can
+      finish only without stopping in it (its alley cannot be stopped in during the laps
+      that count) — errors;
+    - a start place that is not in the grid right behind the finish line — a warning that
+      names what it costs (the designer may mean it, but it silently changes the race).
+    """
+    problems: list[Problem] = []
+    alley = g.graph.get("alley") or []
+    laps = " or ".join(str(x) for x in rules.alley_laps)
+    if rules.alley_required and not alley:
+        problems.append(Where(model.source, ()).problem(
+            f"the course has no Imperial alley, but the rules ({rules.source}) require the "
+            f"alley stop during lap {laps}: every chariot would be disqualified — add "
+            "'alley: {from: PIECE, to: PIECE, spaces: N}'"))
+    elif rules.alley_required:
+        plain = shortest_race(g, replace(rules, alley_required=False))
+        stuck = [i + 1 for i, (r, p) in enumerate(zip(races, plain, strict=True))
+                 if r is None and p is not None]
+        if stuck:
+            problems.append(Where(model.source, ("alley",)).problem(
+                f"from start place {', '.join(map(str, stuck))} the alley cannot be stopped "
+                f"in during lap {laps} ({rules.source}), so no legal race finishes — put the "
+                "alley where the track passes it in those laps"))
+    starts = g.graph["start_places"]
+    for i, s in enumerate(starts):
+        steps = _steps_to_line(g, s)
+        if steps is not None and steps <= GRID_ROWS:
+            continue
+        label = g.nodes[s]["label"]
+        at_line = _race_from_the_line(g, s, rules)
+        race = races[i]
+        cost = ("" if race is None or at_line is None else
+                f": its shortest race is {race}, against {at_line} from the same lane "
+                f"right behind the line ({race - at_line:+d})")
+        where = (steps and f"{steps} steps before the finish line") or "not behind the line"
+        problems.append(Where(model.source, ("start", i)).problem(
+            f"start place {i + 1} ({label}) is {where}, not in the grid right behind it"
+            f"{cost} — move it behind the line unless that is meant", severity="warning"))
+    return problems
+
+
+def _race_from_the_line(g: nx.DiGraph, start: int, rules: RaceFigures) -> int | None:
+    """The shortest race from the space right behind the finish line in ``start``'s lane
+    (None when that lane does not reach the line)."""
+    lane = g.nodes[start]["lane"]
+    behind = sorted(u for u, _v, f in g.edges(data="finish")
+                    if f and g.nodes[u]["lane"] == lane and g.nodes[u]["kind"] == "track")
+    if not behind:
+        return None
+    h = g.copy()
+    h.graph["start_places"], h.graph["start_crossings"] = [behind[0]], [1]
+    return shortest_race(h, rules)[0]
+
+
+def _steps_to_line(g: nx.DiGraph, start: int) -> int | None:
+    """Steps from ``start`` to its first crossing of the finish line (None: never)."""
+    dist = nx.single_source_shortest_path_length(g, start)
+    return min((dist[u] + 1 for u, _v, f in g.edges(data="finish") if f and u in dist),
+               default=None)

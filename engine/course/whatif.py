@@ -1,0 +1,265 @@
+"""What-if: every edit of one space, and which of them reach a target reserve.
+
+An edit changes one number of the course file: a straight or a chicane one space shorter or
+longer, one lane of a curve or section one space shorter or longer, a chicane widened into
+two lanes, the alley one space shorter or longer or its first or last piece moved by one
+piece (the alley spans whole pieces in the course format). Each edit is applied to the
+flattened model, the lane graph is recompiled and checked, and the shortest legal race is
+searched from each start place, worst place first so that an edit that misses the target
+is dropped after one search. Edits that make the course invalid (a start place that no
+longer exists, a lap that does not close) are dropped.
+
+Every edit also says where it lies in its file (``file``, YAML ``path``, the new value) so
+that it can be applied to the file itself: :func:`apply_to_data` does that, and the tests
+re-validate every reported edit from the edited file.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from avecaesar.engine.course.checks import check_layout
+from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
+from avecaesar.engine.course.load import Course, CourseFigures, _compile, contract_water
+from avecaesar.engine.course.model import AlleySpec, CourseModel, Piece
+from avecaesar.engine.course.race_path import lap_length, outside_race, shortest_race_route
+
+__all__ = ["Edit", "WhatIf", "WhatIfReport", "apply_to_data", "candidate_edits", "what_if"]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change of one number (or one piece kind) in a course or module file."""
+
+    description: str  # "shorten 'east' lane 0: 5 → 4"
+    file: str
+    line: int
+    path: tuple[str | int, ...]  # YAML path of the value replaced
+    new: Any  # the value written there
+    change: Callable[[CourseModel], CourseModel]
+
+    def to_json(self) -> dict[str, object]:
+        return {"edit": self.description, "file": self.file, "line": self.line,
+                "path": list(self.path), "new": self.new}
+
+
+@dataclass
+class WhatIf:
+    """An edit that reaches the target, with the figures of the edited course."""
+
+    edit: Edit
+    figures: CourseFigures
+    warnings: list[str] = field(default_factory=list)  # warnings the edit brings
+
+    @property
+    def worst_reserve(self) -> int:
+        return min(r for r in self.figures.reserve if r is not None)
+
+    def to_json(self) -> dict[str, object]:
+        return {**self.edit.to_json(), "figures": self.figures.to_json(),
+                "warnings": self.warnings}
+
+
+def _piece_data_path(piece: Piece) -> tuple[str | int, ...]:
+    return piece.where.path  # ("track", i, kind) or ("pieces", name, "track", i, kind)
+
+
+def _line(piece: Piece, *extra: str | int) -> int:
+    return piece.where.source.where([*piece.where.path, *extra])[0]
+
+
+def _with_piece(index: int, new: Piece) -> Callable[[CourseModel], CourseModel]:
+    def change(model: CourseModel) -> CourseModel:
+        pieces = list(model.pieces)
+        pieces[index] = new
+        return replace(model, pieces=pieces)
+    return change
+
+
+def _with_alley(alley: AlleySpec) -> Callable[[CourseModel], CourseModel]:
+    def change(model: CourseModel) -> CourseModel:
+        return replace(model, alley=alley)
+    return change
+
+
+def _piece_edits(model: CourseModel) -> list[Edit]:
+    out: list[Edit] = []
+    for i, p in enumerate(model.pieces):
+        path = _piece_data_path(p)
+        file = p.where.source.file
+        if p.kind in ("straight", "chicane"):
+            lane = next(k for k, n in enumerate(p.lengths) if n)
+            n = p.lengths[lane]
+            key = "length"
+            for delta, verb in ((-1, "shorten"), (1, "lengthen")):
+                if n + delta < 1:
+                    continue
+                lengths = [x + delta if x else 0 for x in p.lengths]
+                out.append(Edit(f"{verb} {p.kind} {p.name!r}: length {n} → {n + delta}",
+                                file, _line(p, key) if p.kind == "straight" else _line(p),
+                                (*path, key), n + delta,
+                                _with_piece(i, replace(p, lengths=lengths))))
+            if p.kind == "chicane":
+                for other in (lane - 1, lane + 1):
+                    if 0 <= other < len(p.lengths):
+                        lengths = list(p.lengths)
+                        lengths[other] = n
+                        out.append(Edit(
+                            f"widen chicane {p.name!r} into lane {other}: lengths {lengths}",
+                            file, _line(p), path[:-1], ("section", lengths),
+                            _with_piece(i, replace(p, kind="section", lengths=lengths))))
+            continue
+        for lane, n in enumerate(p.lengths):
+            if not n:
+                continue
+            for delta, verb in ((-1, "shorten"), (1, "lengthen")):
+                if n + delta < 1:
+                    continue
+                lengths = list(p.lengths)
+                lengths[lane] = n + delta
+                out.append(Edit(f"{verb} {p.kind} {p.name!r} lane {lane}: {n} → {n + delta} "
+                                f"(lengths {lengths})", file, _line(p, "lengths"),
+                                (*path, "lengths"), lengths,
+                                _with_piece(i, replace(p, lengths=lengths))))
+    return out
+
+
+def _alley_edits(model: CourseModel) -> list[Edit]:
+    a = model.alley
+    if a is None:
+        return []
+    names = [p.name for p in model.pieces]
+    if a.first not in names or a.last not in names:
+        return []
+    first, last = names.index(a.first), names.index(a.last)
+    file = model.source.file
+    out: list[Edit] = []
+
+    def line(key: str) -> int:
+        return model.source.where(["alley", key])[0]
+
+    for delta, verb in ((-1, "shorten"), (1, "lengthen")):
+        if a.spaces + delta >= 1:
+            out.append(Edit(f"{verb} the alley: {a.spaces} → {a.spaces + delta} spaces", file,
+                            line("spaces"), ("alley", "spaces"), a.spaces + delta,
+                            _with_alley(replace(a, spaces=a.spaces + delta))))
+    moves = (("from", first - 1, "begin the alley a piece earlier"),
+             ("from", first + 1, "begin the alley a piece later"),
+             ("to", last - 1, "end the alley a piece earlier"),
+             ("to", last + 1, "end the alley a piece later"))
+    for key, k, what in moves:
+        lo, hi = (k, last) if key == "from" else (first, k)
+        if not (0 <= k < len(names) and lo <= hi):
+            continue
+        spec = replace(a, first=names[lo], last=names[hi])
+        out.append(Edit(f"{what}: {key} {names[first if key == 'from' else last]!r} → "
+                        f"{names[k]!r}", file, line(key), ("alley", key), names[k],
+                        _with_alley(spec)))
+    return out
+
+
+def candidate_edits(course: Course) -> list[Edit]:
+    """Every one-space edit of the course's file (and of the modules it includes)."""
+    edits = _piece_edits(course.model)
+    own_alley = course.direction == "anticlockwise" and "alley" in (course.model.reverse or {})
+    if not own_alley:
+        edits += _alley_edits(course.model)
+    return edits
+
+
+def _races(course: Course, rules: RaceFigures, order: list[int], budget_min: int
+           ) -> list[int | None] | None:
+    """Shortest race per place (place order ``order``), or None as soon as one misses."""
+    g = contract_water(course.graph) if rules.water == "skipped" else course.graph
+    out: list[int | None] = [None] * len(order)
+    for i in order:
+        route = shortest_race_route(g, i + 1, rules)
+        if route is None or rules.budget - (len(route) - 1) < budget_min:
+            return None
+        out[i] = len(route) - 1
+    return out
+
+
+@dataclass
+class WhatIfReport:
+    """The edits that reach the target (best first), how many were tried, and the edits
+    that make the course invalid with the first error each gives."""
+
+    found: list[WhatIf]
+    tried: int
+    invalid: list[tuple[Edit, str]]
+
+
+def what_if(course: Course, rules: RaceFigures = DEFAULT_FIGURES, reserve: int = 0,
+            edits: list[Edit] | None = None) -> WhatIfReport:
+    """The edits after which every start place keeps at least ``reserve`` points, best
+    first: edits that bring no new warning, then the largest worst reserve, then the
+    largest total reserve."""
+    base = course.figures(rules)
+    order = sorted(range(len(base.shortest_race)),
+                   key=lambda i: -(base.shortest_race[i] or 10**9))
+    tried = edits if edits is not None else candidate_edits(course)
+    found: list[WhatIf] = []
+    invalid: list[tuple[Edit, str]] = []
+    for edit in tried:
+        changed = _recompile(course, edit)
+        if changed.errors:
+            invalid.append((edit, changed.errors[0].message))
+            continue
+        races = _races(changed, rules, order, reserve)
+        if races is None:
+            continue
+        found.append(WhatIf(edit, _figures(changed, rules, races),
+                            _new_warnings(course, changed)))
+    found.sort(key=lambda w: (bool(w.warnings), -w.worst_reserve,
+                              -sum(r or 0 for r in w.figures.reserve)))
+    return WhatIfReport(found, len(tried), invalid)
+
+
+def _figures(course: Course, rules: RaceFigures, races: list[int | None]) -> CourseFigures:
+    """The figures :meth:`Course.figures` gives, reusing the races already searched."""
+    g = contract_water(course.graph) if rules.water == "skipped" else course.graph
+    alley_extra = None
+    if g.graph.get("alley") and races and races[0] is not None:
+        bare = shortest_race_route(g, 1, RaceFigures(laps=rules.laps, alley_required=False))
+        alley_extra = None if bare is None else races[0] - (len(bare) - 1)
+    reserve = [None if r is None else rules.budget - r for r in races]
+    return CourseFigures(lap_length(g), alley_extra, races, outside_race(g, rules),
+                         rules.deck_points, rules.bonus_points, reserve)
+
+
+def _new_warnings(course: Course, changed: Course) -> list[str]:
+    """Warnings the edit brings (an alley that becomes a shortcut, …); the drawing's closure
+    is left out: a longer or shorter piece seldom keeps a loop closed."""
+    drawing = {p.message for p in check_layout(changed.model)}
+    before = {p.message for p in course.problems}
+    return [p.message for p in changed.problems
+            if p.severity == "warning" and p.message not in before | drawing]
+
+
+def _recompile(course: Course, edit: Edit) -> Course:
+    """The course with ``edit`` applied (its ``errors`` say whether that is valid)."""
+    model = edit.change(course.model)
+    model = replace(model, problems=[p for p in model.problems if p.severity != "error"])
+    return _compile(model, course.direction)
+
+
+def apply_to_data(data: Any, edit: Edit) -> Any:
+    """A copy of a file's loaded YAML data with ``edit`` applied (for writing the file)."""
+    out = copy.deepcopy(data)
+    *parents, last = edit.path
+    node = out
+    for part in parents:
+        node = node[part]
+    if isinstance(edit.new, tuple):  # a chicane widened: the piece becomes a section
+        kind, lengths = edit.new
+        ((_old, spec),) = node[last].items()
+        spec = {k: v for k, v in spec.items() if k not in ("lane", "length")}
+        spec["lengths"] = lengths
+        node[last] = {kind: spec}
+    else:
+        node[last] = edit.new
+    return out

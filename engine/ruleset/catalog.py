@@ -1,0 +1,131 @@
+"""Finding rulesets and variants: the bundled files, names, aliases and file paths.
+
+Names resolve case-insensitively against each file's ``id`` and its ``aliases`` (the
+aliases live in the data, so this module knows no edition by name). A name that looks like a
+path (it ends in ``.yaml``/``.yml`` or contains a slash) is read as a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from avecaesar.engine.data.errors import InputError, Problem, UnknownNameError
+from avecaesar.engine.data.paths import RULESETS_DIR
+from avecaesar.engine.data.schemas import schema_problems
+from avecaesar.engine.data.yamlsource import Source, load_yaml
+from avecaesar.engine.ruleset.checks import name_issues, rule_issues
+from avecaesar.engine.ruleset.keys import RULESET_SCHEMA
+
+__all__ = ["RulesetEntry", "bundled", "check_source", "load_checked", "resolve",
+           "resolve_variant"]
+
+
+@dataclass(frozen=True)
+class RulesetEntry:
+    """One ruleset or variant file: what ``ruleset list`` shows."""
+
+    id: str
+    kind: str
+    title: str
+    applies_to: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    path: Path | None = None
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"id": self.id, "kind": self.kind, "title": self.title}
+        if self.kind == "variant":
+            out["applies_to"] = list(self.applies_to)
+        if self.aliases:
+            out["aliases"] = list(self.aliases)
+        return out
+
+
+def _entry(source: Source, path: Path) -> RulesetEntry:
+    d: dict[str, Any] = source.data
+    return RulesetEntry(
+        id=str(d["id"]), kind=str(d["kind"]), title=str(d["title"]),
+        applies_to=tuple(str(a) for a in d.get("applies_to", ())),
+        aliases=tuple(str(a) for a in d.get("aliases", ())), path=path)
+
+
+@cache
+def _bundled(root: Path) -> tuple[RulesetEntry, ...]:
+    entries = []
+    for path in sorted(root.rglob("*.yaml")):
+        if path.relative_to(root).parts[0] == "examples":
+            continue  # house-rule examples, used by path (--variant rulesets/examples/…)
+        source = load_yaml(path)
+        problems = schema_problems(source, RULESET_SCHEMA)
+        if problems:
+            raise InputError(problems)
+        entries.append(_entry(source, path))
+    return tuple(entries)
+
+
+def bundled() -> list[RulesetEntry]:
+    """Every bundled edition, homebrew ruleset and variant, in file order."""
+    return list(_bundled(RULESETS_DIR))
+
+
+def _looks_like_path(name: str) -> bool:
+    return name.endswith((".yaml", ".yml")) or "/" in name or "\\" in name
+
+
+def _by_name(name: str, variants: bool) -> RulesetEntry:
+    what = "variant" if variants else "ruleset"
+    pool = [e for e in bundled() if (e.kind == "variant") == variants]
+    wanted = name.strip().lower()
+    for e in pool:
+        if wanted == e.id.lower() or wanted in (a.lower() for a in e.aliases):
+            return e
+    raise UnknownNameError(what, name, [e.id for e in pool])
+
+
+def _from_file(name: str, variants: bool) -> RulesetEntry:
+    path = Path(name)
+    source = load_checked(path)
+    entry = _entry(source, path)
+    if (entry.kind == "variant") != variants:
+        want = "a variant" if variants else "an edition or homebrew ruleset"
+        raise InputError([source.problem(["kind"], f"this file is a {entry.kind}; {want} "
+                                         "is expected here", key="kind")])
+    return entry
+
+
+def resolve(name: str) -> RulesetEntry:
+    """The edition or homebrew ruleset called ``name`` (id, alias or file path)."""
+    return _from_file(name, False) if _looks_like_path(name) else _by_name(name, False)
+
+
+def resolve_variant(name: str) -> RulesetEntry:
+    """The variant called ``name`` (id, alias or file path of an overlay)."""
+    return _from_file(name, True) if _looks_like_path(name) else _by_name(name, True)
+
+
+def check_source(source: Source) -> list[Problem]:
+    """Every schema and semantic problem of one ruleset or variant file."""
+    problems = schema_problems(source, RULESET_SCHEMA)
+    if problems or not isinstance(source.data, dict):
+        return problems
+    data: dict[str, Any] = source.data
+    complete = data.get("kind") != "variant" and "extends" not in data
+    issues = rule_issues(data, complete)
+    known = bundled()
+    issues += name_issues(data, [e.id for e in known if e.kind != "variant"],
+                          [e.id for e in known if e.kind == "variant"])
+    return sorted(source.problem(path, message) for path, message in issues)
+
+
+def load_checked(path: str | Path) -> Source:
+    """Read one ruleset or variant file; raise :class:`InputError` with every problem."""
+    source = load_yaml(path)
+    if source.data is None:
+        raise InputError([Problem(str(path), 1, 1, "the file is empty — a ruleset needs "
+                                  "id, kind, title and rules")])
+    problems = check_source(source)
+    if problems:
+        raise InputError(problems)
+    return source
