@@ -18,14 +18,13 @@ from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from avecaesar.editor.web import routes_play, routes_replay, routes_studio
+from avecaesar.editor.web.pages import PAGES
 from avecaesar.editor.web.storage import BadRequest, Storage
 from avecaesar.engine.data.errors import AveCaesarError, InputError, MissingRuleValueError, Problem
 
 __all__ = ["STATIC", "create_app"]
 
 STATIC = Path(str(files("avecaesar.editor.web") / "static"))
-PAGES = {"play": "play.html", "replay": "replay.html", "studio": "studio.html"}
 
 
 async def _bad_request(request: Request, exc: Exception) -> Response:
@@ -73,9 +72,9 @@ def create_app(data: Path) -> Starlette:
     """The app serving ``data/uploads`` (courses) and ``data/saves`` (records)."""
     storage = Storage(data)
     routes = [Route("/", _index),
-              *[Route(f"/{p}", _page(f)) for p, f in PAGES.items()],
+              *[Route(f"/{p.name}", _page(p.html)) for p in PAGES],
               Mount("/static", StaticFiles(directory=STATIC), name="static"),
-              *routes_play.routes(), *routes_replay.routes(), *routes_studio.routes()]
+              *[r for p in PAGES for r in p.api_routes()]]
     app = Starlette(routes=routes, exception_handlers={
         BadRequest: _bad_request, AveCaesarError: _user_error, HTTPException: _http_error,
         Exception: _server_error})

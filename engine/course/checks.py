@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import networkx as nx
 
@@ -12,7 +14,8 @@ from avecaesar.engine.course.model import CourseModel, Where
 from avecaesar.engine.course.race_path import lap_length, shortest_race
 from avecaesar.engine.data.errors import Problem
 
-__all__ = ["check_graph", "rule_problems"]
+__all__ = ["CHECKS", "Compiled", "CourseCheck", "check_graph", "check_layout",
+           "rule_problems"]
 
 
 def _where_piece(model: CourseModel, piece: str) -> Where:
@@ -40,81 +43,158 @@ def _grouped(model: CourseModel, g: nx.DiGraph, nodes: set[int], message: str,
     return out
 
 
-def check_graph(model: CourseModel, g: nx.DiGraph, direction_note: str = "") -> list[Problem]:
-    """Structural problems of the lane graph ``g`` compiled from ``model``."""
-    problems: list[Problem] = []
-    tag = f" ({direction_note})" if direction_note else ""
-    finish_where = Where(model.source, ("finish",))
-    starts = g.graph["start_places"]
-    crossing = [(u, v) for u, v, f in g.edges(data="finish") if f]
-    if not crossing:
-        problems.append(finish_where.problem(
-            f"no step crosses the finish line{tag} — put 'before' on a piece the track "
-            "passes through"))
-    # Dead ends: no step leads on.
-    dead = {n for n in g.nodes if g.out_degree(n) == 0}
-    if dead:
-        problems.extend(_grouped(model, g, dead,
-                                 "dead end" + tag + ": no step leads on from {spaces} — "
-                                 "continue the lane in the next piece or remove these spaces"))
-    # Unreachable: no route from a start place (and no step into them at all).
-    if starts:
-        reach: set[int] = set(starts)
-        for s in starts:
-            reach |= nx.descendants(g, s)
-        unreached = set(g.nodes) - reach
-        if unreached:
-            problems.extend(_grouped(
-                model, g, unreached,
-                "no step reaches {spaces}" + tag + " from any start place — connect the lane "
-                "to the previous piece, or remove the spaces"))
-    # Spaces from which the finish line cannot be reached.
-    if crossing:
-        tails = {u for u, _ in crossing}
-        can = set(tails)
-        for t in tails:
-            can |= nx.ancestors(g, t)
-        stuck = set(g.nodes) - can - dead
-        if stuck:
-            problems.extend(_grouped(
-                model, g, stuck,
-                "from {spaces}" + tag + " the finish line cannot be reached — these lanes "
-                "lead nowhere; join them to the track"))
-    # The lap must close, and the line must cut every loop.
-    if crossing and lap_length(g) is None:
-        problems.append(finish_where.problem(
-            f"the lap does not close{tag}: no route comes back over the finish line — check "
-            "that the last piece joins the first"))
+@dataclass(frozen=True)
+class Compiled:
+    """What a check looks at: the course file's model, its lane graph and the note that names
+    the direction (" (anticlockwise)" or nothing) for the messages."""
+
+    model: CourseModel
+    g: nx.DiGraph
+    tag: str
+
+    @property
+    def finish(self) -> Where:
+        return Where(self.model.source, ("finish",))
+
+    @functools.cached_property
+    def crossing(self) -> list[tuple[int, int]]:
+        """The steps over the finish line."""
+        return [(u, v) for u, v, f in self.g.edges(data="finish") if f]
+
+    @functools.cached_property
+    def dead(self) -> set[int]:
+        """The spaces from which no step leads on."""
+        return {n for n in self.g.nodes if self.g.out_degree(n) == 0}
+
+    def grouped(self, nodes: set[int], message: str) -> list[Problem]:
+        return _grouped(self.model, self.g, nodes, message)
+
+
+@dataclass(frozen=True)
+class CourseCheck:
+    """A registered check of a compiled course: its name (docs/course-format.md, "Checks"),
+    one line on what it finds, and the function that returns its problems."""
+
+    name: str
+    doc: str
+    run: Callable[[Compiled], list[Problem]]
+
+
+def _finish_line(c: Compiled) -> list[Problem]:
+    if c.crossing:
+        return []
+    return [c.finish.problem(f"no step crosses the finish line{c.tag} — put 'before' on a "
+                             "piece the track passes through")]
+
+
+def _dead_ends(c: Compiled) -> list[Problem]:
+    if not c.dead:
+        return []
+    return c.grouped(c.dead, "dead end" + c.tag + ": no step leads on from {spaces} — "
+                     "continue the lane in the next piece or remove these spaces")
+
+
+def _unreachable(c: Compiled) -> list[Problem]:
+    starts = c.g.graph["start_places"]
+    if not starts:
+        return []
+    reach: set[int] = set(starts)
+    for s in starts:
+        reach |= nx.descendants(c.g, s)
+    unreached = set(c.g.nodes) - reach
+    if not unreached:
+        return []
+    return c.grouped(unreached, "no step reaches {spaces}" + c.tag + " from any start place "
+                     "— connect the lane to the previous piece, or remove the spaces")
+
+
+def _line_unreachable(c: Compiled) -> list[Problem]:
+    if not c.crossing:
+        return []
+    tails = {u for u, _ in c.crossing}
+    can = set(tails)
+    for t in tails:
+        can |= nx.ancestors(c.g, t)
+    stuck = set(c.g.nodes) - can - c.dead
+    if not stuck:
+        return []
+    return c.grouped(stuck, "from {spaces}" + c.tag + " the finish line cannot be reached — "
+                     "these lanes lead nowhere; join them to the track")
+
+
+def _lap_closes(c: Compiled) -> list[Problem]:
+    if not c.crossing or lap_length(c.g) is not None:
+        return []
+    return [c.finish.problem(f"the lap does not close{c.tag}: no route comes back over the "
+                             "finish line — check that the last piece joins the first")]
+
+
+def _line_cuts_loop(c: Compiled) -> list[Problem]:
+    g = c.g
     no_line = nx.subgraph_view(g, filter_edge=lambda u, v: not g.edges[u, v]["finish"])
     try:
         cycle = nx.find_cycle(no_line)
     except nx.NetworkXNoCycle:
-        cycle = None
-    if cycle:
-        label = g.nodes[cycle[0][0]]["label"]
-        problems.append(finish_where.problem(
-            f"the finish line does not cut the loop{tag}: a route through {label} laps "
-            "without crossing it — make the line span every lane"))
-    # The alley must be entered from the track and rejoin it.
-    alley = g.graph.get("alley") or []
-    if alley:
-        aw = Where(model.source, ("alley",))
-        entries = [v for u, v, a in g.edges(data="alley") if a == "enter"]
-        exits = [u for u, v, a in g.edges(data="alley") if a == "exit"]
-        if not entries:
-            problems.append(aw.problem(
-                f"the alley is not entered from the track{tag}: no track space steps into its "
-                "first space — put it beside a lane that exists just before it ('side')"))
-        if not exits:
-            problems.append(aw.problem(
-                f"the alley does not rejoin the track{tag}: its last space has no step back "
-                "— make sure a lane continues beside its end"))
-    if alley:
-        problems.extend(_alley_shortcut(model, g, alley))
-    if not starts:
-        problems.append(Where(model.source, ("start",)).problem(
-            "no usable start place — list spaces on the track, place 1 first"))
-    return problems
+        return []
+    label = g.nodes[cycle[0][0]]["label"]
+    return [c.finish.problem(f"the finish line does not cut the loop{c.tag}: a route through "
+                             f"{label} laps without crossing it — make the line span every "
+                             "lane")]
+
+
+def _alley_joined(c: Compiled) -> list[Problem]:
+    if not c.g.graph.get("alley"):
+        return []
+    aw = Where(c.model.source, ("alley",))
+    edges = list(c.g.edges(data="alley"))
+    out = []
+    if not any(a == "enter" for _u, _v, a in edges):
+        out.append(aw.problem(
+            f"the alley is not entered from the track{c.tag}: no track space steps into its "
+            "first space — put it beside a lane that exists just before it ('side')"))
+    if not any(a == "exit" for _u, _v, a in edges):
+        out.append(aw.problem(
+            f"the alley does not rejoin the track{c.tag}: its last space has no step back "
+            "— make sure a lane continues beside its end"))
+    return out
+
+
+def _start_places(c: Compiled) -> list[Problem]:
+    if c.g.graph["start_places"]:
+        return []
+    return [Where(c.model.source, ("start",)).problem(
+        "no usable start place — list spaces on the track, place 1 first")]
+
+
+def _alley_shortcut_check(c: Compiled) -> list[Problem]:
+    alley = c.g.graph.get("alley") or []
+    return _alley_shortcut(c.model, c.g, alley) if alley else []
+
+
+CHECKS: tuple[CourseCheck, ...] = (
+    CourseCheck("finish-line", "some step crosses the finish line", _finish_line),
+    CourseCheck("dead-ends", "every space has a step that leads on", _dead_ends),
+    CourseCheck("reachable", "every space is reached from a start place", _unreachable),
+    CourseCheck("line-reachable", "the finish line is reached from every space",
+                _line_unreachable),
+    CourseCheck("lap-closes", "a route comes back over the finish line", _lap_closes),
+    CourseCheck("line-cuts-loop", "no route laps without crossing the line", _line_cuts_loop),
+    CourseCheck("alley-joined", "the alley is entered from the track and rejoins it",
+                _alley_joined),
+    CourseCheck("alley-shortcut", "the alley is no shorter than the lane beside it "
+                "(a warning)", _alley_shortcut_check),
+    CourseCheck("start-places", "the course has a usable start place", _start_places),
+)
+"""The structural checks, in the order their problems are reported. Adding a check is one
+function ``(Compiled) -> list[Problem]`` and one line here (docs/architecture.md,
+"Extension points"); a test checks each is documented and covered."""
+
+
+def check_graph(model: CourseModel, g: nx.DiGraph, direction_note: str = "") -> list[Problem]:
+    """Structural problems of the lane graph ``g`` compiled from ``model``: every
+    registered check's (:data:`CHECKS`)."""
+    compiled = Compiled(model, g, f" ({direction_note})" if direction_note else "")
+    return [p for check in CHECKS for p in check.run(compiled)]
 
 
 def _alley_shortcut(model: CourseModel, g: nx.DiGraph, alley: list[int]) -> list[Problem]:

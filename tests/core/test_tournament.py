@@ -87,6 +87,7 @@ def expected_next(rule: str, header_seats: list[int], result: dict) -> list[int]
     return [(first + i) % n for i in range(n)]
 
 
+@pytest.mark.covers("command:tournament")
 @pytest.mark.parametrize("edition", list(EDITIONS))
 def test_a_seeded_tournament_per_edition(tmp_path, edition):
     """Ravensburger 1989 rules (EN summary), Tournament Winner / Recommended Course Rotation;

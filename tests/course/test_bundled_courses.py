@@ -172,6 +172,7 @@ def test_declared_figures_hold() -> None:
         assert course.figure_problems(course.figures()) == [], cid
 
 
+@pytest.mark.covers("command:course list")
 def test_course_list_cli() -> None:
     """`avecaesar course list` shows 20+ ids with edition, players, lap, race, reserve, flag."""
     result = CliRunner().invoke(app, ["course", "list"])
@@ -184,6 +185,7 @@ def test_course_list_cli() -> None:
     assert any(ln.startswith("pro-ludo-2006/constantinople-ccw ") for ln in lines)
 
 
+@pytest.mark.covers("command:course validate")
 def test_rome_not_finishable_cli() -> None:
     """Rome's 85-point shortest race is not finishable on an 84-point deck (issue 3)."""
     result = CliRunner().invoke(app, ["course", "validate", "homebrew/rome"])

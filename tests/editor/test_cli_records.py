@@ -23,6 +23,7 @@ def race(*args: str):
     return runner.invoke(app, ["race", "--ruleset", "dicetree-2022", "--course", OVAL, *args])
 
 
+@pytest.mark.covers("command:race", "command:replay", "bot:greedy")
 def test_race_prints_a_log_and_the_result(tmp_path):
     rec = tmp_path / "r.jsonl"
     res = race("--players", "4", "--seed", "1", "--bots", "greedy,random", "--record",
@@ -152,6 +153,7 @@ def test_rules_adapter_reads_every_key_with_its_citation(rules_of):
     assert rules_of("pro-ludo-2006").water == "skipped"
 
 
+@pytest.mark.covers("command:play")
 def test_play_drives_a_person_through_the_race(tmp_path):
     rec = tmp_path / "play.jsonl"
     script = "99\nabc\n6:999\n" + "1\n" * 300

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from avecaesar.editor.main import app
@@ -66,6 +67,7 @@ def test_start_places_away_from_the_line_are_a_warning_with_their_cost(tmp_path)
     assert "not in the grid" not in plain.output
 
 
+@pytest.mark.covers("command:course dump")
 def test_dump_is_node_link_json(tmp_path: Path) -> None:
     out = tmp_path / "g.json"
     r = runner.invoke(app, ["course", "dump", str(VALID / "oval.yaml"), "-o", str(out)])

@@ -25,6 +25,7 @@ needs_dot = pytest.mark.skipif(shutil.which("neato") is None, reason="Graphviz n
 @needs_dot
 @pytest.mark.parametrize(("name", "magic"), [("b.png", b"\x89PNG"), ("b.pdf", b"%PDF"),
                                              ("b.svg", b"<?xml"), ("b.dot", b"digraph")])
+@pytest.mark.covers("command:course render")
 def test_format_follows_the_file_name(tmp_path: Path, name: str, magic: bytes) -> None:
     out = tmp_path / name
     r = runner.invoke(app, ["course", "render", str(VALID / "alley.yaml"), "-o", str(out)])
@@ -153,6 +154,7 @@ def test_a_loop_that_does_not_close_is_a_problem_not_a_long_arrow(tmp_path: Path
     assert out.read_text().count('class="edge route"') == len(route) - 1 - crossings
 
 
+@pytest.mark.covers("command:course new")
 def test_new_writes_exactly_the_path(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "tracks").mkdir()
@@ -175,6 +177,7 @@ def test_new_writes_exactly_the_path(tmp_path: Path, monkeypatch) -> None:
     assert r.exit_code == 0 and (tmp_path / "via-salaria.yaml").exists()
 
 
+@pytest.mark.covers("command:course diff")
 def test_diff_puts_two_courses_side_by_side() -> None:
     r = runner.invoke(app, ["course", "diff", "pro-ludo-2006/circus-maximus", "homebrew/rome"])
     assert r.exit_code == 0, r.output

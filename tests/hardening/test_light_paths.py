@@ -55,7 +55,8 @@ def loaded_by(args: list[str], cache: Path) -> list[str]:
 def test_top_level_help_is_typers_text(tmp_path: Path) -> None:
     from avecaesar.editor.commands import top_help
 
-    # made from the command registry (editor/commands.py); the reference is typer's own text: the app run with the light paths off
+    # made from the command registry (editor/commands.py); the reference is typer's own
+    # text: the app run with the light paths off
     assert run(["--help"], tmp_path) == run(["--help"], None) == (0, top_help(), "")
     # narrow terminals: typer wraps the text itself
     assert run(["--help"], tmp_path, columns=60) == run(["--help"], None, columns=60)

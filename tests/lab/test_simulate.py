@@ -76,6 +76,7 @@ def test_chart_has_a_bar_per_start_place(spec: SimSpec) -> None:
         [p.win_rate for p in r.by_place], abs=1e-4)
 
 
+@pytest.mark.covers("command:simulate")
 def test_simulate_cli_text_json_chart_heat(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     chart = tmp_path / "c.svg"

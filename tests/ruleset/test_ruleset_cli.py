@@ -17,6 +17,7 @@ def test_there_are_at_least_20_malformed_files() -> None:
     assert len(INVALID) >= 20
 
 
+@pytest.mark.covers("command:ruleset validate")
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: p.stem)
 def test_malformed_file_gives_file_line_col_and_exit_1(run, path: Path) -> None:
     """Each file's first line says which message it must produce."""
@@ -55,12 +56,14 @@ def test_list_json(run) -> None:
     assert "applies_to" not in entries["ravensburger-1989"]
 
 
+@pytest.mark.covers("command:ruleset list")
 def test_list_text(run) -> None:
     result = run("list")
     assert result.exit_code == 0
     assert re.search(r"^edition\s+ravensburger-1989\s+Ravensburger 1989", result.output, re.M)
 
 
+@pytest.mark.covers("command:ruleset show")
 def test_show_groups_values_with_citations(run) -> None:
     """The issue's example: 2022 with 4 hand cards and Ausgebremst scoring."""
     result = run("show", "dicetree-2022", "--variant", "four-hand-cards",
@@ -182,6 +185,7 @@ def test_diff_2006_2022_end_of_six_rule_and_water(run) -> None:
     assert rows["six_rule.joint_leader_exception"]["a"]["value"]["who"] == "first_to_move"
 
 
+@pytest.mark.covers("command:ruleset diff")
 def test_diff_text_table_has_both_citations(run) -> None:
     result = run("diff", "1989", "2022")
     assert result.exit_code == 0
