@@ -71,7 +71,8 @@ def make_policy(name: str, seed: int) -> Policy:
 
 def __getattr__(name: str) -> Any:
     # OWNERLESS: a chariot no player drives moves "to its own best advantage" [001], "immer
-    # zu ihrem Vorteil" [002 VII]: the greedy policy. The turn loop is given it (run_race(..., ownerless=OWNERLESS)).
+    # zu ihrem Vorteil" [002 VII]: the greedy policy. The turn loop is given it
+    # (run_race(..., ownerless=OWNERLESS)).
     if name == "OWNERLESS":
         return make_policy("greedy", 0)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
