@@ -344,7 +344,7 @@ class Game:
             "ruleset": rules_name(self), "ply": s.ply, "over": s.over,
             "chariots": self._chariots(view["public"]["chariots"]),
             "log": self.log[-200:], "humans": self.humans, "mine": [LETTERS[c] for c in mine],
-            "private": view["private"]}
+            "start_places": list(s.game.board.start_places), "private": view["private"]}
         if s.over:
             out["result"] = outcome(s).to_json()
             out["seed"] = self.setup.seed  # the race is over: it may be repeated

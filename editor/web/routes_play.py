@@ -125,8 +125,12 @@ async def create_table(request: Request) -> Response:
         tables.save(table)
         table.refresh()
 
-    await anyio.to_thread.run_sync(build)
     tables.add(table)
+    try:
+        await anyio.to_thread.run_sync(build)
+    except BaseException:
+        tables.loaded.pop(table.id, None)
+        raise
     table.schedule_bots()
     out = links(table, _base(request))
     announce = request.app.state.announce
@@ -247,6 +251,8 @@ async def new_race(request: Request) -> Response:
     table = _table(request)
     if table.role(_token(request))[0] != "host":
         raise BadRequest(say("host_only"), 403)
+    if request.path_params["kind"] not in ("again", "next-race"):
+        raise BadRequest("a new race is 'again' or 'next-race'", 404)
     tournament = request.path_params["kind"] == "next-race"
 
     def start() -> None:
@@ -392,8 +398,8 @@ async def table_of_save(request: Request) -> Response:
                    for p in game.setup.players], [name])
     table.game = game
     tables.save(table)
-    table.refresh()
     tables.add(table)
+    table.refresh()
     table.schedule_bots()
     return JSONResponse({**links(table, _base(request)), "token": table.host,
                          "view": table.view("host", None)})

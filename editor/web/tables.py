@@ -87,6 +87,10 @@ class Table:
     subscribers: set[Subscriber] = field(default_factory=set, repr=False)
     active: float = field(default_factory=time.monotonic, repr=False)
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: this table's life in this server's memory: a device seeing a new epoch takes its
+    #: views afresh (the version counts from 1 again after a restart)
+    epoch: str = field(default_factory=lambda: secrets.token_hex(4), repr=False)
+    context: Tables | None = field(default=None, repr=False)
 
     # tokens ----------------------------------------------------------------------------
     def role(self, token: str | None) -> tuple[str, int | None]:
@@ -112,12 +116,23 @@ class Table:
     def table_facts(self) -> dict[str, Any]:
         """What everyone may know about the table: the seats and who is connected."""
         on = self.online()
-        return {"id": self.id, "shared": self.shared, "delay_ms": self.delay_ms,
-                "races": len(self.races), "version": self.version,
+        out = {"id": self.id, "shared": self.shared, "delay_ms": self.delay_ms,
+               "races": len(self.races), "version": self.version, "epoch": self.epoch,
                 "seats": [{"seat": i, "name": s.name,
                            "kind": "person" if s.bot is None else "bot", "bot": s.bot,
                            "stand_in": s.stand_in, "online": i in on}
                           for i, s in enumerate(self.seats)]}
+        game = self.game
+        if self.context is not None and game is not None:
+            storage = self.context.storage
+            out["course"] = storage.course_ref(game.setup.course)
+            if game.state.over and game.path is not None:
+                from avecaesar.editor.web.tournament import WebTournament
+
+                tour = WebTournament.of_record(storage.saves, game.path.name)
+                if tour is not None:
+                    out["tournament"] = tour.view(storage.saves)
+        return out
 
     def compute_views(self) -> dict[str, dict[str, Any]]:
         """Every view of this moment, by key: each built from the engine's one view for
@@ -138,6 +153,8 @@ class Table:
         return views
 
     def view(self, role: str, seat: int | None) -> dict[str, Any]:
+        if not self.views:
+            raise BadRequest("the table is being set up: try again in a moment", 409)
         return self.views.get(self.key(role, seat)) or self.views["spectator"]
 
     def refresh(self) -> None:
@@ -242,6 +259,7 @@ class Tables:
 
     def add(self, table: Table) -> Table:
         self.sweep()
+        table.context = self
         self.loaded[table.id] = table
         return table
 
@@ -265,8 +283,9 @@ class Tables:
         record = self.storage.save_path(table.races[-1])
         table.game = Game.resume(record, self.storage.checked_header)
         table.sync_stand_ins()
+        self.add(table)
         table.publish()
-        return self.add(table)
+        return table
 
     def sweep(self, now: float | None = None) -> list[str]:
         """Free the tables of finished races after :data:`FINISHED_AFTER`, of abandoned
