@@ -78,7 +78,8 @@ async def upload_rules(request: Request) -> Response:
 async def board(request: Request) -> Response:
     ref = request.query_params.get("course", "")
     path = _storage(request).course_path(ref)
-    return Response(cached_board(path), media_type="image/svg+xml")
+    # every space with its number: the messages and the log name spaces by it
+    return Response(cached_board(path, numbers=True), media_type="image/svg+xml")
 
 
 # -- links -------------------------------------------------------------------------------------

@@ -27,12 +27,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from starlette.testclient import TestClient
+with warnings.catch_warnings():  # starlette's note on httpx versions, not about this code
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from avecaesar.editor.web.app import create_app
 from avecaesar.engine.core.moves import six_rule
