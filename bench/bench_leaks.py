@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "editor" / "web"))
 
-import leak_audit  # noqa: E402
+import leak_audit
 
 
 def main() -> None:

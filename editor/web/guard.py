@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
-__all__ = ["Guard", "MAX_BODY_BYTES"]
+__all__ = ["MAX_BODY_BYTES", "Guard"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

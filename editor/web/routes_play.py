@@ -194,7 +194,7 @@ def _do(table: Table, role: str, seat: int | None, what: str, data: dict[str, An
         game.reveal()
         return None
     if what == "undo":
-        if table.shared and role != "host" or not table.shared and role != "seat":
+        if (table.shared and role != "host") or (not table.shared and role != "seat"):
             raise BadRequest(say("host_only" if table.shared else "spectator"), 403)
         game.undo_last(None if table.shared else seat)
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
 from pathlib import Path
@@ -47,10 +48,8 @@ def lan_addresses() -> list[str]:
         pass
     finally:
         probe.close()
-    try:
+    with contextlib.suppress(OSError):
         found += socket.gethostbyname_ex(socket.gethostname())[2]
-    except OSError:
-        pass
     out = []
     for a in found:
         ip = ipaddress.ip_address(a)

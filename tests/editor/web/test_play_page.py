@@ -61,8 +61,10 @@ def _page(driver) -> dict:
     return driver.execute_script("""
       const v = P.view; if (!v) return null;
       return {role: v.role, mine: v.race.mine, sent: Object.keys(v.race.private.hands || {}),
-              shown: Array.from(document.querySelectorAll('#hand .hand-of')).map(e => e.dataset.letter),
-              ply: v.race.ply, over: v.race.over, live: document.getElementById('live').dataset.state};""")
+              shown: Array.from(document.querySelectorAll('#hand .hand-of'))
+                       .map(e => e.dataset.letter),
+              ply: v.race.ply, over: v.race.over,
+              live: document.getElementById('live').dataset.state};""")
 
 
 @pytest.mark.covers("page:play")
@@ -189,14 +191,16 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
             if away is not None and seat == away:  # the absent seat: the host lets a bot move
                 httpx.post(f"{url}/api/tables/{tid}/seat", json={"seat": seat, "bot": "greedy"},
                            headers={"x-table-token": created["token"]})
-                _wait(players[0], lambda d: _spectator(url, tid)["race"]["ply"] > race["ply"])
+                _wait(players[0], lambda d, ply=race["ply"]: _spectator(url, tid)["race"]["ply"]
+                      > ply)
                 httpx.post(f"{url}/api/tables/{tid}/seat", json={"seat": seat, "bot": None},
                            headers={"x-table-token": created["token"]})
                 continue
             d = players[seat]
-            _wait(d, lambda d: (_page(d) or {}).get("ply") == race["ply"])
+            ply = race["ply"]
+            _wait(d, lambda d, ply=ply: (_page(d) or {}).get("ply") == ply)
             _play_turn(d, phone=seat == 1)
-            _wait(d, lambda d: _spectator(url, tid)["race"]["ply"] > race["ply"])
+            _wait(d, lambda d, ply=ply: _spectator(url, tid)["race"]["ply"] > ply)
             acknowledged = race["ply"] + 1
             turns += 1
             _no_other_hand([p for i, p in enumerate(players) if i != away],
@@ -215,7 +219,7 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
                                                   upload_throughput=10**7)
                 players[2].execute_script("window.dispatchEvent(new Event('online'))")
                 now = _spectator(url, tid)["race"]["ply"]
-                _wait(players[2], lambda d: (_page(d) or {}).get("ply") == now, 40)
+                _wait(players[2], lambda d, now=now: (_page(d) or {}).get("ply") == now, 40)
                 away = None
             if turns == 18 and not restarted:  # the server dies and comes back
                 server.stop()
@@ -224,8 +228,8 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
                 server = LiveServer(tmp_path, port=port).start()
                 restarted = True
                 for d in players:  # every device reconnects by itself and catches up
-                    _wait(d, lambda d: (_page(d) or {}).get("live") == "ok"
-                          and _page(d)["ply"] == acknowledged, 60)
+                    _wait(d, lambda d, ack=acknowledged: (_page(d) or {}).get("live") == "ok"
+                          and _page(d)["ply"] == ack, 60)
         assert restarted and turns > 20
         for d in players:
             _wait(d, lambda d: d.find_element(By.ID, "end").is_displayed())
@@ -243,11 +247,13 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
 
 def _status(d) -> str:
     return _wait(d, lambda d: d.execute_script("""
-      const shown = (id) => { const e = document.getElementById(id); return e && !e.classList.contains('hidden') && e.offsetParent !== null
-        || (e && getComputedStyle(e).position === 'fixed' && !e.classList.contains('hidden')); };
+      const shown = (id) => { const e = document.getElementById(id);
+        return e && !e.classList.contains('hidden') && (e.offsetParent !== null
+          || getComputedStyle(e).position === 'fixed'); };
       if (shown('end')) return 'end';
       if (shown('pass')) return 'pass';
-      if (document.querySelector('#hand .card[title="choose this card"]') || shown('skip') || shown('wait')) return 'hand';
+      if (document.querySelector('#hand .card[title="choose this card"]')
+          || shown('skip') || shown('wait')) return 'hand';
       return false;"""), 30)
 
 
