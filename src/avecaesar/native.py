@@ -77,7 +77,9 @@ print(n.flavour().name, run.state.notation())
 
 def read_manifest(folder: Path = COMPILED) -> dict[str, Any] | None:
     try:
-        return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        found: dict[str, Any] = json.loads((folder / "manifest.json").read_text(
+            encoding="utf-8"))
+        return found
     except (OSError, ValueError):
         return None
 
