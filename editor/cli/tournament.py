@@ -91,7 +91,10 @@ def tournament(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     house: HouseOpt = None,
 ) -> None:
-    """Play a tournament with bots and print each race's result and the standings."""
+    """Play a tournament with bots and print each race's result and the standings.
+
+    Example: avecaesar tournament --ruleset 2006 --players 4 --seed 3
+    """
     _tournament(ruleset, players, variant or [], rule_settings(setting), courses, bots, seed,
                 record, replay_file, as_json, house)
 
