@@ -329,6 +329,18 @@ def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
     return summaries, False
 
 
+def _reachable(address: str) -> None:
+    """Raise OSError at once when nothing listens at a ``tcp://host:port`` address (Dask's
+    client would retry for its whole timeout before saying so)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme == "tcp" and parts.hostname and parts.port:
+        with socket.create_connection((parts.hostname, parts.port), timeout=10):
+            pass
+
+
 def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
                 progress: Callable[[int], None] | None) -> tuple[list[RaceSummary], bool]:
     """Run the chunks on a Dask cluster (the optional ``dask`` extra); on Ctrl-C cancel
@@ -340,6 +352,7 @@ def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
             "--cluster needs Dask: pip install -e '.[dask]' in the checkout (on this machine "
             "and on the cluster's workers)") from err
     try:
+        _reachable(address)
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError, ValueError) as err:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {err} — start "
