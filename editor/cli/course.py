@@ -90,6 +90,8 @@ def validate(
 
     Exit 0 when valid and finishable, 1 when a problem is found or a start place cannot
     finish on the deck.
+
+    Example: avecaesar course validate homebrew/rome --ruleset homebrew
     """
     if not (json_out or deck_points is not None or ruleset or variant or set_ or simulate
             or explain or what_if or reserve or update_figures or house):
@@ -253,6 +255,9 @@ def render(
 
     Exit 1 when a step is drawn across the board (the pieces do not close there): the
     picture is still written, without that line, and the step is reported.
+
+    Example: avecaesar course render dicetree-2022/hippodrom-constantinople --highlight shortest
+    -o board.png
     """
     from avecaesar.editor.render.board import (
         PAPERS,
@@ -348,7 +353,10 @@ def diff(
                        ] = None,
 ) -> None:
     """Two courses side by side: lap, alley, race and reserve per start place, and which
-    pieces differ."""
+    pieces differ.
+
+    Example: avecaesar course diff pro-ludo-2006/circus-maximus homebrew/rome
+    """
     from avecaesar.editor.cli.course_insight import diff_lines
     from avecaesar.engine.course.diff import diff_courses
     from avecaesar.engine.course.load import load_course
@@ -369,7 +377,10 @@ def diff(
 def list_courses(
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable.")] = False,
 ) -> None:
-    """The bundled courses with their figures (84-point deck, shared rule values)."""
+    """The bundled courses with their figures (84-point deck, shared rule values).
+
+    Example: avecaesar course list --json
+    """
     from avecaesar.editor.cli.course_list import course_rows, course_table
 
     rows = course_rows()
@@ -385,7 +396,10 @@ def dump(
     out: Annotated[Path | None, typer.Option("-o", "--out", help="File (default: stdout).")
                    ] = None,
 ) -> None:
-    """The compiled lane graph as node-link JSON, for debugging."""
+    """The compiled lane graph as node-link JSON, for debugging.
+
+    Example: avecaesar course dump ravensburger-1989/a-white
+    """
     import networkx as nx
 
     from avecaesar.engine.course.load import load_course
@@ -434,7 +448,10 @@ def new(
     out: Annotated[Path | None, typer.Option("-o", "--out", help="File to write.")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
 ) -> None:
-    """Write a commented starter course that validates."""
+    """Write a commented starter course that validates.
+
+    Example: avecaesar course new "Via Appia"
+    """
     from avecaesar.engine.data.paths import SCHEMAS_DIR
 
     target, title = _new_target(name, out)

@@ -54,8 +54,8 @@ def record_frames(path: Path, course_check: Any = None, public: bool | None = No
     game = state.game
     over = any(ln["type"] == "result" for ln in lines)
     hidden = not over if public is None else public
-    frames = [{"ply": 0, "chariot": None, "legal": None, "events": ["start"],
-               "chariots": _snapshot(state, hidden)}]
+    frames: list[dict[str, Any]] = [{"ply": 0, "chariot": None, "legal": None,
+                                     "events": ["start"], "chariots": _snapshot(state, hidden)}]
     for ln in turns:
         c = LETTERS.index(ln["chariot"])
         if state.queue and c in state.choosable():

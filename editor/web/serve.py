@@ -31,7 +31,9 @@ def serve(
     """Serve the web table: play a race, watch a replay, design a course.
 
     Prints the URL and opens nothing; a new table's join links and QR codes are printed
-    too. Example: avecaesar serve --host 0.0.0.0 --port 8000
+    too.
+
+    Example: avecaesar serve --port 8000
     """
     _serve(host, port, data, allow_host or [])
 

@@ -67,6 +67,7 @@ def _check_viewer(d, lines: list[dict]) -> None:
     assert "points" in d.find_element(By.ID, "result").text
 
 
+@pytest.mark.covers("page:replay")
 def test_replay_page_steps_a_saved_game(live_server, browser, record, screenshot) -> None:
     d = browser
     d.get(f"{live_server.url}/replay")
@@ -100,6 +101,7 @@ def _type(d, text: str) -> None:
                      "t.dispatchEvent(new Event('input'));", text)
 
 
+@pytest.mark.covers("page:studio")
 def test_studio_shows_figures_and_located_problems(live_server, browser, screenshot) -> None:
     d = browser
     d.get(f"{live_server.url}/studio")
