@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import replace
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -85,7 +86,7 @@ SWEEP_EVERY = 60.0
 
 
 def create_app(data: Path, public_url: str | None = None,
-               announce: Callable[[dict], None] | None = None,
+               announce: Callable[[dict[str, Any]], None] | None = None,
                allow_hosts: Iterable[str] = ()) -> Starlette:
     """The app serving ``data/uploads`` (courses, rules files), ``data/saves`` (records)
     and ``data/tables`` (the seats' tokens). ``public_url``: the address the join links

@@ -40,11 +40,13 @@ HEARTBEAT = 20.0
 
 
 def _storage(request: Request | WebSocket) -> Storage:
-    return request.app.state.storage
+    storage: Storage = request.app.state.storage
+    return storage
 
 
 def _tables(request: Request | WebSocket) -> Tables:
-    return request.app.state.tables
+    tables: Tables = request.app.state.tables
+    return tables
 
 
 def _token(request: Request) -> str | None:
