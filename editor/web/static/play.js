@@ -513,6 +513,10 @@ applyText();
   if (params.get("table")) {
     try { await openTable(params.get("table")); }
     catch (e) { $("race").classList.add("hidden"); await setupPage(); $("setup-error").textContent = e.message; }
+  } else if (params.get("game")) {  // an older link to a record: its table, if it has one
+    const s = (await api("GET", "/api/saves")).find((x) => x.record === params.get("game"));
+    if (s && s.table) location.replace(`/play?table=${encodeURIComponent(s.table)}`);
+    else await setupPage();
   } else {
     await setupPage();
   }

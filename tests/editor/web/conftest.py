@@ -43,6 +43,11 @@ class LiveServer:
             time.sleep(0.02)
         return self
 
+    def kill(self) -> None:
+        """Stop at once: open connections are dropped, nothing is waited for."""
+        self.server.force_exit = True
+        self.stop()
+
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(20)

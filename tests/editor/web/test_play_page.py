@@ -222,7 +222,7 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
                 _wait(players[2], lambda d, now=now: (_page(d) or {}).get("ply") == now, 40)
                 away = None
             if turns == 18 and not restarted:  # the server dies and comes back
-                server.stop()
+                server.kill()
                 kept = read_record(tmp_path / "saves" / race["record"])
                 assert sum(1 for ln in kept if ln["type"] != "header") == acknowledged
                 server = LiveServer(tmp_path, port=port).start()
@@ -274,6 +274,7 @@ def test_one_shared_device_pass_why_not_undo_reload(live_server, browser) -> Non
     name = d.execute_script("return P.view.race.turn.name")
     assert f"Pass the device to {name}" in d.find_element(By.ID, "pass").text
     d.find_element(By.ID, "pass-ok").click()
+    _wait(d, lambda d: d.execute_script("return !P.view.race.turn.pass"))  # revealed
     assert _status(d) == "hand"
     hand = [int(b.text) for b in d.find_elements(By.CSS_SELECTOR, "#hand .card")]
     assert len(hand) == 3 and _page(d)["sent"] == d.execute_script("return P.view.race.mine")

@@ -150,8 +150,15 @@ def test_serve_on_every_network_says_who_can_reach_it_and_prints_join_codes(tmp_
         port = first.split("/")[2].rsplit(":", 1)[1]
         if "no network address" not in lines[0]:
             assert lines[0].strip().startswith("on your network: http://")
-        r = httpx.post(f"http://127.0.0.1:{port}/api/tables", timeout=60,
-                       json={**BASE, "delay_ms": None})
+        deadline = time.monotonic() + 60
+        while True:  # the address is printed before the server listens
+            try:
+                r = httpx.post(f"http://127.0.0.1:{port}/api/tables", timeout=60,
+                               json={**BASE, "delay_ms": None})
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
         assert r.status_code == 200, r.text
         lan = first.split(" ")[4].rstrip("/")
         assert all(s["link"].startswith(lan + "/play?table=") for s in r.json()["seats"]
