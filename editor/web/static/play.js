@@ -450,6 +450,9 @@ function renderSeats(v) {
   if (!P.host || v.table.shared) return;
   const box = $("seat-list");
   box.innerHTML = "";
+  const people = v.table.seats.filter((s) => s.kind === "person");
+  const all = people.length > 0 && people.every((s) => s.online || s.stand_in);
+  if (all !== P.allJoined) { $("join-box").open = !all; P.allJoined = all; }  // fold the codes once all are in
   for (const s of v.table.seats) {
     if (s.kind !== "person") continue;
     const code = document.querySelector(`.join-code[data-seat="${s.seat}"]`);
