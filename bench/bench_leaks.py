@@ -31,7 +31,9 @@ def main() -> None:
     args = ap.parse_args()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        audit = leak_audit.run(Path(tmp), args.turns, args.seed)
+        audit = leak_audit.run(Path(tmp), args.turns, args.seed, progress=lambda a: print(
+            f"  race {a.races}: {a.turns} turns, {a.responses} answers, {a.pushes} pushes "
+            f"checked, {time.perf_counter() - start:.0f} s", flush=True))
     took = time.perf_counter() - start
     print(f"leak audit: {audit.races} races, {audit.turns} turns in {took:.0f} s")
     print(f"  responses checked: {audit.responses} answers, {audit.pushes} pushes, "

@@ -306,8 +306,9 @@ class Race:
 
 
 def run(data: Path, turns: int, seed: int, laps: int | None = None,
-        max_races: int = 10_000) -> Audit:
-    """Races until ``turns`` turns have been audited; ``laps`` shortens every race."""
+        max_races: int = 10_000, progress: Any = None) -> Audit:
+    """Races until ``turns`` turns have been audited; ``laps`` shortens every race;
+    ``progress(audit)`` is called after each race."""
     audit = Audit()
     app = create_app(data)
     rng = random.Random(seed)
@@ -326,4 +327,6 @@ def run(data: Path, turns: int, seed: int, laps: int | None = None,
                      "delay_ms": None, "answers": answers,
                      "overrides": {"race.laps": str(laps)} if laps else {}}
             Race(client, app, setup, audit, random.Random(rng.random())).play(2000)
+            if progress is not None:
+                progress(audit)
     return audit
