@@ -20,14 +20,16 @@ def inline_svg(data: bytes) -> str:
     return _PROLOGUE.sub("", data.decode("utf-8"), count=1)
 
 
-def board_svg(g: nx.DiGraph, route: list[int] | None = None, title: str | None = None) -> str:
-    """The course drawn as in ``course render`` (route: the red path)."""
-    return inline_svg(render(course_dot(g, route=route, title=title), "svg"))
+def board_svg(g: nx.DiGraph, route: list[int] | None = None, title: str | None = None,
+              numbers: bool = False) -> str:
+    """The course drawn as in ``course render`` (route: the red path; numbers: every
+    space's number, as messages name it)."""
+    return inline_svg(render(course_dot(g, route=route, title=title, numbers=numbers), "svg"))
 
 
 @functools.lru_cache(maxsize=64)
-def cached_board(course: str) -> str:
+def cached_board(course: str, numbers: bool = False) -> str:
     """The drawing of a course by the reference the engine loads (bundled or uploaded)."""
     from avecaesar.engine.course.load import load_course
 
-    return board_svg(load_course(course).graph)
+    return board_svg(load_course(course).graph, numbers=numbers)

@@ -3,10 +3,11 @@ replay viewer."""
 
 from __future__ import annotations
 
+from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import Outcome
 from avecaesar.engine.core.state import LETTERS, Event, RaceGame
 
-__all__ = ["EVENT_TEXT", "describe", "result_lines"]
+__all__ = ["EVENT_TEXT", "describe", "result_lines", "space_name"]
 
 
 # Events whose text only fills in its fields; the others are worded in describe().
@@ -24,19 +25,31 @@ EVENT_TEXT = {
 }
 
 
+def space_name(board: Board, node: int | None) -> str:
+    """A space as the board shows it: its number (the lane graph's node id, what
+    ``course render --numbers`` draws); a start place also by its place number, as the box
+    on the board reads: ``start place 4 (space 0)``."""
+    if node is None:
+        return "off the board"
+    if node in board.start_places:
+        return f"start place {board.start_places.index(node) + 1} (space {node})"
+    return f"space {node}"
+
+
 def describe(game: RaceGame, e: Event) -> str:
-    """One event in words."""
+    """One event in words; spaces are named by their numbers on the board."""
     who = f"{LETTERS[e.chariot]} ({game.names[e.chariot]})" if e.chariot is not None else ""
     d = e.data
-    label = game.board.label
+    if e.kind == "cycle" and d.get("card") is None:  # as the others saw it (core/view.py)
+        return f"   {who} puts a card under its deck and draws a replacement"
     if e.kind in EVENT_TEXT:
         return EVENT_TEXT[e.kind].format(who=who, **d)
     if e.kind == "move":
         card = f"the +{-d['card']} bonus piece" if d["card"] < 0 else str(d["card"])
         lapsed = "" if d["card"] <= 0 or len(d["path"]) >= d["card"] else \
             f" ({d['card'] - len(d['path'])} points lapse)"
-        return (f"{who} plays {card}: {d['from']} → {d['path'][-1]} ({label[d['path'][-1]]})"
-                + lapsed)
+        return (f"{who} plays {card}: {space_name(game.board, d['from'])} → "
+                f"{space_name(game.board, d['path'][-1])}" + lapsed)
     if e.kind == "ram":
         o = d["target"]
         won = {e.chariot: "wins", o: "loses"}.get(d["winner"], "is a draw")

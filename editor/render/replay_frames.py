@@ -1,6 +1,10 @@
 """A record as frames for the replay viewer: the position after each ply, every hand, the
 legal-move count and the events of the ply. The record is first re-checked by the engine's
-``replay``; the frames then come from the same pushes and skips."""
+``replay``; the frames then come from the same pushes and skips.
+
+A race still in progress is shown as its table has seen it (``public``): no hands, no
+legal-move counts, no seed, and events without the cards nobody saw
+(``engine/core/view.py``)."""
 
 from __future__ import annotations
 
@@ -13,22 +17,30 @@ from avecaesar.engine.core.race import new_race, outcome
 from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.core.record import read_record, replay
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
+from avecaesar.engine.core.view import public_event
 from avecaesar.engine.course.load import load_course
 
 __all__ = ["record_frames"]
 
 
-def _snapshot(state: RaceState) -> list[dict[str, Any]]:
-    return [{"pos": state.pos[c], "lap": max(state.lap(c), 0),
-             "coin": "paid" if state.stopped[c] else "held", "hand": list(state.cards(c)),
-             "status": state.status[c], "dq": state.dq[c]}
-            for c in range(state.game.chariots)]
+def _snapshot(state: RaceState, public: bool) -> list[dict[str, Any]]:
+    out = []
+    for c in range(state.game.chariots):
+        one: dict[str, Any] = {"pos": state.pos[c], "lap": max(state.lap(c), 0),
+                               "coin": "paid" if state.stopped[c] else "held",
+                               "status": state.status[c], "dq": state.dq[c],
+                               "cards": len(state.hands[c])}
+        if not public:
+            one["hand"] = list(state.cards(c))
+        out.append(one)
+    return out
 
 
-def record_frames(path: Path, course_check: Any = None) -> dict[str, Any]:
+def record_frames(path: Path, course_check: Any = None, public: bool | None = None
+                  ) -> dict[str, Any]:
     """Everything the viewer shows for the record at ``path`` (a finished or running
     game). ``course_check`` maps the header's course to what may be loaded (the server's
-    folder rule)."""
+    folder rule). ``public``: as the table has seen it (default: while the race runs)."""
     lines = read_record(path)
     head = lines[0]
     course = head["course"] if course_check is None else course_check(head)
@@ -40,8 +52,10 @@ def record_frames(path: Path, course_check: Any = None) -> dict[str, Any]:
     state, _ = new_race(rules, board, [p["name"] for p in head["players"]], int(head["seed"]),
                         head["seats"] if head.get("seated") else None)
     game = state.game
-    frames: list[dict[str, Any]] = [{"ply": 0, "chariot": None, "legal": None, "events": ["start"],
-               "chariots": _snapshot(state)}]
+    over = any(ln["type"] == "result" for ln in lines)
+    hidden = not over if public is None else public
+    frames: list[dict[str, Any]] = [{"ply": 0, "chariot": None, "legal": None,
+                                     "events": ["start"], "chariots": _snapshot(state, hidden)}]
     for ln in turns:
         c = LETTERS.index(ln["chariot"])
         if state.queue and c in state.choosable():
@@ -53,13 +67,14 @@ def record_frames(path: Path, course_check: Any = None) -> dict[str, Any]:
             events = state.push(Move(0, ()) if ln["type"] == "wait" else Move(
                 int(ln["card"]), tuple(ln["path"]),
                 LETTERS.index(ln["ram"]) if ln.get("ram") else -1))
-        frames.append({"ply": len(frames), "chariot": LETTERS[c], "legal": legal,
-                       "path": ln.get("path", []),
-                       "events": [describe(game, e).strip() for e in events],
-                       "chariots": _snapshot(state)})
-    return {"record": path.name, "ruleset": head["ruleset"],
+        frames.append({"ply": len(frames), "chariot": LETTERS[c],
+                       "legal": None if hidden else legal, "path": ln.get("path", []),
+                       "events": [describe(game, public_event(e) if hidden else e).strip()
+                                  for e in events],
+                       "chariots": _snapshot(state, hidden)})
+    return {"record": path.name, "ruleset": head["ruleset"], "public": hidden,
             "variants": head.get("variants", []), "course": load_course(course).name,
-            "seed": head["seed"], "laps": rules.laps,
+            "seed": None if hidden else head["seed"], "laps": rules.laps,
             "names": list(game.names), "letters": list(LETTERS[:game.chariots]),
             "colours": [CHARIOT_FILL[c % len(CHARIOT_FILL)] for c in range(game.chariots)],
             "frames": frames, "over": state.over,

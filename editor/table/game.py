@@ -2,15 +2,20 @@
 steps, undo, the record.
 
 Every rule question goes to the engine (``legal_moves``, ``why_not``, ``push``, ``skip``,
-``play_turn``, ``record_lines``, ``replay``); this module only keeps the table's memory:
-who is a person, who has seen their hand, the undo points and the record file, which is
-rewritten after every turn so a closed browser or a stopped server loses nothing.
+``play_turn``, ``record_lines``, ``replay``); what a device sees is the engine's one view
+(``engine/core/view.py``: the public table plus the asking seat's own cards) with the table's
+facts added. This module only keeps the table's memory: who is a person, whose seat a bot
+stands in for, who has seen their hand, the undo points and the record file.
+
+The record is written before a change is acknowledged: every change (a move, a skip, a bot's
+turn, an undo) is a transaction — when its record cannot be written, the change is undone
+and :class:`RecordWriteError` says so; the game is then exactly as before.
 """
 
 from __future__ import annotations
 
-import json
-import os
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,16 +23,27 @@ from typing import Any
 from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
 from avecaesar.editor.table.choices import options, why_not_target
+from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.policies import Policy, greedy_policy
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
-from avecaesar.engine.core.moves import six_rule
 from avecaesar.engine.core.race import RaceRun, new_race, outcome, play_turn
 from avecaesar.engine.core.race_setup import race_setup
-from avecaesar.engine.core.record import read_record, record_lines, replay, rules_header
+from avecaesar.engine.core.record import (
+    read_record,
+    record_lines,
+    replay,
+    rules_header,
+    write_record,
+)
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
+from avecaesar.engine.core.view import public_event, public_record, view_for
 from avecaesar.engine.data.errors import AveCaesarError
 
-__all__ = ["Game", "GameSetup"]
+__all__ = ["Game", "GameSetup", "RecordWriteError"]
+
+
+class RecordWriteError(AveCaesarError):
+    """The record could not be written: the change was not made."""
 
 
 @dataclass
@@ -63,6 +79,7 @@ class _UndoPoint:
     state: RaceState
     log: int
     chariot: int
+    seat: int
 
 
 @dataclass
@@ -79,6 +96,8 @@ class Game:
     undo: list[_UndoPoint] = field(default_factory=list)
     policies: list[Policy | None] = field(default_factory=list)  # per chariot; None: a person
     owner: list[int] = field(default_factory=list)  # per chariot: seat index, -1 nobody's
+    stand_in: dict[int, str] = field(default_factory=dict)  # person's seat → bot moving it
+    _stand_ins: dict[tuple[int, str], Policy] = field(default_factory=dict, repr=False)
 
     # building ----------------------------------------------------------------------
     @classmethod
@@ -129,7 +148,6 @@ class Game:
             events = state.push(move)
             game._remember({"chariot": c, "move": move, "legal": ln.get("legal", 0),
                             "events": events})
-        game.write()
         return game
 
     def _seat_policies(self) -> None:
@@ -147,19 +165,39 @@ class Game:
 
     # the record --------------------------------------------------------------------
     def record(self) -> list[dict[str, Any]]:
+        """The full record (the server's private copy: it holds the seed)."""
         run = RaceRun(self.state, self.start, self.turns, outcome(self.state))
         lines = record_lines(run, self.setup.header())
         return lines if self.state.over else lines[:-1]
 
+    def public_record(self) -> list[dict[str, Any]]:
+        """The record as the table has seen it (whole once the race is over)."""
+        return public_record(self.record())
+
     def write(self) -> None:
-        """Rewrite the record (atomically: a temporary file renamed over it)."""
+        """Rewrite the record (atomically, flushed to the disk); :class:`RecordWriteError`
+        when it cannot be written."""
         if self.path is None:
             return
-        tmp = self.path.with_suffix(".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            for line in self.record():
-                f.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
-        os.replace(tmp, self.path)
+        try:
+            write_record(self.path, self.record())
+        except (OSError, AveCaesarError) as err:
+            why = getattr(err, "strerror", None) or str(err).rsplit(": ", 1)[-1]
+            raise RecordWriteError(say("record_failed", why=why)) from None
+
+    @contextlib.contextmanager
+    def _change(self) -> Iterator[None]:
+        """A change that is kept only if its record is written; otherwise undone."""
+        saved = (self.state.copy(), len(self.turns), len(self.log), list(self.undo),
+                 self.revealed)
+        try:
+            yield
+            self.write()
+        except BaseException:
+            self.state, turns, log, self.undo, self.revealed = saved
+            del self.turns[turns:]
+            del self.log[log:]
+            raise
 
     # turns -------------------------------------------------------------------------
     @property
@@ -167,10 +205,15 @@ class Game:
         return sum(1 for p in self.setup.players if p["bot"] is None)
 
     def is_human(self, c: int) -> bool:
-        return self.policies[c] is None
+        """A person moves chariot ``c`` now (not a bot, nor a bot standing in)."""
+        return self.policies[c] is None and self.owner[c] not in self.stand_in
+
+    def seat_chariots(self, seat: int) -> list[int]:
+        return [c for c, o in enumerate(self.owner) if o == seat]
 
     def needs_pass(self) -> bool:
-        """The hand of the person to move is hidden until they confirm (2+ people)."""
+        """One shared device: the hand of the person to move is hidden until they confirm
+        (2+ people)."""
         s = self.state
         if s.over or not self.is_human(s.turn):
             return False
@@ -179,7 +222,7 @@ class Game:
     def reveal(self) -> None:
         s = self.state
         if s.over or not self.is_human(s.turn):
-            raise AveCaesarError("it is not a person's turn")
+            raise AveCaesarError(say("not_a_person"))
         if self.undo and self.owner[self.undo[-1].chariot] != self.owner[s.turn]:
             self.undo.clear()  # a later person has seen their hand: no undo past it
         self.revealed = (s.ply, s.turn)
@@ -188,44 +231,58 @@ class Game:
         self.turns.append(turn)
         game = self.state.game
         self.log.append({"ply": len(self.turns), "chariot": LETTERS[turn["chariot"]],
-                         "legal": turn["legal"],
-                         "events": [describe(game, e) for e in turn["events"]]})
+                         "events": [describe(game, public_event(e)) for e in turn["events"]]})
+
+    def policy(self, c: int) -> Policy | None:
+        """What moves chariot ``c`` when no person does (None: a person)."""
+        seat = self.owner[c]
+        kind = self.stand_in.get(seat)
+        if kind is None:
+            return self.policies[c]
+        if (seat, kind) not in self._stand_ins:
+            self._stand_ins[seat, kind] = make_policy(kind, self.setup.seed * 100 + seat)
+        return self._stand_ins[seat, kind]
+
+    def bot_to_move(self) -> bool:
+        return not self.state.over and not self.is_human(self.state.turn)
 
     def step_bot(self) -> None:
         """One turn of the bot (or chariot nobody drives) to move."""
         s = self.state
         if s.over:
-            raise AveCaesarError("the race is over")
-        policy = self.policies[s.turn]
+            raise AveCaesarError(say("race_over"))
+        policy = self.policy(s.turn)
         if policy is None:
-            raise AveCaesarError(f"it is {s.game.names[s.turn]}'s turn, a person's")
-        self._remember(play_turn(s, policy, OWNERLESS))
-        self.write()
+            raise AveCaesarError(say("persons_turn", name=s.game.names[s.turn]))
+        with self._change():
+            self._remember(play_turn(s, policy, OWNERLESS))
 
-    def human_turn_ready(self) -> None:
+    def human_turn_ready(self, shared: bool = True) -> None:
         s = self.state
         if s.over:
-            raise AveCaesarError("the race is over")
+            raise AveCaesarError(say("race_over"))
         if not self.is_human(s.turn):
-            raise AveCaesarError("it is a bot's turn")
-        if self.needs_pass():
-            raise AveCaesarError(f"pass the device to {s.game.names[s.turn]} first")
+            raise AveCaesarError(say("bots_turn"))
+        if shared and self.needs_pass():
+            raise AveCaesarError(say("pass_first", name=s.game.names[s.turn]))
 
-    def skip_if_forced(self) -> bool:
+    def skip_if_forced(self, shared: bool = True) -> bool:
         """A person with no legal move skips (the engine says why)."""
+        self.human_turn_ready(shared)
         s = self.state
         moves = s.legal_moves()
         if moves:
             return False
         reason = moves.skip_reason or "blocked"
         c = s.turn
-        self._remember({"chariot": c, "skip": reason, "legal": 0, "events": s.skip(reason)})
-        self.write()
+        with self._change():
+            self._remember({"chariot": c, "skip": reason, "legal": 0,
+                            "events": s.skip(reason)})
         return True
 
-    def move(self, card: int, space: int | None) -> str | None:
+    def move(self, card: int, space: int | None, shared: bool = True) -> str | None:
         """Play ``card`` to ``space`` (``card`` 0: wait); return why not, or None when done."""
-        self.human_turn_ready()
+        self.human_turn_ready(shared)
         s = self.state
         chosen = None
         for m in options(s):
@@ -234,66 +291,94 @@ class Game:
                 break
         if chosen is None:
             if card == 0:
-                return "waiting is not allowed here"
+                return say("wait_not_allowed")
             if space is None:
-                return "choose a space"
+                return say("choose_space")
             return why_not_target(s, card, space)
         c = s.turn
-        count = len(s.legal_moves())
-        self.undo.append(_UndoPoint(len(self.turns), s.copy(), len(self.log), c))
-        events = s.push(chosen)
-        self._remember({"chariot": c, "move": chosen, "legal": count, "events": events})
-        self.revealed = None
-        self.write()
+        seat = self.owner[c]
+        with self._change():
+            count = len(s.legal_moves())
+            # no undo past another person's move
+            self.undo = [u for u in self.undo if u.seat == seat]
+            self.undo.append(_UndoPoint(len(self.turns), s.copy(), len(self.log), c, seat))
+            events = s.push(chosen)
+            self._remember({"chariot": c, "move": chosen, "legal": count, "events": events})
+            self.revealed = None
         return None
 
-    def undo_last(self) -> None:
-        if not self.undo:
-            raise AveCaesarError("nothing to undo (or a later person has seen their hand)")
-        point = self.undo.pop()
-        self.state = point.state
-        del self.turns[point.turns:]
-        del self.log[point.log:]
-        self.revealed = (self.state.ply, self.state.turn) if self.humans > 1 else None
-        self.write()
+    def undo_seat(self) -> int | None:
+        """The seat whose move an undo would take back (None: nothing to undo)."""
+        return self.undo[-1].seat if self.undo and not self.state.over else None
 
-    # what the page sees ------------------------------------------------------------
-    def view(self) -> dict[str, Any]:
+    def undo_last(self, seat: int | None = None) -> None:
+        """Take back the last person's move (and the bots' after it); ``seat``: only if it
+        is that seat's (a device of its own), None: whoever's (one shared device)."""
+        if not self.undo or self.state.over:
+            raise AveCaesarError(say("nothing_to_undo"))
+        point = self.undo[-1]
+        if seat is not None and point.seat != seat:
+            raise AveCaesarError(say("not_your_undo", name=self.setup.players[point.seat]
+                                     ["name"]))
+        with self._change():
+            self.undo.pop()
+            self.state = point.state.copy()
+            del self.turns[point.turns:]
+            del self.log[point.log:]
+            self.revealed = (self.state.ply, self.state.turn) if self.humans > 1 else None
+
+    # what a device sees ------------------------------------------------------------
+    def view_for(self, seat: int | None, shared: bool = False) -> dict[str, Any]:
+        """What the device of ``seat`` sees (None: a spectator's, or with ``shared`` the
+        one device passed around, which sees the hand of the person to move once they have
+        confirmed): the engine's view for that seat plus the table's facts."""
         s = self.state
-        game = s.game
-        rules = game.rules
-        chariots = []
-        for c in range(game.chariots):
-            chariots.append({
-                "letter": LETTERS[c], "name": game.names[c], "human": self.is_human(c),
-                "colour": CHARIOT_FILL[c % len(CHARIOT_FILL)],
-                "bot": None if self.owner[c] < 0 or self.is_human(c)
-                else self.setup.players[self.owner[c]]["bot"] or "greedy",
-                "pos": s.pos[c], "lap": max(s.lap(c), 0), "laps": rules.laps,
-                "coin": "paid" if s.stopped[c] else "held",
-                "six": None if s.status[c] != "r" else six_rule(s, c),
-                "status": {"r": "racing", "f": "finished", "x": "removed"}[s.status[c]],
-                "disqualified": s.dq[c], "cards": len(s.cards(c))})
+        mine: list[int] = []
+        if seat is not None:
+            mine = self.seat_chariots(seat)
+        elif shared and not s.over and self.is_human(s.turn) and not self.needs_pass():
+            mine = self.seat_chariots(self.owner[s.turn])
+        view = view_for(s, mine)
         out: dict[str, Any] = {
-            "record": self.path.name if self.path else None, "course": self.setup.course,
-            "ruleset": rules_name(self),
-            "seed": self.setup.seed, "ply": s.ply, "over": s.over, "chariots": chariots,
-            "log": self.log[-200:], "can_undo": bool(self.undo) and not s.over,
-            "humans": self.humans}
+            "record": self.path.name if self.path else None,
+            "ruleset": rules_name(self), "ply": s.ply, "over": s.over,
+            "chariots": self._chariots(view["public"]["chariots"]),
+            "log": self.log[-200:], "humans": self.humans, "mine": [LETTERS[c] for c in mine],
+            "start_places": list(s.game.board.start_places), "private": view["private"]}
         if s.over:
             out["result"] = outcome(s).to_json()
+            out["seed"] = self.setup.seed  # the race is over: it may be repeated
             return out
         c = s.turn
-        out["turn"] = {"chariot": c, "letter": LETTERS[c], "name": game.names[c],
-                       "human": self.is_human(c), "pass": self.needs_pass()}
-        if self.is_human(c) and not self.needs_pass():
-            moves = options(s)
-            out["hand"] = list(s.cards(c))
-            out["options"] = [{"card": m.card, "space": m.path[-1], "path": list(m.path)}
-                              for m in moves if m.card]
-            out["wait"] = any(m.card == 0 for m in moves)
-            out["skip"] = None if moves else (s.legal_moves().skip_reason or "blocked")
+        out["turn"] = {"chariot": c, "letter": LETTERS[c], "name": s.game.names[c],
+                       "human": self.is_human(c), "seat": self.owner[c],
+                       "pass": shared and self.needs_pass()}
+        who = self.undo_seat()
+        out["can_undo"] = who is not None and (shared or who == seat)
+        if c in mine and self.is_human(c):
+            out["private"].update(self._choices())
         return out
+
+    def _chariots(self, public: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for c, pc in enumerate(public):
+            seat = self.owner[c]
+            kind = None if seat < 0 else self.stand_in.get(seat) or (
+                self.setup.players[seat]["bot"])
+            out.append({**pc, "colour": CHARIOT_FILL[c % len(CHARIOT_FILL)], "seat": seat,
+                        "human": self.is_human(c),
+                        "bot": "greedy" if seat < 0 else kind,
+                        "stand_in": seat in self.stand_in})
+        return out
+
+    def _choices(self) -> dict[str, Any]:
+        """The moves of the person to move (only ever sent to their own device)."""
+        s = self.state
+        moves = options(s)
+        return {"options": [{"card": m.card, "space": m.path[-1], "path": list(m.path)}
+                            for m in moves if m.card],
+                "wait": any(m.card == 0 for m in moves),
+                "skip": None if moves else (s.legal_moves().skip_reason or "blocked")}
 
 
 def rules_name(game: Game) -> str:

@@ -38,7 +38,8 @@ class Page:
 
 
 PAGES: tuple[Page, ...] = (
-    Page("play", "set up a race and play it: hands, legal moves, why-not, undo, resume",
+    Page("play", "set up a table, join a seat by its link or QR code, play: your own hand, "
+         "legal moves, why-not, undo, resume",
          "play.html", "avecaesar.editor.web.routes_play:routes"),
     Page("replay", "watch a game record move by move", "replay.html",
          "avecaesar.editor.web.routes_replay:routes"),

@@ -10,7 +10,22 @@ from starlette.requests import Request
 
 from avecaesar.editor.web.storage import MAX_RECORD_BYTES, BadRequest
 
-__all__ = ["field", "json_body"]
+__all__ = ["MAX_JSON_DEPTH", "field", "json_body"]
+
+#: nesting of a request's JSON (the deepest real request, a setup, has 3 levels)
+MAX_JSON_DEPTH = 8
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict | list):
+            deepest = max(deepest, d)
+            if d <= MAX_JSON_DEPTH:
+                stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
 
 
 async def json_body(request: Request, limit: int = MAX_RECORD_BYTES + 4096) -> dict[str, Any]:
@@ -26,6 +41,11 @@ async def json_body(request: Request, limit: int = MAX_RECORD_BYTES + 4096) -> d
         data = json.loads(body.decode("utf-8") or "null")
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise BadRequest(f"the request body is not JSON: {err}") from None
+    except RecursionError:
+        raise BadRequest(f"the request body nests deeper than {MAX_JSON_DEPTH} levels"
+                         ) from None
+    if _depth(data) > MAX_JSON_DEPTH:
+        raise BadRequest(f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
     return data

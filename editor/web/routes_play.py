@@ -1,48 +1,60 @@
-"""The Play page's API: catalogue, course upload, board, new game, turn actions, saves."""
+"""The Play page's API: the catalogue, uploads, the board, tables with seats, their turn
+actions and live views (a WebSocket per device), the saved games.
+
+Who asks is told by the ``X-Table-Token`` header (HTTP) or the first message (WebSocket):
+the host's token, a seat's token, or none (a spectator). Every answer about a race is the
+table's view for that token (tables.py, built from the engine's one view function); the
+record of a race in progress is served as the table has seen it.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import secrets
 from typing import Any
 
+import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from avecaesar.editor.render.board_svg import cached_board
-from avecaesar.editor.table.game import Game, GameSetup
+from avecaesar.editor.table.game import Game
+from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.requests import field, json_body
-from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
+from avecaesar.editor.web.storage import MAX_COURSE_BYTES, MAX_RULES_BYTES, BadRequest, Storage
+from avecaesar.editor.web.table_setup import catalog, parse_setup
+from avecaesar.editor.web.tables import Seat, Subscriber, Table, Tables
 from avecaesar.editor.web.tournament import WebTournament
-from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.core.record import read_record
-from avecaesar.engine.course.load import bundled_courses
-from avecaesar.engine.data.errors import InputError
+from avecaesar.engine.core.view import public_record
+from avecaesar.engine.data.errors import AveCaesarError, InputError
 
-__all__ = ["routes"]
+__all__ = ["links", "routes"]
 
-MAX_PLAYERS = 12
+#: a device that has sent nothing for this long is asked again (seconds)
+HEARTBEAT = 20.0
 
 
-def _storage(request: Request) -> Storage:
+def _storage(request: Request | WebSocket) -> Storage:
     storage: Storage = request.app.state.storage
     return storage
 
 
-def _games(request: Request) -> dict[str, Game]:
-    games: dict[str, Game] = request.app.state.games
-    return games
+def _tables(request: Request | WebSocket) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
 
 
-async def catalog(request: Request) -> Response:
-    from avecaesar.engine.ruleset.catalog import bundled
+def _token(request: Request) -> str | None:
+    return request.headers.get("x-table-token") or None
 
-    entries = bundled()
-    return JSONResponse({
-        "rulesets": [e.to_json() for e in entries if e.kind != "variant"],
-        "variants": [e.to_json() for e in entries if e.kind == "variant"],
-        "courses": sorted(bundled_courses()), "bots": list(POLICIES),
-        "max_course_bytes": MAX_COURSE_BYTES})
+
+async def get_catalog(request: Request) -> Response:
+    return JSONResponse(catalog())
 
 
 async def upload_course(request: Request) -> Response:
@@ -57,163 +69,359 @@ async def upload_course(request: Request) -> Response:
     return JSONResponse({"course": ref, "name": course.name})
 
 
+async def upload_rules(request: Request) -> Response:
+    """A house-rules file or a variant file, read as the CLI reads it."""
+    data = await json_body(request, MAX_RULES_BYTES + 4096)
+    ref, rules = _storage(request).store_rules_file(field(data, "text", str),
+                                                    field(data, "kind", str))
+    return JSONResponse({"ref": ref, "keys": sorted(rules)})
+
+
 async def board(request: Request) -> Response:
     ref = request.query_params.get("course", "")
     path = _storage(request).course_path(ref)
-    return Response(cached_board(path), media_type="image/svg+xml")
+    # every space with its number: the messages and the log name spaces by it
+    return Response(cached_board(path, numbers=True), media_type="image/svg+xml")
 
 
-def _setup(data: dict[str, Any], storage: Storage) -> GameSetup:
-    players = field(data, "players", list)
-    if not 1 <= len(players) <= MAX_PLAYERS:
-        raise BadRequest(f"give 1 to {MAX_PLAYERS} players")
+# -- links -------------------------------------------------------------------------------------
+def _base(request: Request) -> str:
+    given = request.app.state.public_url
+    return given.rstrip("/") if given else f"{request.url.scheme}://{request.headers['host']}"
+
+
+def links(table: Table, base: str) -> dict[str, Any]:
+    """The join link of every person's seat (with its QR code), the spectator's and the
+    host's own (to reopen the host screen on another device)."""
+    import segno
+
+    page = f"{base}/play?table={table.id}"
     seats = []
-    for i, p in enumerate(players, start=1):
-        if not isinstance(p, dict):
-            raise BadRequest(f"player {i} must be an object with name and bot")
-        name = str(field(p, "name", str)).strip()[:40] or f"Player {i}"
-        bot = field(p, "bot", str, None)
-        if bot is not None and bot not in POLICIES:
-            raise BadRequest(f"player {i}: unknown bot {bot!r}; known: {', '.join(POLICIES)}")
-        seats.append({"name": name, "bot": bot})
-    if len({s["name"] for s in seats}) != len(seats):
-        raise BadRequest("two players have the same name")
-    variants = field(data, "variants", list, [])
-    overrides = field(data, "overrides", dict, {})
-    if not all(isinstance(v, str) for v in variants) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in overrides.items()):
-        raise BadRequest("variants are names and overrides map keys to values (strings)")
-    seed = field(data, "seed", int, None)
-    if seed is None:
-        seed = secrets.randbelow(1_000_000)
-    from avecaesar.engine.ruleset.compose import parse_override
-
-    for k, v in overrides.items():
-        parse_override(f"{k}={v}")  # the CLI's --set check: unknown keys get "did you mean"
-    for name in [field(data, "ruleset", str), *variants]:
-        storage.rule_name(name)
-    return GameSetup(field(data, "ruleset", str), variants, overrides,
-                     storage.course_path(field(data, "course", str)), seed, seats)
+    for i, s in enumerate(table.seats):
+        entry: dict[str, Any] = {"seat": i, "name": s.name, "bot": s.bot}
+        if s.bot is None and not table.shared:
+            entry["link"] = f"{page}#seat={s.token}"
+            entry["qr"] = segno.make(entry["link"], error="m", micro=False).svg_inline(
+                scale=4, title=f"seat {i + 1}: {s.name}")
+        seats.append(entry)
+    return {"table": table.id, "spectator": page, "host": f"{page}#host={table.host}",
+            "seats": seats}
 
 
-async def new_game(request: Request) -> Response:
-    storage = _storage(request)
+# -- tables -------------------------------------------------------------------------------------
+async def create_table(request: Request) -> Response:
+    storage, tables = _storage(request), _tables(request)
     data = await json_body(request)
-    setup = _setup(data, storage)
+    setup, options = parse_setup(data, storage)
+    table = Table(Tables.new_id(), secrets.token_urlsafe(18), options.shared,
+                  options.delay_ms,
+                  [Seat(p["name"], p["bot"], secrets.token_urlsafe(18)) for p in setup.players])
     path = storage.new_save(setup.players[0]["name"])
-    if field(data, "tournament", bool, False):
-        _tour, game = WebTournament.start(storage.saves, setup, path, setup.course)
-    else:
-        game = Game.new(setup, path)
-    _games(request)[path.name] = game
-    return JSONResponse(_view(game, storage))
+
+    def build() -> None:
+        if options.tournament:
+            _tour, game = WebTournament.start(storage.saves, setup, path, setup.course)
+        else:
+            game = Game.new(setup, path)
+        table.game = game
+        table.races.append(path.name)
+        tables.save(table)
+        table.refresh()
+
+    tables.add(table)
+    try:
+        await anyio.to_thread.run_sync(build)
+    except BaseException:
+        tables.loaded.pop(table.id, None)
+        raise
+    table.schedule_bots()
+    out = links(table, _base(request))
+    announce = request.app.state.announce
+    if announce is not None:
+        announce(out)
+    return JSONResponse({**out, "token": table.host, "view": table.view("host", None)})
 
 
-async def next_race(request: Request) -> Response:
-    """The next race of the tournament the (finished) game belongs to."""
-    storage = _storage(request)
-    game = _game(request)
-    tour = WebTournament.of_record(storage.saves, request.path_params["name"])
-    if tour is None:
-        raise BadRequest("this game is not part of a tournament")
-    if tour.races[-1] != request.path_params["name"] or not game.state.over:
-        raise BadRequest("only the last race of a tournament, once over, has a next race", 409)
-    path = storage.new_save(f"{tour.id}-race{len(tour.races) + 1}")
-    nxt = tour.next_game(storage.saves, path)
-    _games(request)[path.name] = nxt
-    return JSONResponse(_view(nxt, storage))
+def _table(request: Request) -> Table:
+    table = _tables(request).get(request.path_params["tid"])
+    table.schedule_bots()
+    return table
 
 
-def _view(game: Game, storage: Storage) -> dict[str, Any]:
-    out = game.view()
-    out["course"] = storage.course_ref(game.setup.course)
-    out["setup"] = {**game.setup.header(), "course": out["course"]}
-    if game.state.over and game.path is not None:
-        tour = WebTournament.of_record(storage.saves, game.path.name)
-        if tour is not None:
-            out["tournament"] = tour.view(storage.saves)
-    return out
+async def get_table(request: Request) -> Response:
+    table = _table(request)
+    role, seat = table.role(_token(request))
+    return JSONResponse(table.view(role, seat))
 
 
-def _game(request: Request) -> Game:
-    name = request.path_params["name"]
-    games = _games(request)
-    if name not in games:  # not in memory (server restarted, or a saved game): resume it
-        storage = _storage(request)
-        path = storage.save_path(name)
-        games[name] = Game.resume(path, storage.checked_header)
-    return games[name]
+async def host_links(request: Request) -> Response:
+    table = _table(request)
+    if table.role(_token(request))[0] != "host":
+        raise BadRequest(say("host_only"), 403)
+    return JSONResponse(links(table, _base(request)))
 
 
-async def get_game(request: Request) -> Response:
-    return JSONResponse(_view(_game(request), _storage(request)))
+def _turn_check(table: Table, role: str, seat: int | None) -> bool:
+    """Whether the asker may act for the person to move; returns ``shared``."""
+    game = table.game
+    assert game is not None
+    if table.shared:
+        if role != "host":
+            raise BadRequest(say("host_only"), 403)
+        return True
+    if role != "seat":
+        raise BadRequest(say("spectator"), 403)
+    s = game.state
+    if not s.over and game.owner[s.turn] != seat:
+        raise BadRequest(say("not_your_turn", name=s.game.names[s.turn]), 409)
+    return False
 
 
-async def resume_game(request: Request) -> Response:
-    """Forget the game in memory and continue it from its record on disk."""
-    _games(request).pop(request.path_params["name"], None)
-    return await get_game(request)
+def _do(table: Table, role: str, seat: int | None, what: str, data: dict[str, Any]
+        ) -> str | None:
+    """One turn action, under the table's lock; returns a why-not or None."""
+    game = table.game
+    assert game is not None
+    if what == "move":
+        shared = _turn_check(table, role, seat)
+        return game.move(field(data, "card", int), field(data, "space", int, None), shared)
+    if what == "skip":
+        shared = _turn_check(table, role, seat)
+        if not game.skip_if_forced(shared):
+            raise BadRequest(say("has_move"), 409)
+        return None
+    if what == "reveal":
+        if not table.shared or role != "host":
+            raise BadRequest(say("host_only"), 403)
+        game.reveal()
+        return None
+    if what == "undo":
+        if (table.shared and role != "host") or (not table.shared and role != "seat"):
+            raise BadRequest(say("host_only" if table.shared else "spectator"), 403)
+        game.undo_last(None if table.shared else seat)
+        return None
+    if what == "step":
+        if role == "spectator":
+            raise BadRequest(say("spectator"), 403)
+        game.step_bot()
+        return None
+    raise BadRequest(f"unknown action {what!r}", 404)
 
 
 async def action(request: Request) -> Response:
-    game = _game(request)
+    table = _table(request)
+    role, seat = table.role(_token(request))
     what = request.path_params["action"]
-    why = None
-    if what == "reveal":
-        game.reveal()
-    elif what == "step":
-        game.step_bot()
-    elif what == "skip":
-        game.human_turn_ready()
-        if not game.skip_if_forced():
-            raise BadRequest("you have a legal move: no skip", 409)
-    elif what == "undo":
-        game.undo_last()
-    elif what == "move":
-        data = await json_body(request)
-        why = game.move(field(data, "card", int), field(data, "space", int, None))
-    else:
-        raise BadRequest(f"unknown action {what!r}", 404)
-    out = _view(game, _storage(request))
+    data = await json_body(request) if request.headers.get("content-length", "0") != "0" \
+        else {}
+    why = await table.change(lambda: _do(table, role, seat, what, data))
+    out = dict(table.view(role, seat))
     if why is not None:
         out["why_not"] = why
     return JSONResponse(out)
 
 
+async def seat_action(request: Request) -> Response:
+    """The host hands a person's seat to a bot (``bot``: its name) or takes it back
+    (``bot``: null)."""
+    from avecaesar.engine.bots.registry import POLICIES
+
+    table = _table(request)
+    if table.role(_token(request))[0] != "host":
+        raise BadRequest(say("host_only"), 403)
+    data = await json_body(request)
+    i = field(data, "seat", int)
+    bot = field(data, "bot", str, None)
+    if not 0 <= i < len(table.seats):
+        raise BadRequest(say("no_seat", seat=i + 1), 404)
+    if table.seats[i].bot is not None:
+        raise BadRequest(say("seat_is_bot", seat=i + 1), 409)
+    if bot is not None and bot not in POLICIES:
+        raise BadRequest(f"unknown bot {bot!r}; known: {', '.join(POLICIES)}")
+
+    def hand_over() -> None:
+        table.seats[i].stand_in = bot
+        _tables(request).save(table)
+
+    await table.change(hand_over)
+    return JSONResponse(table.view("host", None))
+
+
+async def new_race(request: Request) -> Response:
+    """The host starts the next race at the same seats: ``again`` (same setup, a new
+    random seed) or ``next-race`` (the tournament's next race)."""
+    storage, tables = _storage(request), _tables(request)
+    table = _table(request)
+    if table.role(_token(request))[0] != "host":
+        raise BadRequest(say("host_only"), 403)
+    if request.path_params["kind"] not in ("again", "next-race"):
+        raise BadRequest("a new race is 'again' or 'next-race'", 404)
+    tournament = request.path_params["kind"] == "next-race"
+
+    def start() -> None:
+        game = table.game
+        assert game is not None
+        current = table.races[-1]
+        if tournament:
+            tour = WebTournament.of_record(storage.saves, current)
+            if tour is None:
+                raise BadRequest("this race is not part of a tournament")
+            if tour.races[-1] != current or not game.state.over:
+                raise BadRequest("only the last race of a tournament, once over, has a next "
+                                 "race", 409)
+            path = storage.new_save(f"{tour.id}-race{len(tour.races) + 1}")
+            nxt = tour.next_game(storage.saves, path)
+        else:
+            path = storage.new_save(game.setup.players[0]["name"])
+            setup = game.setup
+            from avecaesar.editor.table.game import GameSetup
+
+            nxt = Game.new(GameSetup(setup.ruleset, setup.variants, setup.overrides,
+                                     setup.course, secrets.randbelow(1_000_000_000),
+                                     setup.players, house=setup.house), path)
+        table.game = nxt
+        table.races.append(path.name)
+        tables.save(table)
+
+    await table.change(start)
+    return JSONResponse(table.view("host", None))
+
+
+async def live(ws: WebSocket) -> None:
+    """A device's live views: the first message names its token; then every change is
+    pushed (the current view first, so a device that was away catches up at once)."""
+    await ws.accept()
+    try:
+        first = json.loads(await asyncio.wait_for(ws.receive_text(), 10))
+        token = first.get("token") if isinstance(first, dict) else None
+        table = _tables(ws).get(ws.path_params["tid"])
+        role, seat = table.role(token if isinstance(token, str) else None)
+    except (AveCaesarError, ValueError, TimeoutError, WebSocketDisconnect) as err:
+        with contextlib.suppress(Exception):
+            await ws.send_json({"error": str(err) or "send your token first"})
+            await ws.close(1008)
+        return
+    sub = Subscriber(Table.key(role, seat), seat)
+    table.subscribers.add(sub)
+    await _online_changed(table)
+    sub.offer(table.view(role, seat))
+    table.schedule_bots()
+    try:
+        await _pump(ws, sub)
+    finally:
+        table.subscribers.discard(sub)
+        await _online_changed(table)
+
+
+async def _online_changed(table: Table) -> None:
+    async with table.lock:
+        table.refresh()
+        table.push()
+
+
+async def _pump(ws: WebSocket, sub: Subscriber) -> None:
+    """Send each new view; answer pings; end when the device goes."""
+    receiving = asyncio.ensure_future(ws.receive_text())
+    try:
+        while True:
+            getting = asyncio.ensure_future(sub.queue.get())
+            done, _ = await asyncio.wait({receiving, getting}, timeout=HEARTBEAT,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if getting in done:
+                await ws.send_json(getting.result())
+            else:
+                getting.cancel()
+            if receiving in done:
+                receiving.result()  # raises WebSocketDisconnect when the device went
+                receiving = asyncio.ensure_future(ws.receive_text())
+            if not done:
+                await ws.send_json({"beat": True})
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return
+    finally:
+        receiving.cancel()
+
+
+# -- saved games -----------------------------------------------------------------------------
+def _record_tables(tables: Tables) -> dict[str, str]:
+    """Record name → the table it was played at."""
+    out = {}
+    for path in tables.folder.glob("t*.json"):
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            for name in json.loads(path.read_text(encoding="utf-8"))["races"]:
+                out[name] = path.stem
+    return out
+
+
 async def saves(request: Request) -> Response:
+    storage = _storage(request)
+    owners = _record_tables(_tables(request))
     out = []
-    for path in _storage(request).list_saves():
+    for path in storage.list_saves()[:200]:
         try:
             lines = read_record(path)
-        except InputError:
+        except AveCaesarError:
             out.append({"record": path.name, "broken": True})
             continue
         head = lines[0]
         out.append({"record": path.name, "ruleset": head["ruleset"],
-                    "course": _storage(request).course_ref(head["course"]),
+                    "course": storage.course_ref(head["course"]),
                     "players": [p["name"] for p in head["players"]],
-                    "turns": sum(1 for ln in lines if ln["type"] != "header"
-                                 and ln["type"] != "result"),
-                    "over": lines[-1]["type"] == "result"})
+                    "turns": sum(1 for ln in lines if ln["type"] not in ("header", "result")),
+                    "over": lines[-1]["type"] == "result", "table": owners.get(path.name)})
     return JSONResponse(out)
 
 
 async def save_file(request: Request) -> Response:
+    """A record as the table has seen it: whole once the race is over; while it runs,
+    without the seed, the start position and the legal-move counts."""
     path = _storage(request).save_path(request.path_params["name"])
-    return Response(path.read_bytes(), media_type="application/x-ndjson", headers={
+    lines = [{k: v for k, v in ln.items() if k != "_line"} for ln in read_record(path)]
+    text = "".join(json.dumps(ln, ensure_ascii=False, separators=(",", ":")) + "\n"
+                   for ln in public_record(lines))
+    return Response(text, media_type="application/x-ndjson", headers={
         "content-disposition": f'attachment; filename="{path.name}"'})
 
 
-def routes() -> list[Route]:
+async def table_of_save(request: Request) -> Response:
+    """Continue a saved record that no table owns (uploaded, or from the terminal) at a new
+    table with one device passed around; the asker is its host."""
+    storage, tables = _storage(request), _tables(request)
+    name = request.path_params["name"]
+    path = storage.save_path(name)
+    owner = _record_tables(tables).get(name)
+    if owner is not None:
+        raise BadRequest(f"this game is played at table {owner}: open it from its host's "
+                         "device", 409)
+    game = await anyio.to_thread.run_sync(Game.resume, path, storage.checked_header)
+    table = Table(Tables.new_id(), secrets.token_urlsafe(18), True,
+                  int(field(await json_body(request), "delay_ms", int, 700))
+                  if request.headers.get("content-length", "0") != "0" else 700,
+                  [Seat(p["name"], p["bot"], secrets.token_urlsafe(18))
+                   for p in game.setup.players], [name])
+    table.game = game
+    tables.save(table)
+    tables.add(table)
+    table.refresh()
+    table.schedule_bots()
+    return JSONResponse({**links(table, _base(request)), "token": table.host,
+                         "view": table.view("host", None)})
+
+
+def routes() -> list[BaseRoute]:
     return [
-        Route("/api/catalog", catalog),
+        Route("/api/catalog", get_catalog),
         Route("/api/courses", upload_course, methods=["POST"]),
+        Route("/api/rules-files", upload_rules, methods=["POST"]),
         Route("/api/board", board),
-        Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{name}", get_game),
-        Route("/api/games/{name}/resume", resume_game, methods=["POST"]),
-        Route("/api/games/{name}/next-race", next_race, methods=["POST"]),
-        Route("/api/games/{name}/{action}", action, methods=["POST"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{tid}", get_table),
+        Route("/api/tables/{tid}/links", host_links),
+        Route("/api/tables/{tid}/seat", seat_action, methods=["POST"]),
+        Route("/api/tables/{tid}/race/{kind:str}", new_race, methods=["POST"]),
+        Route("/api/tables/{tid}/{action}", action, methods=["POST"]),
+        WebSocketRoute("/api/tables/{tid}/live", live),
         Route("/api/saves", saves),
         Route("/api/saves/{name}", save_file),
+        Route("/api/saves/{name}/table", table_of_save, methods=["POST"]),
     ]

@@ -50,10 +50,10 @@ async def check(request: Request) -> Response:
     data = await json_body(request, MAX_COURSE_BYTES + 4096)
     text = field(data, "text", str)
     rules = _figure_rules(storage, data)
-    ref = storage.store_course(text)
-    path = storage.course_path(ref)
+    ref = storage.upload_ref(text)  # what uploading it would name it; nothing is stored
     try:
-        courses = load_courses(path)
+        with storage.scratch_course(text) as path:
+            courses = load_courses(path)
     except InputError as err:
         return JSONResponse({"course": ref, "valid": False, "rules": rules.source,
                              "problems": [_problem(p) for p in err.problems], "courses": []})

@@ -2,41 +2,108 @@
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
+import socket
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from avecaesar.engine.data.errors import AveCaesarError
 
-__all__ = ["serve"]
+__all__ = ["lan_addresses", "serve"]
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="Address to bind (127.0.0.1: this machine only).")
+    host: Annotated[str, typer.Option(help="Address to bind (127.0.0.1: this machine only; "
+                                      "0.0.0.0: every device on your network too).")
                     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0: any free one).", min=0, max=65535)
                     ] = 8765,
-    data: Annotated[Path, typer.Option(help="Folder for uploaded courses (uploads/) and "
-                                       "game records (saves/).")] = Path("avecaesar-data"),
+    data: Annotated[Path, typer.Option(help="Folder for uploads (uploads/), game records "
+                                       "(saves/) and the tables' seat tokens (tables/).")
+                    ] = Path("avecaesar-data"),
+    allow_host: Annotated[list[str] | None, typer.Option(
+        "--allow-host", help="Another name this machine is reached by (besides its IP "
+        "addresses, localhost and its own name); repeat for more.")] = None,
 ) -> None:
     """Serve the web table: play a race, watch a replay, design a course.
 
-    Prints the URL and opens nothing.
+    Prints the URL and opens nothing; a new table's join links and QR codes are printed
+    too.
 
     Example: avecaesar serve --port 8000
     """
-    _serve(host, port, data)
+    _serve(host, port, data, allow_host or [])
 
 
-def _serve(host: str, port: int, data: Path) -> None:
-    import socket
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other devices on the network may reach (no loopback):
+    the one a route to the outside leaves by (no packet is sent), and the host name's."""
+    found: list[str] = []
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP only picks a route
+        found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    with contextlib.suppress(OSError):
+        found += socket.gethostbyname_ex(socket.gethostname())[2]
+    out = []
+    for a in found:
+        ip = ipaddress.ip_address(a)
+        if not ip.is_loopback and not ip.is_unspecified and a not in out:
+            out.append(a)
+    return out
 
+
+def _reach(host: str, port: int) -> tuple[str, list[str]]:
+    """The URL join links name, and the lines that say who can reach the table."""
+    if host in ("0.0.0.0", "::", ""):
+        lan = lan_addresses()
+        if not lan:
+            return f"http://127.0.0.1:{port}", [
+                "  listening on every network, but this machine has no network address: "
+                "only this machine can reach it"]
+        lines = [f"  on your network: http://{a}:{port}/" for a in lan]
+        lines.append("  anyone on these networks can open it (a home or guest Wi-Fi you "
+                     "trust, not a public one); the seats' secret links keep hands apart")
+        return f"http://{lan[0]}:{port}", lines
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        loopback = ipaddress.ip_address(socket.gethostbyname(host) if ":" not in host
+                                        else host).is_loopback
+    except (OSError, ValueError):
+        loopback = False
+    if loopback:
+        return f"http://{shown}:{port}", ["  only this machine can reach it (phones: "
+                                          "serve --host 0.0.0.0)"]
+    return f"http://{shown}:{port}", [f"  devices that reach {host} can open it"]
+
+
+def _announce(links: dict[str, Any]) -> None:
+    """Print a new table's links and a QR code per seat to the terminal."""
+    import io
+
+    import segno
+
+    typer.echo(f"\nTable {links['table']}: watch at {links['spectator']}")
+    for s in links["seats"]:
+        if "link" not in s:
+            continue
+        out = io.StringIO()
+        segno.make(s["link"], error="m", micro=False).terminal(out=out, compact=True)
+        typer.echo(f"seat {s['seat'] + 1}, {s['name']}: {s['link']}\n{out.getvalue()}")
+
+
+def _serve(host: str, port: int, data: Path, allow_hosts: list[str]) -> None:
     import uvicorn
 
     from avecaesar.editor.web.app import create_app
 
-    app = create_app(data)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     # accepted connections inherit it: no 40 ms Nagle/delayed-ACK stall per kept-alive request
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -49,8 +116,12 @@ def _serve(host: str, port: int, data: Path) -> None:
     except OSError as err:
         raise AveCaesarError(f"cannot listen on {host}:{port}: {err.strerror} — choose "
                              "another --port") from None
-    shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"Ave Caesar table at http://{shown}:{sock.getsockname()[1]}/ "
-               f"(records in {data.resolve() / 'saves'}; Ctrl-C stops)")
-    config = uvicorn.Config(app, log_level="warning")
+    bound = sock.getsockname()[1]
+    url, who = _reach(host, bound)
+    app = create_app(data, public_url=url, announce=_announce, allow_hosts=allow_hosts)
+    typer.echo(f"Ave Caesar table at {url}/ (records in {data.resolve() / 'saves'}; "
+               "Ctrl-C stops)")
+    for line in who:
+        typer.echo(line)
+    config = uvicorn.Config(app, log_level="warning", ws="wsproto")
     uvicorn.Server(config).run(sockets=[sock])

@@ -47,6 +47,7 @@ class WebTournament:
     seed: int
     courses: list[str] | None  # None: the edition's rotation (or draw)
     races: list[str] = field(default_factory=list)  # record names, race 1 first
+    house: dict[str, dict[str, Any]] | None = None  # house rules (files, answers)
 
     # files ---------------------------------------------------------------------------
     @staticmethod
@@ -84,7 +85,7 @@ class WebTournament:
         """The tournament rules and the courses a draw may take (the edition's)."""
         from avecaesar.engine.ruleset.load import load_ruleset
 
-        rs = load_ruleset(self.ruleset, self.variants, self.overrides)
+        rs = load_ruleset(self.ruleset, self.variants, self.overrides, self.house)
         edition = str([*rs.data.get("based_on", []), rs.id][0])
         pool = sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
         return tournament_rules_from_ruleset(rs), pool
@@ -123,7 +124,8 @@ class WebTournament:
             raced.append(course)
         seats = next_seats(t, done[-1].seats, done[-1].seat_order) if done else None
         setup = GameSetup(self.ruleset, self.variants, self.overrides, course,
-                          race_seed(self.seed, r), self.players, race=r, seats=seats)
+                          race_seed(self.seed, r), self.players, race=r, seats=seats,
+                          house=self.house)
         game = Game.new(setup, new_path)
         self.races.append(new_path.name)
         self.save(saves)
@@ -143,7 +145,7 @@ class WebTournament:
         """A new tournament and its first race: the rotation's course, or the chosen one for
         every race when the rules name no playable course."""
         t = cls(f"t{secrets.token_hex(4)}", setup.ruleset, setup.variants, setup.overrides,
-                setup.players, setup.seed, None)
+                setup.players, setup.seed, None, house=setup.house)
         rules, pool = t.rules()
         try:
             choose_course(rules, 1, len(t.players), None, [], pool, random.Random(t.seed))

@@ -1,6 +1,8 @@
 "use strict";
-async function api(method, url, body) {
-  const opts = { method, headers: {} };
+// A JSON request; headers: extra headers (the table token). An answer that is not 2xx is
+// thrown as an Error carrying the server's message, its status and its data.
+async function api(method, url, body, headers) {
+  const opts = { method, headers: { ...(headers || {}) } };
   if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["content-type"] = "application/json"; }
   const r = await fetch(url, opts);
   const type = r.headers.get("content-type") || "";

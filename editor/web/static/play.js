@@ -1,261 +1,506 @@
-// The Play page: setup, then the race. Every rule answer comes from the server (the engine).
+// The Play page: set up a table, join it by a seat's link, play. Every rule answer comes
+// from the server (the engine); every view arrives pushed over a WebSocket (and, at once,
+// as the answer to the device's own action). Sentences: play_text.js.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-let catalog = null, uploadedCourse = null;
-let game = null, board = null, boardCourse = null, chosen = null, stepTimer = null;
+const P = { catalog: null, course: null, house: null, variantFile: null, answers: {},
+  tid: null, seat: null, host: null, view: null, version: -1, epoch: null, board: null, boardCourse: null,
+  chosen: null, ws: null, retry: 500, lastMessage: 0, zoom: 1, joined: false };
 
-function delay() { return Number(params.get("delay") || $("delay").value || 700); }
-
+// -- setup ---------------------------------------------------------------------------------
 function playerRow(name, kind) {
-  const kinds = ["human", ...catalog.bots];
-  const sel = el("select", { class: "kind" }, ...kinds.map((k) => el("option", { value: k }, k)));
+  const n = $("players").children.length + 1;
+  const kinds = [["human", t("person")], ...P.catalog.bots.map((b) => [b.name, b.name])];
+  const sel = el("select", { class: "kind", "aria-label": t("kind_of", { n }) },
+    ...kinds.map(([k, label]) => el("option", { value: k }, label)));
   sel.value = kind;
-  const row = el("div", { class: "player" }, el("input", { class: "name", value: name, size: 14 }), sel,
-    el("button", { onclick: () => row.remove() }, "×"));
+  const input = el("input", { class: "name", value: name, size: 12, "aria-label": t("name_of", { n }), maxlength: 40 });
+  const row = el("div", { class: "player" }, input, sel,
+    el("button", { type: "button", class: "remove", "aria-label": t("remove_player", { name }), onclick: () => row.remove() }, "×"));
   $("players").append(row);
 }
 
-async function setupPage() {
-  catalog = await api("GET", "/api/catalog");
-  for (const r of catalog.rulesets) $("ruleset").append(el("option", { value: r.id }, `${r.title} (${r.id})`));
-  for (const v of catalog.variants) {
-    $("variants").append(el("label", { title: v.title }, el("input", { type: "checkbox", value: v.id }), " " + v.id));
+function fillVariants() {
+  const r = P.catalog.rulesets.find((x) => x.id === $("ruleset").value);
+  const box = $("variants");
+  const checked = new Set(Array.from(box.querySelectorAll("input:checked")).map((i) => i.value));
+  box.innerHTML = "";
+  for (const v of P.catalog.variants) {
+    if (!r || !r.variants.includes(v.id)) continue;
+    box.append(el("label", { class: "variant" }, el("input", { type: "checkbox", value: v.id, ...(checked.has(v.id) ? { checked: "" } : {}) }), " " + v.title));
   }
-  for (const c of catalog.courses) $("course").append(el("option", { value: c }, c));
+}
+
+function chooseRuleset() {
+  fillVariants();
+  const r = P.catalog.rulesets.find((x) => x.id === $("ruleset").value);
+  if (r && r.course && !P.course) $("course").value = r.course;
+  P.answers = {}; $("missing").innerHTML = "";
+}
+
+async function setupPage() {
+  $("setup").classList.remove("hidden");
+  P.catalog = await api("GET", "/api/catalog");
+  for (const r of P.catalog.rulesets) $("ruleset").append(el("option", { value: r.id }, r.title));
+  for (const c of P.catalog.courses) $("course").append(el("option", { value: c }, c));
   $("ruleset").value = "ravensburger-1989";
-  $("course").value = "ravensburger-1989/a-white";
+  $("ruleset").onchange = chooseRuleset;
+  chooseRuleset();
+  const wanted = params.get("course");
+  if (wanted) {
+    if (!P.catalog.courses.includes(wanted)) $("course").append(el("option", { value: wanted }, wanted));
+    $("course").value = wanted;
+    const edition = P.catalog.rulesets.find((r) => wanted.startsWith(r.id + "/"));
+    if (edition) { $("ruleset").value = edition.id; fillVariants(); }
+  }
   playerRow("Anna", "human"); playerRow("Ben", "human"); playerRow("Bot 1", "greedy"); playerRow("Bot 2", "search");
   $("seed").value = Math.floor(Math.random() * 1000000);
   $("new-seed").onclick = () => { $("seed").value = Math.floor(Math.random() * 1000000); };
   $("add-player").onclick = () => playerRow(`Player ${$("players").children.length + 1}`, "greedy");
   $("course-file").onchange = uploadCourse;
-  $("start").onclick = () => start(setupBody());
+  $("house-file").onchange = () => uploadRules("house", $("house-file"), $("house-upload"));
+  $("variant-file").onchange = () => uploadRules("variant", $("variant-file"), $("variant-upload"));
+  $("course").onchange = () => { P.course = null; $("course-upload").textContent = ""; };
+  $("start").onclick = () => start();
   listSaves();
 }
 
 async function uploadCourse() {
   const f = $("course-file").files[0];
   if (!f) return;
-  $("course-upload").textContent = "reading…";
+  $("course-upload").textContent = t("reading");
   try {
     const r = await api("POST", "/api/courses", { text: await f.text() });
-    uploadedCourse = r.course;
-    $("course-upload").textContent = `uploaded: ${r.name}`;
-  } catch (e) { uploadedCourse = null; $("course-upload").textContent = ""; $("setup-error").textContent = e.message; }
+    P.course = r.course;
+    $("course-upload").textContent = t("uploaded", { name: r.name });
+  } catch (e) { P.course = null; $("course-upload").textContent = ""; $("setup-error").textContent = e.message; }
+}
+
+async function uploadRules(kind, input, note) {
+  const f = input.files[0];
+  if (!f) return;
+  note.textContent = t("reading");
+  try {
+    const r = await api("POST", "/api/rules-files", { text: await f.text(), kind });
+    if (kind === "house") P.house = r.ref; else P.variantFile = r.ref;
+    note.textContent = t("uploaded_rules", { n: r.keys.length, keys: r.keys.join(", ") });
+  } catch (e) { note.textContent = ""; $("setup-error").textContent = e.message; }
 }
 
 function setupBody() {
-  const overrides = {};
-  for (const line of $("overrides").value.split("\n")) {
-    const [k, ...rest] = line.split("=");
-    if (k.trim()) overrides[k.trim()] = rest.join("=").trim();
-  }
   const players = Array.from(document.querySelectorAll("#players .player")).map((row) => {
     const kind = row.querySelector(".kind").value;
     return { name: row.querySelector(".name").value, bot: kind === "human" ? null : kind };
   });
   const variants = Array.from(document.querySelectorAll("#variants input:checked")).map((i) => i.value);
   const seed = $("seed").value === "" ? null : Number($("seed").value);
-  return { ruleset: $("ruleset").value, variants, overrides, course: uploadedCourse || $("course").value, seed, players,
-    tournament: $("tournament").checked };
+  return { ruleset: $("ruleset").value, variants, course: P.course || $("course").value, seed, players,
+    house_file: P.house, variant_file: P.variantFile, answers: P.answers,
+    shared: $("mode-shared").checked, delay_ms: Number($("delay").value || 700), tournament: $("tournament").checked };
 }
 
-async function start(body) {
-  $("setup-error").textContent = ""; $("missing").textContent = "";
+async function start() {
+  $("setup-error").textContent = "";
   try {
-    const g = await api("POST", "/api/games", body);
-    params.set("game", g.record); params.set("delay", delay());
-    history.replaceState(null, "", "/play?" + params.toString());
-    await show(g);
+    const r = await api("POST", "/api/tables", setupBody());
+    remember(r.table, { host: r.token });
+    history.replaceState(null, "", `/play?table=${r.table}#host=${r.token}`);
+    $("setup").classList.add("hidden");
+    await openTable(r.table, r.view);
   } catch (e) {
-    if (e.status === 409 && e.data && e.data.missing) askMissing(e.data);
-    else $("setup-error").textContent = e.message;
+    if (e.status === 409 && e.data && e.data.open) askOpen(e.data.open);
+    else $("setup-error").textContent = t("error_start", { why: e.message });
   }
 }
 
-function askMissing(data) {
-  // a value the rulebook leaves open: the table decides it
-  const m = /one of: ([^)]*)\)/.exec(data.error);
+function askOpen(open) {
+  // the values the rulebooks leave open: a form built from the server's list
   const box = $("missing");
   box.innerHTML = "";
-  box.append(el("div", { class: "error" }, data.error));
-  if (!m) {  // no list of values: the table writes its own value after the "="
-    const ov = $("overrides");
-    ov.value += `${ov.value && !ov.value.endsWith("\n") ? "\n" : ""}${data.missing}=`;
-    ov.focus();
-    box.append(el("div", {}, `Write your table's value after "${data.missing}=" above, then start again.`));
+  box.append(el("p", {}, t("open_intro")));
+  for (const v of open) {
+    const id = "open-" + v.key.replace(/\W/g, "-");
+    const input = v.choices
+      ? el("select", { id, class: "open-value", "data-key": v.key }, ...v.choices.map((c) => el("option", { value: String(c) }, String(c))))
+      : el("input", { id, class: "open-value", "data-key": v.key, "aria-label": t("open_value") });
+    if (P.answers[v.key] !== undefined) input.value = P.answers[v.key];
+    box.append(el("div", { class: "open-item" }, el("label", { for: id }, el("b", {}, v.key)), " ", input,
+      el("div", { class: "note" }, v.why + (v.cite ? ` [${v.cite}]` : ""))));
   }
-  for (const choice of m ? m[1].split(",").map((s) => s.trim()) : []) {
-    box.append(el("button", { class: "choice", "data-value": choice, onclick: () => {
-      $("overrides").value += `${$("overrides").value && !$("overrides").value.endsWith("\n") ? "\n" : ""}${data.missing}=${choice}\n`;
-      box.textContent = ""; start(setupBody());
-    } }, `${data.missing} = ${choice}`));
-  }
+  const go = el("button", { type: "button", id: "open-submit", class: "big" }, t("open_submit"));
+  go.onclick = () => {
+    box.querySelectorAll(".open-value").forEach((i) => { P.answers[i.dataset.key] = i.value; });
+    start();
+  };
+  box.append(go);
+  box.querySelector(".open-value").focus();
 }
 
 async function listSaves() {
   const saves = await api("GET", "/api/saves");
   const box = $("saves");
   box.innerHTML = "";
-  if (!saves.length) { box.textContent = "none yet"; return; }
-  const t = el("table", {});
+  if (!saves.length) { box.textContent = t("none_yet"); return; }
+  const tbl = el("table", {});
   for (const s of saves.slice(0, 30)) {
     if (s.broken) continue;
-    t.append(el("tr", {}, el("td", {}, s.record), el("td", {}, `${s.ruleset} · ${s.course}`),
-      el("td", {}, s.players.join(", ")), el("td", {}, `${s.turns} turns${s.over ? " · over" : ""}`),
-      el("td", {}, s.over ? "" : el("a", { href: `/play?game=${encodeURIComponent(s.record)}`, class: "resume" }, "resume"),
-        " ", el("a", { href: `/replay?record=${encodeURIComponent(s.record)}` }, "replay"))));
+    const open = s.table
+      ? el("a", { href: `/play?table=${encodeURIComponent(s.table)}`, class: "resume" }, t("open_table"))
+      : (s.over ? "" : el("button", { type: "button", class: "resume", onclick: () => continueHere(s.record) }, t("continue_here")));
+    tbl.append(el("tr", {}, el("td", {}, s.record), el("td", {}, `${s.ruleset} · ${s.course}`),
+      el("td", {}, s.players.join(", ")), el("td", {}, t("turns", { n: s.turns }) + (s.over ? " · " + t("over") : "")),
+      el("td", {}, open, " ", el("a", { href: `/replay?record=${encodeURIComponent(s.record)}` }, t("replay")))));
   }
-  box.append(t);
+  box.append(tbl);
 }
 
-async function show(g) {
-  game = g;
-  $("setup").classList.add("hidden");
+async function continueHere(record) {
+  try {
+    const r = await api("POST", `/api/saves/${encodeURIComponent(record)}/table`, { delay_ms: Number($("delay").value || 700) });
+    remember(r.table, { host: r.token });
+    history.replaceState(null, "", `/play?table=${r.table}#host=${r.token}`);
+    $("setup").classList.add("hidden");
+    await openTable(r.table, r.view);
+  } catch (e) { $("setup-error").textContent = e.message; }
+}
+
+// -- tokens: the link's #seat=… or #host=…, remembered per table on this device ------------------
+function remember(tid, found) {
+  const key = "avecaesar-table-" + tid;
+  let known = {};
+  try { known = JSON.parse(localStorage.getItem(key) || "{}"); } catch (e) { known = {}; }
+  Object.assign(known, found);
+  try { localStorage.setItem(key, JSON.stringify(known)); } catch (e) { /* private mode: the link keeps it */ }
+  return known;
+}
+
+function token() { return P.seat || P.host || null; }
+function headers() { return token() ? { "x-table-token": token() } : {}; }
+
+// -- the table -------------------------------------------------------------------------------
+async function openTable(tid, first) {
+  P.tid = tid;
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const known = remember(tid, Object.fromEntries([["seat", hash.get("seat")], ["host", hash.get("host")]].filter(([, v]) => v)));
+  P.seat = hash.get("seat") || (hash.get("host") ? null : known.seat) || null;
+  P.host = known.host || null;
   $("race").classList.remove("hidden");
-  if (boardCourse !== g.course) {
-    board = Board.load($("board"), await api("GET", "/api/board?course=" + encodeURIComponent(g.course)));
-    boardCourse = g.course;
-    board.spaces.forEach((node, id) => node.addEventListener("click", () => clickSpace(id)));
+  await show(first || await api("GET", `/api/tables/${tid}`, undefined, headers()));
+  connect();
+  if (P.host) hostPanel();
+}
+
+function connect() {
+  if (P.ws) { P.ws.onclose = null; P.ws.close(); }
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/tables/${P.tid}/live`);
+  P.ws = ws;
+  ws.onopen = () => { ws.send(JSON.stringify({ token: token() })); P.retry = 500; };
+  ws.onmessage = (e) => {
+    P.lastMessage = Date.now();
+    const m = JSON.parse(e.data);
+    if (m.beat) return;
+    if (m.error) { message(m.error, "error"); return; }
+    live("ok");
+    show(m);
+  };
+  ws.onclose = () => {
+    if (P.ws !== ws) return;
+    live(navigator.onLine === false ? "off" : "lost");
+    setTimeout(() => { if (P.ws === ws) connect(); }, P.retry);
+    P.retry = Math.min(P.retry * 2, 5000);
+  };
+}
+
+function live(state) {
+  const box = $("live");
+  box.dataset.state = state;
+  box.textContent = t({ ok: "live_ok", lost: "live_lost", off: "live_off" }[state]);
+}
+
+window.addEventListener("online", () => { if (P.tid) { P.retry = 500; connect(); } });
+window.addEventListener("offline", () => { if (P.tid) live("off"); });
+document.addEventListener("visibilitychange", () => {
+  if (P.tid && document.visibilityState === "visible" && (!P.ws || P.ws.readyState !== WebSocket.OPEN)) connect();
+});
+setInterval(() => {  // a connection that went silent (a phone asleep): the server beats every 20 s
+  if (P.ws && P.ws.readyState === WebSocket.OPEN && P.lastMessage && Date.now() - P.lastMessage > 50000) P.ws.close();
+}, 10000);
+
+async function show(v) {
+  const fresh = v.table.epoch !== P.epoch;
+  if (!fresh && v.table.version < P.version) return;  // an older view arrived late
+  P.epoch = v.table.epoch; P.version = v.table.version;
+  P.view = v;
+  if (P.boardCourse !== v.table.course) {
+    P.boardCourse = v.table.course;
+    P.board = Board.load($("board"), await api("GET", "/api/board?course=" + encodeURIComponent(v.table.course)));
+    P.board.spaces.forEach((node, id) => node.addEventListener("click", () => clickSpace(id)));
+    setZoom(1);
   }
   render();
 }
 
+function spaceName(id) {
+  const starts = P.view.race.start_places || [];
+  const i = starts.indexOf(id);
+  return i >= 0 ? t("start_place", { p: i + 1, n: id }) : t("space", { n: id });
+}
+
+function mineLetters() { return P.view.race.mine || []; }
+
 function render() {
-  $("end").classList.toggle("hidden", !game.over);
-  const g = game;
+  const v = P.view, g = v.race;
+  $("end").classList.toggle("hidden", !g.over);
   $("race").dataset.ply = g.ply;
   $("race").dataset.turns = g.log.length ? g.log[g.log.length - 1].ply : 0;
-  Board.chariots(board, g.chariots);
-  Board.clear(board, "reach"); Board.clear(board, "path");
-  $("seed-shown").textContent = g.seed;
+  $("race").dataset.role = v.role;
+  Board.chariots(P.board, g.chariots);
+  Board.clear(P.board, "reach"); Board.clear(P.board, "path"); Board.clear(P.board, "current");
+  if (!g.over) { const c = g.chariots[g.turn.chariot]; if (c.pos !== null) Board.mark(P.board, [c.pos], "current"); }
   $("rules-shown").textContent = g.ruleset;
   $("record-link").textContent = g.record;
   $("record-link").href = "/api/saves/" + encodeURIComponent(g.record);
-  const tbl = $("chariots");
-  tbl.innerHTML = "";
-  tbl.append(el("tr", {}, ...["", "chariot", "lap", "coin", "6-card", "cards", ""].map((h) => el("th", {}, h))));
-  for (const c of g.chariots) {
-    const six = c.six ? "no 6" : (c.status === "racing" ? "6 ok" : "");
-    const st = [c.status !== "racing" ? c.status : "", c.disqualified ? "disqualified" : ""].filter(Boolean).join(", ");
-    tbl.append(el("tr", { class: "chariot-row", "data-letter": c.letter },
-      el("td", {}, el("span", { class: "swatch", style: `background:${c.colour}` })),
-      el("td", {}, `${c.letter} ${c.name}${c.human ? "" : " (" + c.bot + ")"}`),
-      el("td", {}, `${c.lap}/${c.laps}`), el("td", { class: "coin" }, c.coin === "held" ? "coin held" : "coin paid"),
-      el("td", { title: c.six || "" }, six), el("td", {}, String(c.cards)), el("td", {}, st)));
-  }
-  const log = $("log");
-  log.innerHTML = "";
-  for (const t of g.log) for (const e of t.events) log.append(el("div", {}, `${t.ply}. ${e.trim()}`));
-  log.scrollTop = log.scrollHeight;
+  $("you").textContent = v.you ? t("you_are", { name: v.you.name, n: v.you.seat + 1 })
+    : (v.role === "host" ? t("host_here") : t("spectating"));
+  renderChariots(g);
+  renderLog(g);
+  if (P.host) renderSeats(v);
   $("undo").disabled = !g.can_undo;
   $("pass").classList.add("hidden");
-  $("hand").innerHTML = "";
+  $("hand").innerHTML = ""; $("targets").innerHTML = "";
   $("wait").classList.add("hidden"); $("skip").classList.add("hidden");
-  if (g.over) return showEnd();
-  const t = g.turn;
-  $("turn").textContent = `${t.letter} — ${t.name} to move`;
-  if (!t.human) {
-    $("hand").append(el("span", { class: "note" }, `${t.name} is thinking…`));
-    clearTimeout(stepTimer);
-    stepTimer = setTimeout(stepBot, delay());
-    return;
-  }
-  if (t.pass) {
-    $("pass-text").textContent = `Pass the device to ${t.name}`;
-    $("pass-name").textContent = t.name;
+  if (g.over) { P.chosen = null; return showEnd(); }
+  const turn = g.turn;
+  const mine = mineLetters().includes(turn.letter);
+  $("turn").textContent = t("to_move", { letter: turn.letter, name: turn.name }) + (mine && turn.human ? ` — ${t("your_turn")}` : "");
+  renderHand(g, mine);
+  if (!turn.human) { $("hand-area").dataset.state = "bot"; return; }
+  if (turn.pass) {
+    $("pass-text").textContent = t("pass_to", { name: turn.name });
+    $("pass-ok").textContent = t("i_am", { name: turn.name });
     $("pass-undo").classList.toggle("hidden", !g.can_undo);
     $("pass").classList.remove("hidden");
+    $("pass-ok").focus();
     return;
   }
-  const cards = [...new Set(g.hand)];
-  for (const card of g.hand) {
-    const playable = g.options.some((o) => o.card === card);
-    $("hand").append(el("button", { class: "card" + (chosen === card ? " chosen" : ""), "data-card": card,
-      title: playable ? "choose this card" : "no legal move with this card", onclick: () => chooseCard(card) }, String(card)));
+  if (!mine) { $("hand-area").dataset.state = "waiting"; return; }
+  $("hand-area").dataset.state = "mine";
+  const p = g.private;
+  if (P.chosen !== null && !(p.hands[turn.letter] || []).includes(P.chosen)) P.chosen = null;
+  if (P.chosen !== null) highlight();
+  if (p.wait) $("wait").classList.remove("hidden");
+  if (p.skip) { $("skip").classList.remove("hidden"); message(t("forced_skip", { why: p.skip })); }
+}
+
+function renderHand(g, mine) {
+  // every hand of this device's own chariots; the one to move can be played
+  const p = g.private || { hands: {} };
+  for (const [letter, hand] of Object.entries(p.hands)) {
+    const playing = mine && g.turn.letter === letter && g.turn.human && !g.turn.pass;
+    const group = el("div", { class: "hand-of", "data-letter": letter }, el("span", { class: "hand-letter" }, letter));
+    for (const card of hand) {
+      const playable = playing && (p.options || []).some((o) => o.card === card);
+      const b = el("button", { type: "button", class: "card" + (playing && P.chosen === card ? " chosen" : ""), "data-card": card,
+        "aria-pressed": String(playing && P.chosen === card), "aria-label": t("card_label", { card }),
+        title: playable ? t("choose_card") : t("no_move_card") }, String(card));
+      if (playing) b.onclick = () => chooseCard(card); else b.disabled = true;
+      group.append(b);
+    }
+    $("hand").append(group);
   }
-  if (chosen !== null && !cards.includes(chosen)) chosen = null;
-  if (chosen !== null) highlight();
-  if (g.wait) $("wait").classList.remove("hidden");
-  if (g.skip) { $("skip").classList.remove("hidden"); message(`No legal move (${g.skip}): you skip and keep your cards.`); }
+  if (!mine && !g.turn.human) $("hand").append(el("span", { class: "note" }, t("thinking", { name: g.turn.name })));
+  else if (!mine) $("hand").append(el("span", { class: "note" }, t("waiting_for", { name: g.turn.name })));
+}
+
+function renderChariots(g) {
+  const tbl = $("chariots");
+  tbl.innerHTML = "";
+  tbl.append(el("tr", {}, ...["", "h_chariot", "h_lap", "h_alley", "h_six", "h_cards", "h_points", ""].map((h) => el("th", {}, h ? t(h) : ""))));
+  for (const c of g.chariots) {
+    let six = "", help = "";
+    if (c.status === "racing") {
+      const own = g.private && g.private.six && (c.letter in g.private.six);
+      if (own) { const why = g.private.six[c.letter]; six = why ? t("six_no") : t("six_ok"); help = why || ""; }
+      else if (c.six) {
+        six = { free: t("six_ok"), forbidden: t("six_no"), unless: t("six_unless"), depends: t("six_depends") }[c.six.status];
+        help = c.six.status === "unless" ? t("six_unless_help", { why: c.six.why }) : c.six.status === "depends" ? t("six_depends_help", { why: c.six.why }) : (c.six.why || "");
+      } else six = t("six_ok");
+    }
+    const notes = [c.status === "finished" ? t("finished") : "", c.status === "removed" ? t("removed") : "", c.disqualified ? t("disqualified") : ""].filter(Boolean).join(", ");
+    const current = !g.over && g.turn.letter === c.letter;
+    const who = `${c.letter} ${c.name}` + (c.human ? "" : ` (${c.bot ? t("is_bot", { bot: c.bot }) : t("ownerless")})`);
+    tbl.append(el("tr", { class: "chariot-row" + (current ? " current" : "") + (mineLetters().includes(c.letter) ? " mine" : ""), "data-letter": c.letter },
+      el("td", {}, el("span", { class: "swatch", style: `background:${c.colour}` })),
+      el("td", {}, who, current ? el("span", { class: "badge" }, t("current")) : ""),
+      el("td", {}, `${c.lap}/${c.laps}`), el("td", { class: "coin" }, c.alley === "done" ? t("alley_done") : t("alley_todo")),
+      el("td", { title: help }, six), el("td", { class: "cards" }, String(c.cards)),
+      el("td", { class: "points" }, c.to_race === null ? String(c.points_left) : t("points_vs", { points: c.points_left, to: c.to_race })),
+      el("td", {}, notes)));
+  }
+}
+
+function renderLog(g) {
+  const log = $("log");
+  log.innerHTML = "";
+  for (const entry of g.log) for (const e of entry.events) log.append(el("div", {}, `${entry.ply}. ${e.trim()}`));
+  log.scrollTop = log.scrollHeight;
 }
 
 function chooseCard(card) {
-  chosen = card;
-  document.querySelectorAll("#hand .card").forEach((b) => b.classList.toggle("chosen", Number(b.dataset.card) === card));
+  P.chosen = card;
+  document.querySelectorAll("#hand .card").forEach((b) => {
+    const on = Number(b.dataset.card) === card && !b.disabled;
+    b.classList.toggle("chosen", on); b.setAttribute("aria-pressed", String(on));
+  });
   highlight();
-  const n = game.options.filter((o) => o.card === card).length;
-  message(n ? `${n} space${n > 1 ? "s" : ""} reachable with a ${card}: click one` : `no space can be reached with a ${card} — click a space to see why`);
+  const n = P.view.race.private.options.filter((o) => o.card === card).length;
+  message(n ? t("reach_n", { n, card }) : t("reach_none", { card }));
 }
 
 function highlight() {
-  Board.clear(board, "reach"); Board.clear(board, "path");
-  const opts = game.options.filter((o) => o.card === chosen);
-  Board.mark(board, opts.map((o) => o.space), "reach");
-  Board.mark(board, opts.flatMap((o) => o.path), "path");
+  Board.clear(P.board, "reach"); Board.clear(P.board, "path");
+  P.board.spaces.forEach((g) => { g.removeAttribute("tabindex"); g.removeAttribute("role"); g.removeAttribute("aria-label"); });
+  const opts = P.view.race.private.options.filter((o) => o.card === P.chosen);
+  Board.mark(P.board, opts.map((o) => o.space), "reach");
+  Board.mark(P.board, opts.flatMap((o) => o.path), "path");
+  const box = $("targets");
+  box.innerHTML = "";
+  for (const o of opts) {
+    const g = P.board.spaces.get(o.space);
+    if (g) { g.setAttribute("tabindex", "0"); g.setAttribute("role", "button"); g.setAttribute("aria-label", t("to_space", { space: spaceName(o.space) })); }
+    box.append(el("button", { type: "button", class: "target", "data-space": o.space, onclick: () => act("move", { card: P.chosen, space: o.space }) },
+      t("to_space", { space: spaceName(o.space) })));
+  }
 }
 
 function message(text, cls) { const m = $("message"); m.className = cls || "note"; m.textContent = text; }
 
 async function act(action, body) {
   try {
-    const g = await api("POST", `/api/games/${encodeURIComponent(game.record)}/${action}`, body);
-    if (g.why_not) { game = g; message("Not allowed: " + g.why_not, "why-not"); return; }
-    chosen = null; message("");
-    game = g; render();
+    const v = await api("POST", `/api/tables/${P.tid}/${action}`, body, headers());
+    if (v.why_not) { message(t("not_allowed", { why: v.why_not }), "why-not"); return; }
+    P.chosen = null; message("");
+    await show(v);
   } catch (e) { message(e.message, "error"); }
 }
 
 function clickSpace(id) {
-  if (!game || game.over || !game.turn.human || game.turn.pass) return;
-  if (chosen === null) { message("Choose a card first.", "why-not"); return; }
-  act("move", { card: chosen, space: id });
+  const g = P.view && P.view.race;
+  if (!g || g.over || !g.turn.human || g.turn.pass || !mineLetters().includes(g.turn.letter)) return;
+  if (P.chosen === null) { message(t("choose_first"), "why-not"); return; }
+  act("move", { card: P.chosen, space: id });
 }
 
-async function stepBot() {
-  if (!game || game.over || game.turn.human) return;
-  await act("step");
+// the board from the keyboard: Enter or Space on a reachable space; arrows move among them
+$("board").addEventListener("keydown", (e) => {
+  const g = e.target.closest && e.target.closest("g.space");
+  if (!g) return;
+  if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickSpace(Number(g.dataset.space)); return; }
+  if (e.key.startsWith("Arrow")) {
+    const all = Array.from($("board").querySelectorAll("g.space.reach"));
+    const i = all.indexOf(g);
+    if (i < 0 || !all.length) return;
+    e.preventDefault();
+    all[(i + (e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : all.length - 1)) % all.length].focus();
+  }
+});
+document.addEventListener("keydown", (e) => {  // 1-9: choose that card
+  if (!P.view || e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.target.tagName === "TEXTAREA") return;
+  const card = Number(e.key);
+  if (card >= 1 && card <= 9) {
+    const b = document.querySelector(`#hand .card[data-card="${card}"]:not([disabled])`);
+    if (b) { b.click(); b.focus(); }
+  }
+});
+
+function setZoom(z) {
+  P.zoom = Math.max(0.5, Math.min(z, 4));
+  const svg = $("board").querySelector("svg");
+  if (svg) svg.style.width = `${P.zoom * 100}%`;
+}
+$("zoom-in").onclick = () => setZoom(P.zoom * 1.4);
+$("zoom-out").onclick = () => setZoom(P.zoom / 1.4);
+$("zoom-fit").onclick = () => setZoom(1);
+
+// -- the host ----------------------------------------------------------------------------------
+async function hostPanel() {
+  try {
+    const links = await api("GET", `/api/tables/${P.tid}/links`, undefined, { "x-table-token": P.host });
+    P.links = links;
+    $("spectator-link").textContent = links.spectator; $("spectator-link").href = links.spectator;
+    const box = $("join-codes");
+    box.innerHTML = "";
+    for (const s of links.seats) {
+      if (!s.link) continue;
+      const code = el("div", { class: "join-code", "data-seat": s.seat });
+      code.innerHTML = s.qr;
+      code.prepend(el("h4", {}, `${t("seat_n", { n: s.seat + 1 })}: ${s.name}`));
+      const copy = el("button", { type: "button", class: "copy" }, t("copy"));
+      copy.onclick = async () => { try { await navigator.clipboard.writeText(s.link); copy.textContent = t("copied"); } catch (e) { /* no clipboard */ } };
+      code.append(el("div", {}, el("a", { href: s.link, class: "join-link" }, t("open_seat_here")), " ", copy));
+      box.append(code);
+    }
+    $("host-panel").classList.toggle("hidden", !links.seats.some((s) => s.link));
+    renderSeats(P.view);
+  } catch (e) { /* not the host (any more): the table still shows */ }
 }
 
+function renderSeats(v) {
+  if (!P.host || v.table.shared) return;
+  const box = $("seat-list");
+  box.innerHTML = "";
+  const people = v.table.seats.filter((s) => s.kind === "person");
+  const all = people.length > 0 && people.every((s) => s.online || s.stand_in);
+  if (all !== P.allJoined) { $("join-box").open = !all; P.allJoined = all; }  // fold the codes once all are in
+  for (const s of v.table.seats) {
+    if (s.kind !== "person") continue;
+    const code = document.querySelector(`.join-code[data-seat="${s.seat}"]`);
+    if (code) code.classList.toggle("joined", s.online);
+    const state = s.stand_in ? t("bot_moves", { bot: s.stand_in, name: s.name }) : (s.online ? t("online") : t("away"));
+    const b = el("button", { type: "button", class: "stand-in", "data-seat": s.seat },
+      s.stand_in ? t("take_back", { name: s.name }) : t("hand_to_bot", { name: s.name }));
+    b.onclick = () => seatToBot(s.seat, s.stand_in ? null : "greedy");
+    box.append(el("div", { class: "seat " + (s.online ? "online" : "away") }, el("b", {}, `${s.seat + 1}. ${s.name}`), ` — ${state} `, b));
+  }
+}
+
+async function seatToBot(seat, bot) {
+  try { await show(await api("POST", `/api/tables/${P.tid}/seat`, { seat, bot }, { "x-table-token": P.host })); }
+  catch (e) { message(e.message, "error"); }
+}
+
+// -- the end -----------------------------------------------------------------------------------
 function showEnd() {
-  $("turn").textContent = "Race over";
-  $("end").classList.remove("hidden");
-  const t = $("placings");
-  t.innerHTML = "";
-  t.append(el("tr", {}, ...["place", "chariot", "points", ""].map((h) => el("th", {}, h))));
-  for (const p of game.result.placings) {
-    const notes = [p.disqualified ? "disqualified" : "", p.removed ? "removed" : "", p.finished ? "" : "not finished"].filter(Boolean).join(", ");
-    t.append(el("tr", { class: "placing" }, el("td", {}, p.place ? `${p.place}.` : "–"),
+  const g = P.view.race;
+  $("turn").textContent = t("race_over");
+  $("hand-area").dataset.state = "over";
+  const tbl = $("placings");
+  tbl.innerHTML = "";
+  tbl.append(el("tr", {}, ...["h_place", "h_chariot", "h_points_won", ""].map((h) => el("th", {}, h ? t(h) : ""))));
+  for (const p of g.result.placings) {
+    const notes = [p.disqualified ? t("disqualified") : "", p.removed ? t("removed") : "", p.finished ? "" : t("not_finished")].filter(Boolean).join(", ");
+    tbl.append(el("tr", { class: "placing" }, el("td", {}, p.place ? `${p.place}.` : "–"),
       el("td", {}, `${"ABCDEFGHIJKL"[p.chariot]} ${p.name}`), el("td", {}, String(p.points)), el("td", {}, notes)));
   }
-  $("watch").href = "/replay?record=" + encodeURIComponent(game.record);
-  const tour = game.tournament;
+  $("seed-end").textContent = t("seed_was", { seed: g.seed });
+  $("watch").href = "/replay?record=" + encodeURIComponent(g.record);
+  $("again").classList.toggle("hidden", !P.host);
+  const tour = P.view.table.tournament;
   $("tournament-box").classList.toggle("hidden", !tour);
   if (!tour) return;
-  $("tournament-title").textContent = `Tournament: race ${tour.race} of ${tour.races}` + (tour.next ? "" : " — final standings");
+  $("tournament-title").textContent = t("tournament_title", { race: tour.race, races: tour.races }) + (tour.next ? "" : t("final_standings"));
   const st = $("standings");
   st.innerHTML = "";
-  st.append(el("tr", {}, ...["rank", "player", "total", "points per race"].map((h) => el("th", {}, h))));
+  st.append(el("tr", {}, ...["h_rank", "h_player", "h_total", "h_per_race"].map((h) => el("th", {}, t(h)))));
   for (const s of tour.standings) st.append(el("tr", { class: "standing" }, el("td", {}, `${s.rank}.`), el("td", {}, s.player),
     el("td", {}, String(s.total)), el("td", {}, s.points.join(" + "))));
-  $("next-race").classList.toggle("hidden", !tour.next);
+  $("next-race").classList.toggle("hidden", !tour.next || !P.host);
 }
 
-async function nextRace() {
-  try {
-    const g = await api("POST", `/api/games/${encodeURIComponent(game.record)}/next-race`);
-    $("end").classList.add("hidden");
-    params.set("game", g.record);
-    history.replaceState(null, "", "/play?" + params.toString());
-    await show(g);
-  } catch (e) { message(e.message, "error"); }
-}
-
-async function playAgain() {
-  const h = { ...game.setup, seed: null };
-  $("end").classList.add("hidden");
-  await start(h);
+async function newRace(kind) {
+  try { await show(await api("POST", `/api/tables/${P.tid}/race/${kind}`, undefined, { "x-table-token": P.host })); }
+  catch (e) { message(e.message, "error"); }
 }
 
 $("pass-ok").onclick = () => act("reveal");
@@ -263,13 +508,18 @@ $("wait").onclick = () => act("move", { card: 0 });
 $("skip").onclick = () => act("skip");
 $("undo").onclick = () => act("undo");
 $("pass-undo").onclick = () => act("undo");
-$("again").onclick = playAgain;
-$("next-race").onclick = nextRace;
+$("again").onclick = () => newRace("again");
+$("next-race").onclick = () => newRace("next-race");
 
+applyText();
 (async () => {
-  if (params.get("game")) {
-    try { await show(await api("GET", `/api/games/${encodeURIComponent(params.get("game"))}`)); }
-    catch (e) { await setupPage(); $("setup-error").textContent = e.message; }
+  if (params.get("table")) {
+    try { await openTable(params.get("table")); }
+    catch (e) { $("race").classList.add("hidden"); await setupPage(); $("setup-error").textContent = e.message; }
+  } else if (params.get("game")) {  // an older link to a record: its table, if it has one
+    const s = (await api("GET", "/api/saves")).find((x) => x.record === params.get("game"));
+    if (s && s.table) location.replace(`/play?table=${encodeURIComponent(s.table)}`);
+    else await setupPage();
   } else {
     await setupPage();
   }

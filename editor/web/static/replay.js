@@ -7,7 +7,9 @@ function startViewer(data, svg) {
   R.data = data;
   $r("viewer").classList.remove("hidden");
   if ($r("pick")) $r("pick").classList.add("hidden");
-  $r("title").textContent = `${data.course} · ${data.ruleset}${data.variants.length ? " + " + data.variants.join(", ") : ""} · seed ${data.seed} · ${data.record}`;
+  $r("title").textContent = `${data.course} · ${data.ruleset}${data.variants.length ? " + " + data.variants.join(", ") : ""}` +
+    (data.public ? " · in progress: what the table has seen" : ` · seed ${data.seed}`) + ` · ${data.record}`;
+  if ($r("hands-title")) $r("hands-title").textContent = data.public ? "Chariots (hands hidden while the race runs)" : "Chariots (all hands shown)";
   R.board = Board.load($r("board"), svg);
   $r("jump").max = data.frames.length - 1;
   showFrame(0);
@@ -23,7 +25,7 @@ function showFrame(i) {
   Board.clear(R.board, "path");
   Board.mark(R.board, f.path || [], "path");
   $r("ply-shown").textContent = `ply ${R.i} / ${frames.length - 1}`;
-  $r("legal").textContent = f.legal === null ? "start position" : `${f.chariot} had ${f.legal} legal move${f.legal === 1 ? "" : "s"}`;
+  $r("legal").textContent = f.chariot === null ? "start position" : f.legal === null ? `${f.chariot} moved` : `${f.chariot} had ${f.legal} legal move${f.legal === 1 ? "" : "s"}`;
   const ev = $r("events");
   ev.innerHTML = "";
   for (const e of f.events) ev.append(el("div", { class: "event" }, e));
@@ -35,7 +37,7 @@ function showFrame(i) {
     t.append(el("tr", { class: "hand-row" }, el("td", {}, el("span", { class: "swatch", style: `background:${R.data.colours[k]}` })),
       el("td", {}, `${R.data.letters[k]} ${R.data.names[k]}`), el("td", {}, c.pos === null ? "–" : String(c.pos)),
       el("td", {}, `${c.lap}/${R.data.laps}`), el("td", {}, c.coin === "held" ? "coin held" : "coin paid"),
-      el("td", { class: "hand" }, c.hand.join(" ")), el("td", {}, st)));
+      el("td", { class: "hand" }, c.hand ? c.hand.join(" ") : `${c.cards} cards`), el("td", {}, st)));
   });
   const res = $r("result");
   res.innerHTML = "";
@@ -46,8 +48,8 @@ function showFrame(i) {
 }
 
 function togglePlay() {
-  if (R.timer) { clearInterval(R.timer); R.timer = null; $r("play").textContent = "▶ play"; return; }
-  $r("play").textContent = "⏸ pause";
+  if (R.timer) { clearInterval(R.timer); R.timer = null; $r("play").textContent = "play"; return; }
+  $r("play").textContent = "pause";
   R.timer = setInterval(() => {
     if (R.i >= R.data.frames.length - 1) { togglePlay(); return; }
     showFrame(R.i + 1);

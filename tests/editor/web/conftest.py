@@ -17,7 +17,7 @@ DOCS_IMG = Path(__file__).resolve().parents[3] / "docs" / "img"
 
 
 class LiveServer:
-    def __init__(self, data: Path) -> None:
+    def __init__(self, data: Path, port: int = 0) -> None:
         import uvicorn
 
         from avecaesar.editor.web.app import create_app
@@ -26,9 +26,11 @@ class LiveServer:
         self.app = create_app(data)
         self.sock = socket.socket()
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as `serve` does
-        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart, same port
+        self.sock.bind(("127.0.0.1", port))
         self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning",
+                                                     ws="wsproto"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
 
@@ -41,9 +43,15 @@ class LiveServer:
             time.sleep(0.02)
         return self
 
+    def kill(self) -> None:
+        """Stop at once: open connections are dropped, nothing is waited for."""
+        self.server.force_exit = True
+        self.stop()
+
     def stop(self) -> None:
         self.server.should_exit = True
-        self.thread.join(10)
+        self.thread.join(20)
+        self.sock.close()
 
 
 @pytest.fixture(scope="session")
@@ -83,12 +91,19 @@ def browser() -> Iterator[object]:
     driver.quit()
 
 
-@pytest.fixture
-def screenshot(browser: object) -> object:
+class Screenshot:
     """Save a screenshot of the page into docs/img/ (the docs show the current pages)."""
 
-    def take(name: str) -> None:
-        DOCS_IMG.mkdir(parents=True, exist_ok=True)
-        browser.save_screenshot(str(DOCS_IMG / name))  # type: ignore[attr-defined]
+    folder = DOCS_IMG
 
-    return take
+    def __init__(self, browser: object) -> None:
+        self.browser = browser
+
+    def __call__(self, name: str) -> None:
+        DOCS_IMG.mkdir(parents=True, exist_ok=True)
+        self.browser.save_screenshot(str(DOCS_IMG / name))  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def screenshot(browser: object) -> Screenshot:
+    return Screenshot(browser)

@@ -9,7 +9,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from avecaesar.engine.core.record import read_record
 
-from .test_resume_after_restart import _play_until
+from .table_client import TableClient
 
 BOTS = [{"name": "Anna", "bot": "greedy"}, {"name": "Ben", "bot": "random"},
         {"name": "Cato", "bot": "greedy"}]
@@ -17,14 +17,14 @@ BOTS = [{"name": "Anna", "bot": "greedy"}, {"name": "Ben", "bot": "random"},
 
 def test_a_tournament_of_the_2022_edition(live_server) -> None:
     url = live_server.url
-    game = httpx.post(url + "/api/games", json={
+    table = TableClient.create(url, {
         "ruleset": "dicetree-2022", "course": "dicetree-2022/hippodrom-constantinople",
-        "seed": 5, "players": BOTS[:2], "tournament": True}).json()
+        "seed": 5, "players": BOTS[:2], "tournament": True})
     totals = {p["name"]: 0 for p in BOTS[:2]}
     courses, previous = [], None
     for race in range(1, 5):
-        game = _play_until(url, game, 100_000)
-        lines = read_record(live_server.data / "saves" / game["record"])
+        done = table.play_until(100_000)
+        lines = read_record(live_server.data / "saves" / done["record"])
         head, result = lines[0], lines[-1]
         assert head["race"] == race and head["seated"] == (race > 1)
         courses.append(head["course"])
@@ -34,30 +34,34 @@ def test_a_tournament_of_the_2022_edition(live_server) -> None:
         previous = (head["seats"], result["placings"])
         for p in result["placings"]:
             totals[p["name"]] += p["points"]
-        tour = game["tournament"]
+        tour = table.view()["table"]["tournament"]
         assert tour["race"] == race and tour["races"] == 4 and tour["next"] == (race < 4)
         assert {s["player"]: s["total"] for s in tour["standings"]} == totals
         if race < 4:
-            game = httpx.post(f"{url}/api/games/{game['record']}/next-race").json()
-            assert game["ply"] == 0 and not game["over"]
+            r = table.http.post(f"/api/tables/{table.tid}/race/next-race",
+                                headers={"x-table-token": table.host})
+            assert r.status_code == 200, r.text
+            assert r.json()["race"]["ply"] == 0 and not r.json()["race"]["over"]
     # the rotation: races 1 and 2 on the rulebook's courses, no course twice
     assert courses[:2] == ["dicetree-2022/arena-carthago", "dicetree-2022/arena-maximus"]
     assert len(set(courses)) == 4
-    r = httpx.post(f"{url}/api/games/{game['record']}/next-race")
+    r = table.http.post(f"/api/tables/{table.tid}/race/next-race",
+                        headers={"x-table-token": table.host})
     assert r.status_code == 400 and "4 races" in r.json()["error"]
 
 
 def test_next_race_from_the_end_screen(live_server, browser) -> None:
-    game = httpx.post(live_server.url + "/api/games", json={
+    created = httpx.post(live_server.url + "/api/tables", json={
         "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 9,
-        "players": BOTS[:2], "tournament": True}).json()
+        "players": BOTS[:2], "tournament": True, "delay_ms": 0}).json()
     d = browser
-    d.get(f"{live_server.url}/play?delay=5&game={game['record']}")
-    wait = WebDriverWait(d, 60, poll_frequency=0.05)
+    d.set_window_size(1280, 800)
+    d.get(created["host"])  # the host's own link
+    wait = WebDriverWait(d, 90, poll_frequency=0.05)
     wait.until(lambda d: d.find_element(By.ID, "next-race").is_displayed())
     assert "race 1 of 4" in d.find_element(By.ID, "tournament-title").text
     assert len(d.find_elements(By.CSS_SELECTOR, "#standings tr.standing")) == 2
+    first = d.find_element(By.ID, "record-link").text
     d.find_element(By.ID, "next-race").click()
-    wait.until(lambda d: d.find_element(By.ID, "race").is_displayed()
+    wait.until(lambda d: d.find_element(By.ID, "record-link").text != first
                and not d.find_element(By.ID, "end").is_displayed())
-    assert "game=" in d.current_url and game["record"] not in d.current_url

@@ -1,0 +1,171 @@
+"""Setting up a table: the catalogue the setup form is built from, and reading the form.
+
+The setup takes what the CLI takes: an edition (or homebrew ruleset), variants by title —
+only those written for the chosen ruleset —, a house-rules file and a variant file (uploaded;
+both end up in the record's house rules, so the game replays anywhere), the answers to the
+open values (asked as a form built from the server's structured list: key, why, citation,
+choices), a bundled course (each edition preselects its own) or an uploaded one, the seats
+(a person or a bot) and the seed.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from avecaesar.editor.table.game import GameSetup
+from avecaesar.editor.web.requests import field
+from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
+from avecaesar.engine.bots.registry import BOTS, POLICIES
+from avecaesar.engine.course.load import bundled_courses
+from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
+from avecaesar.engine.data.limits import MAX_PLAYERS
+
+__all__ = ["ASKED", "TableOptions", "catalog", "missing_values", "parse_setup"]
+
+#: the citation of a value the table answered in the setup form (as the terminal's ``play``)
+ASKED = "house rule: asked at the table"
+MAX_DELAY_MS = 10_000
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    shared: bool  # one device passed around
+    delay_ms: int | None  # the bots' step time; None: they move when asked (the API)
+    tournament: bool
+
+
+@functools.cache
+def _lineage(ruleset: str) -> tuple[str, ...]:
+    from avecaesar.engine.ruleset.load import load_ruleset
+
+    try:
+        rs = load_ruleset(ruleset)
+    except AveCaesarError:
+        return (ruleset,)
+    return (*map(str, rs.data.get("based_on", [])), rs.id)
+
+
+@functools.cache
+def _preselected_course(ruleset: str) -> str | None:
+    """The course an edition starts on: its tournament's first race, else its first board."""
+    from avecaesar.engine.core.ruleset_adapter import tournament_rules_from_ruleset
+    from avecaesar.engine.core.tournament import choose_course
+    from avecaesar.engine.ruleset.load import load_ruleset
+
+    edition = _lineage(ruleset)[0]
+    pool = sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
+    try:
+        rules = tournament_rules_from_ruleset(load_ruleset(ruleset))
+        return str(choose_course(rules, 1, 4, None, [], pool, random.Random(0)))
+    except (AveCaesarError, ValueError, KeyError):
+        return pool[0] if pool else None
+
+
+def catalog() -> dict[str, Any]:
+    """What the setup form offers: rulesets with their course and variants (by title, only
+    the ones written for that ruleset), the bundled courses, the bots."""
+    from avecaesar.engine.ruleset.catalog import bundled
+
+    entries = bundled()
+    variants = [e for e in entries if e.kind == "variant"]
+    rulesets = []
+    for e in entries:
+        if e.kind == "variant":
+            continue
+        line = set(_lineage(e.id))
+        rulesets.append({**e.to_json(), "course": _preselected_course(e.id),
+                         "variants": [v.id for v in variants
+                                      if "any" in v.applies_to or line & set(v.applies_to)]})
+    return {"rulesets": rulesets, "variants": [v.to_json() for v in variants],
+            "courses": sorted(bundled_courses()),
+            "bots": [{"name": b.name, "doc": b.doc} for b in BOTS],
+            "max_course_bytes": MAX_COURSE_BYTES, "max_players": MAX_PLAYERS,
+            "max_delay_ms": MAX_DELAY_MS}
+
+
+def missing_values(err: MissingRuleValueError) -> list[dict[str, Any]]:
+    """The open values as the form asks them: key, why, citation, choices."""
+    out = []
+    for key, why, choices in err.entries:
+        text, cite = why, ""
+        if why.endswith("]") and " [" in why:
+            text, _, cite = why[:-1].rpartition(" [")
+        out.append({"key": key, "why": text, "cite": cite,
+                    "choices": None if choices is None else [
+                        str(c).lower() if isinstance(c, bool) else c for c in choices]})
+    return out
+
+
+def _seats(data: dict[str, Any]) -> list[dict[str, Any]]:
+    players = field(data, "players", list)
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        raise BadRequest(f"give 1 to {MAX_PLAYERS} players")
+    seats = []
+    for i, p in enumerate(players, start=1):
+        if not isinstance(p, dict):
+            raise BadRequest(f"player {i} must be an object with name and bot")
+        name = " ".join(str(field(p, "name", str)).split())[:40] or f"Player {i}"
+        bot = field(p, "bot", str, None)
+        if bot is not None and bot not in POLICIES:
+            raise BadRequest(f"player {i}: unknown bot {bot!r}; known: {', '.join(POLICIES)}")
+        seats.append({"name": name, "bot": bot})
+    if len({s["name"].casefold() for s in seats}) != len(seats):
+        raise BadRequest("two players have the same name")
+    return seats
+
+
+def _house(data: dict[str, Any], storage: Storage) -> dict[str, dict[str, Any]] | None:
+    """The house rules: the uploaded variant file's rules, the uploaded house-rules file,
+    then the answers to the open values (later ones win)."""
+    from avecaesar.engine.ruleset.compose import parse_override
+
+    house: dict[str, dict[str, Any]] = {}
+    for name in ("variant_file", "house_file"):
+        ref = field(data, name, str, None)
+        if ref:
+            house.update(storage.rules_file(ref))
+    answers = field(data, "answers", dict, {})
+    if len(answers) > 64:
+        raise BadRequest("too many answers")
+    for key, raw in answers.items():
+        if not isinstance(raw, str | int | bool):
+            raise BadRequest(f"the answer for {key!r} must be a value")
+        text = str(raw).lower() if isinstance(raw, bool) else str(raw)
+        k, value = parse_override(f"{key}={text}")
+        house[k] = {"value": value, "source": ASKED}
+    return house or None
+
+
+def parse_setup(data: dict[str, Any], storage: Storage) -> tuple[GameSetup, TableOptions]:
+    """The form's fields checked (every mistake a 4xx with its field named)."""
+    from avecaesar.engine.ruleset.compose import parse_override
+
+    seats = _seats(data)
+    variants = field(data, "variants", list, [])
+    overrides = field(data, "overrides", dict, {})
+    if not all(isinstance(v, str) for v in variants) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in overrides.items()):
+        raise BadRequest("variants are names and overrides map keys to values (strings)")
+    for k, v in overrides.items():
+        parse_override(f"{k}={v}")  # the CLI's --set check: unknown keys get "did you mean"
+    ruleset = field(data, "ruleset", str)
+    for name in [ruleset, *variants]:
+        storage.rule_name(name)
+    seed = field(data, "seed", int, None)
+    if seed is None:
+        seed = secrets.randbelow(1_000_000_000)
+    if not 0 <= seed < 2**63:
+        raise BadRequest("the seed is a whole number from 0")
+    delay = field(data, "delay_ms", int, None)
+    if delay is not None and not 0 <= delay <= MAX_DELAY_MS:
+        raise BadRequest(f"delay_ms: 0 to {MAX_DELAY_MS} milliseconds, or null")
+    setup = GameSetup(ruleset, variants, overrides,
+                      storage.course_path(field(data, "course", str)), seed, seats,
+                      house=_house(data, storage))
+    options = TableOptions(bool(field(data, "shared", bool, False)), delay,
+                           bool(field(data, "tournament", bool, False)))
+    return setup, options

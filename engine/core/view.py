@@ -1,0 +1,247 @@
+"""What a table sees of a race: the public view, one seat's private view, the public record.
+
+Hidden information has one owner (DESIGN.md): a chariot's hand, every deck's order and the
+seed (from which every deck follows) belong to the engine and to the seat that drives the
+chariot. Every view a device or a record receives while a race runs is built here, from the
+state and the asking seat: :func:`public_view` (what everyone at the table sees — positions,
+laps, the alley coin, cards in hand as a count, the points a chariot still holds, the
+distance it still has to race) plus, for a seat, :func:`private_view` (its own hands, the
+full 6-card status of its own chariots). :func:`public_record` is the record of a race in
+progress as the table has seen it (no seed, no start notation, no legal-move counts); the
+full record exists once the race is over.
+
+The 6-card status of another seat's chariot is worked out by :func:`public_card_status` in
+three values: conditions that read hands (:data:`HAND_CONDITIONS`) count as unknown, so a
+status that depends on cards nobody else has seen is shown as "depends on the cards", never
+decided from them. Where the rules themselves make a move depend on another chariot's cards
+(the joint-leader and chicane exceptions ask whether the others can move), the legal moves
+say so, as the players at a real table would by showing their cards.
+
+Cards leave a hand only face up (played, a ramming attack's highest card, the crash with
+only sixes); the one event that moves a card unseen (a card put under the deck on a missed
+turn) is made public without its card by :func:`public_event`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.conditions import CONDITIONS, Context
+from avecaesar.engine.core.moves import six_rule
+from avecaesar.engine.core.position import Position
+from avecaesar.engine.core.rule_values import CardRestriction
+from avecaesar.engine.core.types import LETTERS, RACING, Event
+
+__all__ = ["HAND_CONDITIONS", "PRIVATE_HEADER", "distance_to_finish", "private_view",
+           "public_card_status", "public_event", "public_record", "public_view",
+           "view_for"]
+
+#: the conditions that read a hand (one's own or another chariot's): unknown to the others
+HAND_CONDITIONS = frozenset({"only_sixes_in_hand", "all_joint_leaders_only_sixes",
+                             "blocks_others", "cannot_be_passed"})
+#: what a record's header holds that the table has not seen: the seed (every deck follows
+#: from it) and the start position in race notation (every hand and deck)
+PRIVATE_HEADER = ("seed", "start")
+#: per turn line, what the table has not seen: how many moves the hand allowed
+PRIVATE_TURN = ("legal",)
+#: event kinds whose data names a card nobody else saw, and that field
+PRIVATE_EVENT_FIELDS = {"cycle": "card"}
+
+
+# -- the 6-card status, in three values -----------------------------------------------------
+def _holds3(expr: Any, x: Context) -> bool | None:
+    """``holds`` in three values: a condition reading hands is None (unknown)."""
+    if expr is None:
+        return None
+    if isinstance(expr, str):
+        return None if expr in HAND_CONDITIONS else CONDITIONS[expr].test(x)
+    op, arg = expr
+    if op == "not":
+        inner = _holds3(arg, x)
+        return None if inner is None else not inner
+    found = [_holds3(e, x) for e in arg]
+    if op == "all":
+        return False if False in found else (True if all(found) else None)
+    return True if True in found else (False if all(v is False for v in found) else None)
+
+
+def _forbids(r: CardRestriction, x: Context) -> str:
+    """Whether ``r`` forbids its cards now: ``forbidden``, ``free``, ``unless`` (forbidden
+    unless an exception holds that depends on cards in hand) or ``depends``."""
+    ends = _holds3(r.ends_when, x) if r.ends_when is not None else False
+    if ends is True:
+        return "free"
+    forbidden = _holds3(r.forbidden_when, x)
+    if forbidden is False:
+        return "free"
+    unless = _holds3(r.unless, x) if r.unless is not None else False
+    if unless is True:
+        return "free"
+    if ends is False and forbidden is True:
+        return "forbidden" if unless is False else "unless"
+    return "depends"
+
+
+def _why(r: CardRestriction, card: int, x: Context) -> str:
+    leaders = x.state.leaders()
+    lead = ("you do not lead" if x.chariot not in leaders
+            else "you lead jointly" if len(leaders) > 1 else "you lead")
+    text = r.why.format(card=card, cards=", ".join(str(k) for k in sorted(r.cards)),
+                        lead=lead)
+    return f"{text} — {r.cite}" if r.cite else text
+
+
+def _never(state: Position, c: int) -> bool:
+    return False  # a hand condition is never asked here: _holds3 answers None first
+
+
+#: the order of the answers, strongest first: the first restriction that forbids outright
+#: decides; else the first one forbidding unless an exception, else one that depends
+_STRENGTH = ("forbidden", "unless", "depends")
+
+
+def public_card_status(state: Position, c: int, card: int) -> tuple[str, str | None]:
+    """Whether chariot ``c`` may play ``card`` as far as the table can tell without seeing
+    any hand: ``free``, ``forbidden``, ``unless`` (forbidden unless an exception that
+    depends on cards in hand holds — the player shows it by playing the card) or
+    ``depends`` (the restriction itself depends on cards); with the reason."""
+    rules = state.game.rules
+    if card not in rules.restricted_cards:
+        return "free", None
+    x = Context(state, c, frozenset(), _never, _never)
+    best: tuple[int, str, str] | None = None
+    for r in rules.card_restrictions:
+        if card not in r.cards:
+            continue
+        found = _forbids(r, x.with_cards(r.cards))
+        if found != "free":
+            rank = _STRENGTH.index(found)
+            if best is None or rank < best[0]:
+                best = (rank, found, _why(r, card, x))
+    return ("free", None) if best is None else (best[1], best[2])
+
+
+# -- the distance still to race ---------------------------------------------------------------
+_DISTANCES: dict[int, tuple[Board, dict[tuple[int, int, bool], int | None]]] = {}
+
+
+def distance_to_finish(state: Position, c: int) -> int | None:
+    """The fewest movement points chariot ``c`` still needs to finish on the empty track
+    (the remaining laps, and the alley stop if it must still make it); None when it is out
+    of the race or cannot finish."""
+    if state.status[c] != RACING or state.pos[c] is None:
+        return None
+    game = state.game
+    board, rules = game.board, game.rules
+    own = rules.ownerless
+    alley = (board.has_alley and rules.alley_must_stop and not state.stopped[c]
+             and not (game.is_ownerless(c) and own is not None and own.alley_free))
+    left = board.start_crossings[c] + rules.laps - state.crossings[c]
+    lap = state.lap(c)
+    key = (int(state.pos[c] or 0), left * 100 + lap, alley)
+    entry = _DISTANCES.get(id(board))
+    if entry is None or entry[0] is not board:
+        if len(_DISTANCES) > 32:
+            _DISTANCES.clear()
+        entry = _DISTANCES[id(board)] = (board, {})
+    memo = entry[1]
+    if key not in memo:
+        memo[key] = _search(board, key[0], left, lap, alley, rules.alley_laps)
+    return memo[key]
+
+
+def _search(board: Board, start: int, left: int, lap: int, alley: bool,
+            alley_laps: Sequence[int]) -> int | None:
+    """Breadth-first over (space, crossings, stop made) from ``start``."""
+    begin = (start, 0, not alley)
+    seen = {begin}
+    queue = deque([(begin, 0)])
+    while queue:
+        (node, crossed, stopped), steps = queue.popleft()
+        for nxt, fin in board.succ[node]:
+            k = crossed + fin
+            if k >= left:
+                if stopped:
+                    return steps + 1
+                continue
+            s = stopped or (board.alley[nxt] and lap + k in alley_laps)
+            item = (nxt, k, s)
+            if item not in seen:
+                seen.add(item)
+                queue.append((item, steps + 1))
+    return None
+
+
+# -- the views --------------------------------------------------------------------------------
+def _public_chariot(state: Position, c: int) -> dict[str, Any]:
+    game = state.game
+    racing = state.status[c] == RACING
+    six: dict[str, Any] | None = None
+    if racing and game.rules.six_card in game.rules.restricted_cards:
+        status, why = public_card_status(state, c, game.rules.six_card)
+        six = {"status": status, "why": why}
+    out: dict[str, Any] = {
+        "letter": LETTERS[c], "name": game.names[c], "pos": state.pos[c],
+        "lap": max(state.lap(c), 0), "laps": game.rules.laps,
+        "alley": "done" if state.stopped[c] else "to do",
+        "status": {"r": "racing", "f": "finished", "x": "removed"}[state.status[c]],
+        "disqualified": state.dq[c], "cards": len(state.hands[c]),
+        "points_left": sum(state.hands[c]) + sum(state.decks[c]),
+        "to_race": distance_to_finish(state, c), "six": six,
+        "ownerless": game.is_ownerless(c), "played": list(state.played[c])}
+    if game.rules.bonus is not None:
+        out["bonus"] = state.bonus[c]
+    if game.rules.prizes is not None:
+        out["money"] = state.money[c]
+    return out
+
+
+def public_view(state: Position) -> dict[str, Any]:
+    """What every device at the table may see: no hand, no deck order, no seed."""
+    return {"ply": state.ply, "over": state.over, "end": state.end,
+            "turn": state.current(),
+            "queue": [LETTERS[c] for c in state.queue],
+            "finish_order": [LETTERS[c] for c in state.finish_order],
+            "chariots": [_public_chariot(state, c) for c in range(state.game.chariots)]}
+
+
+def private_view(state: Position, chariots: Iterable[int]) -> dict[str, Any]:
+    """What the seat driving ``chariots`` sees beyond the public view: their hands and
+    their full 6-card status (the engine's own answer, with its citation)."""
+    hands: dict[str, list[int]] = {}
+    six: dict[str, str | None] = {}
+    for c in sorted(set(chariots)):
+        hands[LETTERS[c]] = list(state.hands[c])
+        six[LETTERS[c]] = six_rule(state, c) if state.status[c] == RACING else None
+    return {"hands": hands, "six": six}
+
+
+def view_for(state: Position, chariots: Iterable[int] = ()) -> dict[str, Any]:
+    """The one view of a race for a device: the public view and, for a seat, its own."""
+    return {"public": public_view(state), "private": private_view(state, chariots)}
+
+
+def public_event(e: Event) -> Event:
+    """``e`` as the table saw it: a card put away unseen is not named."""
+    hidden = PRIVATE_EVENT_FIELDS.get(e.kind)
+    if hidden is None:
+        return e
+    return Event(e.kind, e.chariot, {**e.data, hidden: None})
+
+
+def public_record(lines: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A record as the table has seen it: a finished race's record whole; a race in
+    progress without the seed, the start notation and the legal-move counts (a record
+    without its result line is in progress)."""
+    if lines and lines[-1].get("type") == "result":
+        return [dict(ln) for ln in lines]
+    out = []
+    for ln in lines:
+        drop = PRIVATE_HEADER if ln.get("type") == "header" else PRIVATE_TURN
+        out.append({k: v for k, v in ln.items() if k not in drop})
+    if out:
+        out[0]["public"] = True
+    return out

@@ -1,0 +1,174 @@
+"""The table's API beyond a race: rules files stored in the record, the host's seat controls,
+idle tables freed, nothing stored per studio keystroke, uploads bounded, a WebSocket from
+another site refused, and `serve --host 0.0.0.0` printing who can reach it and each new
+table's join links with their QR codes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from avecaesar.editor.web import storage as storage_module
+from avecaesar.editor.web.tables import ABANDONED_AFTER, FINISHED_AFTER
+from avecaesar.engine.core.record import read_record
+
+from .table_client import TableClient
+
+BASE = {"ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 12,
+        "players": [{"name": "Ada", "bot": None}, {"name": "Bea", "bot": None},
+                    {"name": "Bot", "bot": "greedy"}]}
+
+VARIANT = """id: our-short-race
+kind: variant
+title: Our short race
+summary: two laps, the alley in laps 1-2
+source: "house rule: our group"
+applies_to: [any]
+rules:
+  race:
+    laps: {value: 2, source: "house rule: our group"}
+  alley:
+    laps: {value: [1, 2], source: "house rule: our group"}
+"""
+
+
+def test_a_variant_file_and_a_house_file_go_into_the_record(live_server) -> None:
+    url = live_server.url
+    var = httpx.post(url + "/api/rules-files", json={"kind": "variant", "text": VARIANT})
+    assert var.status_code == 200 and var.json()["keys"] == ["alley.laps", "race.laps"]
+    house = httpx.post(url + "/api/rules-files", json={
+        "kind": "house", "text": "rules:\n  scoring.places: [9, 6, 4, 3, 2, 1]\n"}).json()
+    table = TableClient.create(url, {**BASE, "variant_file": var.json()["ref"],
+                                     "house_file": house["ref"]})
+    record = live_server.data / "saves" / table.view()["race"]["record"]
+    head = read_record(record)[0]
+    assert head["house"]["race.laps"] == {"value": 2, "source": "house rule: our group"}
+    assert head["house"]["scoring.places"]["value"] == [9, 6, 4, 3, 2, 1]
+    assert table.view()["race"]["chariots"][0]["laps"] == 2
+    bad = httpx.post(url + "/api/rules-files", json={"kind": "variant",
+                                                     "text": "id: x\nkind: variant\n"})
+    assert bad.status_code == 400 and "Traceback" not in bad.text
+
+
+def test_the_host_hands_an_absent_seat_to_a_bot_and_back(live_server) -> None:
+    table = TableClient.create(live_server.url, BASE)
+    person = 0
+    seat_url = f"/api/tables/{table.tid}/seat"
+    r = table.http.post(seat_url, json={"seat": person, "bot": "greedy"},
+                        headers={"x-table-token": table.seats[person]})
+    assert r.status_code == 403  # only the host
+    r = table.http.post(seat_url, json={"seat": 2, "bot": "greedy"},
+                        headers={"x-table-token": table.host})
+    assert r.status_code == 409 and "bot's" in r.json()["error"]
+    r = table.http.post(seat_url, json={"seat": person, "bot": "greedy"},
+                        headers={"x-table-token": table.host})
+    assert r.status_code == 200
+    assert r.json()["table"]["seats"][person]["stand_in"] == "greedy"
+    mine = [c for c in r.json()["race"]["chariots"] if c["seat"] == person]
+    assert mine and not mine[0]["human"] and mine[0]["stand_in"]
+    race = table.view()["race"]
+    while race["turn"]["seat"] != person:  # the others play until Ada's turn
+        race = table.play_until(race["ply"] + 1)
+    assert not race["turn"]["human"]  # a bot moves for her: the host asks it to
+    assert table.post("move", table.seats[person], {"card": 0}).status_code == 400
+    r = table.post("step", table.host)
+    assert r.status_code == 200 and r.json()["race"]["ply"] == race["ply"] + 1
+    r = table.http.post(seat_url, json={"seat": person, "bot": None},
+                        headers={"x-table-token": table.host})
+    assert r.json()["table"]["seats"][person]["stand_in"] is None
+    view = table.view(table.seats[person])["race"]  # her own view: her hand only
+    assert set(view["private"]["hands"]) == set(view["mine"]) and view["mine"]
+
+
+def test_idle_tables_are_freed_and_come_back_from_disk(live_server) -> None:
+    tables = live_server.app.state.tables
+    table = TableClient.create(live_server.url, BASE)
+    assert table.tid in tables.loaded
+    now = time.monotonic()
+    assert table.tid not in tables.sweep(now + FINISHED_AFTER + 1)  # still running
+    assert table.tid in tables.sweep(now + ABANDONED_AFTER + 1)
+    assert table.tid not in tables.loaded
+    view = table.view(table.seats[0])  # asked again: read back from its files
+    assert view["you"]["name"] == "Ada" and table.tid in tables.loaded
+
+
+def test_studio_checks_store_nothing_and_uploads_are_bounded(live_server, monkeypatch
+                                                            ) -> None:
+    from avecaesar.engine.data.paths import COURSES_DIR
+
+    folder = live_server.data / "uploads" / "courses"
+    before = set(os.listdir(folder))
+    text = (COURSES_DIR / "homebrew" / "rome.yaml").read_text(encoding="utf-8")
+    for i in range(5):  # five keystrokes
+        r = httpx.post(live_server.url + "/api/studio/check", json={"text": text + "#" * i})
+        assert r.status_code == 200 and r.json()["courses"]
+    assert set(os.listdir(folder)) == before
+    monkeypatch.setattr(storage_module, "MAX_UPLOADS", 3)
+    for i in range(6):
+        r = httpx.post(live_server.url + "/api/courses", json={"text": text + f"#{i}\n"})
+        assert r.status_code == 200
+    kept = [f for f in os.listdir(folder) if not f.startswith(".")]
+    named = live_server.app.state.storage._named_by_records()
+    assert len([f for f in kept if f[:16] not in named]) <= 3
+
+
+def test_a_websocket_from_another_site_is_refused(live_server) -> None:
+    """The guard closes a WebSocket whose Origin is not this server's (policy violation)."""
+    import base64
+    import socket
+
+    port = int(live_server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        key = base64.b64encode(os.urandom(16)).decode()
+        s.sendall((f"GET /api/tables/t000000000000/live HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                   "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                   f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                   "Origin: http://evil.example\r\n\r\n").encode())
+        answer = s.recv(4096).decode("latin-1")
+    assert " 101 " not in answer.splitlines()[0]  # not upgraded: refused
+
+
+@pytest.mark.covers("command:serve")
+def test_serve_on_every_network_says_who_can_reach_it_and_prints_join_codes(tmp_path
+                                                                           ) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "avecaesar.editor", "serve", "--host",
+                             "0.0.0.0", "--port", "0", "--data", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith("Ave Caesar table at http://"), first
+        lines = [proc.stdout.readline()]
+        while not any(w in lines[-1] for w in ("anyone on these", "no network address")):
+            lines.append(proc.stdout.readline())
+        port = first.split("/")[2].rsplit(":", 1)[1]
+        if "no network address" not in lines[0]:
+            assert lines[0].strip().startswith("on your network: http://")
+        deadline = time.monotonic() + 60
+        while True:  # the address is printed before the server listens
+            try:
+                r = httpx.post(f"http://127.0.0.1:{port}/api/tables", timeout=60,
+                               json={**BASE, "delay_ms": None})
+                break
+            except httpx.ConnectError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        assert r.status_code == 200, r.text
+        lan = first.split(" ")[4].rstrip("/")
+        assert all(s["link"].startswith(lan + "/play?table=") for s in r.json()["seats"]
+                   if "link" in s)  # the links name the address the phones can reach
+        out = ""
+        while "seat 2, Bea" not in out:
+            out += proc.stdout.readline()
+        out += "".join(proc.stdout.readline() for _ in range(12))
+        assert "seat 1, Ada: " in out and "#seat=" in out
+        assert "█" in out or "▀" in out  # a QR code drawn in the terminal
+    finally:
+        proc.terminate()
+        proc.wait(20)
