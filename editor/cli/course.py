@@ -321,19 +321,35 @@ def _course_in_direction(ref: str, direction: str | None) -> Course:
 
 
 def _drawing_problems(c: Course, steps: list[tuple[int, int, float]]) -> list[Problem]:
-    """A step drawn across the board is a problem of the course's geometry, at its piece."""
+    """Steps drawn across the board are a problem of the course's geometry: one per pair of
+    pieces they join, at the later piece, with what closes the drawing."""
+    from avecaesar.engine.course.checks import check_layout
     from avecaesar.engine.course.model import Where
 
     by_name = {p.name: p for p in c.model.pieces}
-    out: list[Problem] = []
+    groups: dict[tuple[str, str], list[tuple[int, int, float]]] = {}
     for u, v, length in steps:
-        du, dv = c.graph.nodes[u], c.graph.nodes[v]
-        piece = by_name.get(dv["piece"])
+        groups.setdefault((c.graph.nodes[u]["piece"], c.graph.nodes[v]["piece"]), []).append(
+            (u, v, length))
+    layout = check_layout(c.model)
+    hint = (layout[0].message.split(" — ", 1)[1] if layout and " — " in layout[0].message
+            else "adjust the turns or lengths so that each piece starts where the one before "
+                 "it ends")
+    out: list[Problem] = []
+    for (pu, pv), found in groups.items():
+        piece = by_name.get(pv)
         where = piece.where if piece else Where(c.model.source, ("track",))
-        out.append(where.problem(
-            f"the step {du['label']} → {dv['label']} ({u} → {v}) is drawn {length} spaces "
-            "long: the pieces do not close there — adjust the turns or lengths so that each "
-            "piece starts where the one before it ends"))
+        names = ", ".join(f"{u} → {v}" for u, v, _ in found[:3])
+        more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+        longest = max(length for _u, _v, length in found)
+        if len(found) == 1:
+            (u, v, _), = found
+            what = (f"the step {c.graph.nodes[u]['label']} → {c.graph.nodes[v]['label']} "
+                    f"({u} → {v}) is drawn {longest} spaces long")
+        else:
+            what = (f"{len(found)} steps from {pu!r} to {pv!r} ({names}{more}) are drawn up "
+                    f"to {longest} spaces long")
+        out.append(where.problem(f"{what}: the pieces do not close there — {hint}"))
     return out
 
 
@@ -433,8 +449,14 @@ def new(
                                         "(the file is <name>.yaml here).")],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="File to write.")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+    from_: Annotated[str | None, typer.Option("--from", help="Start from this course (a "
+                                              "bundled id or a file): an editable copy "
+                                              "instead of the starter.")] = None,
 ) -> None:
-    """Write a commented starter course that validates."""
+    """Write a commented starter course that validates, or an editable copy of any course.
+
+    Example: avecaesar course new --from dicetree-2022/arena-carthago my-arena.yaml
+    """
     from avecaesar.engine.data.paths import SCHEMAS_DIR
 
     target, title = _new_target(name, out)
@@ -443,9 +465,25 @@ def new(
     if not target.parent.is_dir():
         raise fail(f"error: the folder {target.parent} does not exist — create it first")
     schema = (SCHEMAS_DIR / "course.schema.json").resolve().as_uri()
+    if from_ is not None:
+        from avecaesar.editor.cli.course_copy import course_copy
+
+        keep_name = title if _names_a_course(name, out) else None
+        text, what = course_copy(from_, target, schema, keep_name)
+        _write_output(target, text)
+        typer.echo(f"wrote {target} — a copy of {what}; next: avecaesar course validate "
+                   f"{target}")
+        return
     text = STARTER.format(schema=schema, file=target, name=title)
     _write_output(target, text)
     typer.echo(f"wrote {target} — next: avecaesar course validate {target}")
+
+
+def _names_a_course(name: str, out: Path | None) -> bool:
+    """Whether ``course new NAME`` got a course name (not a file to write)."""
+    as_path = Path(name)
+    return out is not None or not (as_path.suffix in (".yaml", ".yml")
+                                   or len(as_path.parts) > 1)
 
 
 def _new_target(name: str, out: Path | None) -> tuple[Path, str]:

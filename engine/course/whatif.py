@@ -27,7 +27,8 @@ from avecaesar.engine.course.load import Course, CourseFigures, _compile, contra
 from avecaesar.engine.course.model import AlleySpec, CourseModel, Piece
 from avecaesar.engine.course.race_path import lap_length, outside_race, shortest_race_route
 
-__all__ = ["Edit", "WhatIf", "WhatIfReport", "apply_to_data", "candidate_edits", "what_if"]
+__all__ = ["Edit", "WhatIf", "WhatIfReport", "apply_to_data", "candidate_edits",
+           "drawing_closes", "reaches", "shortfall", "what_if"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Edit:
     path: tuple[str | int, ...]  # YAML path of the value replaced
     new: Any  # the value written there
     change: Callable[[CourseModel], CourseModel]
+    scope: str = ""  # what it changes ("piece:east", "alley"): two edits of one scope clash
 
     def to_json(self) -> dict[str, object]:
         return {"edit": self.description, "file": self.file, "line": self.line,
@@ -48,11 +50,18 @@ class Edit:
 
 @dataclass
 class WhatIf:
-    """An edit that reaches the target, with the figures of the edited course."""
+    """An edit (with ``also``: several, applied together) that reaches the target, with the
+    figures of the edited course and whether its drawing still closes into a loop."""
 
     edit: Edit
     figures: CourseFigures
     warnings: list[str] = field(default_factory=list)  # warnings the edit brings
+    also: tuple[Edit, ...] = ()
+    closes: bool = True
+
+    @property
+    def edits(self) -> tuple[Edit, ...]:
+        return (self.edit, *self.also)
 
     @property
     def worst_reserve(self) -> int:
@@ -60,7 +69,8 @@ class WhatIf:
 
     def to_json(self) -> dict[str, object]:
         return {**self.edit.to_json(), "figures": self.figures.to_json(),
-                "warnings": self.warnings}
+                "warnings": self.warnings, "closes": self.closes,
+                "edits": [e.to_json() for e in self.edits]}
 
 
 def _piece_data_path(piece: Piece) -> tuple[str | int, ...]:
@@ -90,6 +100,7 @@ def _piece_edits(model: CourseModel) -> list[Edit]:
     for i, p in enumerate(model.pieces):
         path = _piece_data_path(p)
         file = p.where.source.file
+        scope = f"piece:{p.name}"
         if p.kind in ("straight", "chicane"):
             lane = next(k for k, n in enumerate(p.lengths) if n)
             n = p.lengths[lane]
@@ -101,7 +112,7 @@ def _piece_edits(model: CourseModel) -> list[Edit]:
                 out.append(Edit(f"{verb} {p.kind} {p.name!r}: length {n} → {n + delta}",
                                 file, _line(p, key) if p.kind == "straight" else _line(p),
                                 (*path, key), n + delta,
-                                _with_piece(i, replace(p, lengths=lengths))))
+                                _with_piece(i, replace(p, lengths=lengths)), scope))
             if p.kind == "chicane":
                 for other in (lane - 1, lane + 1):
                     if 0 <= other < len(p.lengths):
@@ -110,7 +121,8 @@ def _piece_edits(model: CourseModel) -> list[Edit]:
                         out.append(Edit(
                             f"widen chicane {p.name!r} into lane {other}: lengths {lengths}",
                             file, _line(p), path[:-1], ("section", lengths),
-                            _with_piece(i, replace(p, kind="section", lengths=lengths))))
+                            _with_piece(i, replace(p, kind="section", lengths=lengths)),
+                            scope))
             continue
         for lane, n in enumerate(p.lengths):
             if not n:
@@ -123,7 +135,7 @@ def _piece_edits(model: CourseModel) -> list[Edit]:
                 out.append(Edit(f"{verb} {p.kind} {p.name!r} lane {lane}: {n} → {n + delta} "
                                 f"(lengths {lengths})", file, _line(p, "lengths"),
                                 (*path, "lengths"), lengths,
-                                _with_piece(i, replace(p, lengths=lengths))))
+                                _with_piece(i, replace(p, lengths=lengths)), scope))
     return out
 
 
@@ -145,7 +157,7 @@ def _alley_edits(model: CourseModel) -> list[Edit]:
         if a.spaces + delta >= 1:
             out.append(Edit(f"{verb} the alley: {a.spaces} → {a.spaces + delta} spaces", file,
                             line("spaces"), ("alley", "spaces"), a.spaces + delta,
-                            _with_alley(replace(a, spaces=a.spaces + delta))))
+                            _with_alley(replace(a, spaces=a.spaces + delta)), "alley"))
     moves = (("from", first - 1, "begin the alley a piece earlier"),
              ("from", first + 1, "begin the alley a piece later"),
              ("to", last - 1, "end the alley a piece earlier"),
@@ -157,7 +169,7 @@ def _alley_edits(model: CourseModel) -> list[Edit]:
         spec = replace(a, first=names[lo], last=names[hi])
         out.append(Edit(f"{what}: {key} {names[first if key == 'from' else last]!r} → "
                         f"{names[k]!r}", file, line(key), ("alley", key), names[k],
-                        _with_alley(spec)))
+                        _with_alley(spec), "alley"))
     return out
 
 
@@ -170,56 +182,109 @@ def candidate_edits(course: Course) -> list[Edit]:
     return edits
 
 
-def _races(course: Course, rules: RaceFigures, order: list[int], budget_min: int
-           ) -> list[int | None] | None:
-    """Shortest race per place (place order ``order``), or None as soon as one misses."""
+def _races(course: Course, rules: RaceFigures) -> list[int | None]:
+    """The shortest race from every start place."""
     g = contract_water(course.graph) if rules.water == "skipped" else course.graph
-    out: list[int | None] = [None] * len(order)
-    for i in order:
+    out: list[int | None] = []
+    for i in range(len(g.graph["start_places"])):
         route = shortest_race_route(g, i + 1, rules)
-        if route is None or rules.budget - (len(route) - 1) < budget_min:
-            return None
-        out[i] = len(route) - 1
+        out.append(None if route is None else len(route) - 1)
     return out
+
+
+def reaches(races: list[int | None], rules: RaceFigures, reserve: int) -> bool:
+    """Whether every start place keeps at least ``reserve`` points."""
+    return bool(races) and all(r is not None and rules.budget - r >= reserve for r in races)
+
+
+def shortfall(races: list[int | None], rules: RaceFigures, reserve: int) -> list[int | None]:
+    """Per start place, the points it is short of ``reserve`` (0: none; None: it cannot
+    finish at all)."""
+    return [None if r is None else max(0, r - (rules.budget - reserve)) for r in races]
 
 
 @dataclass
 class WhatIfReport:
     """The edits that reach the target (best first), how many were tried, and the edits
-    that make the course invalid with the first error each gives."""
+    that make the course invalid with the first error each gives.
+
+    When no single edit reaches it: ``short``, what each start place lacks as the course
+    stands, and ``combinations`` of up to three edits that do (best first), of the
+    ``combos_considered`` the single edits' effects point at, ``combos_tried`` of them
+    recompiled. ``closing``: for a single edit after which the drawing no longer closes, the
+    same edit with the one that keeps it closed (the same length on the straight opposite)."""
 
     found: list[WhatIf]
     tried: int
     invalid: list[tuple[Edit, str]]
+    short: list[int | None] = field(default_factory=list)
+    combinations: list[WhatIf] = field(default_factory=list)
+    combos_considered: int = 0
+    combos_tried: int = 0
+    closing: list[WhatIf] = field(default_factory=list)
+
+
+@dataclass
+class Single:
+    """One edit recompiled: the course it gives and its races (for combining)."""
+
+    edit: Edit
+    course: Course
+    races: list[int | None]
 
 
 def what_if(course: Course, rules: RaceFigures = DEFAULT_FIGURES, reserve: int = 0,
-            edits: list[Edit] | None = None) -> WhatIfReport:
+            edits: list[Edit] | None = None, combine: bool = True,
+            max_combos: int = 24) -> WhatIfReport:
     """The edits after which every start place keeps at least ``reserve`` points, best
-    first: edits that bring no new warning, then the largest worst reserve, then the
-    largest total reserve."""
+    first: edits that bring no new warning, then those that keep the drawing closed, then
+    the largest worst reserve, then the largest total reserve. When none does (and
+    ``combine``), combinations of up to three edits are searched (at most ``max_combos``
+    recompiled: :mod:`avecaesar.engine.course.whatif_combos`)."""
     base = course.figures(rules)
-    order = sorted(range(len(base.shortest_race)),
-                   key=lambda i: -(base.shortest_race[i] or 10**9))
     tried = edits if edits is not None else candidate_edits(course)
     found: list[WhatIf] = []
     invalid: list[tuple[Edit, str]] = []
+    singles: list[Single] = []
+    was_closed = drawing_closes(course.model)
     for edit in tried:
         changed = _recompile(course, edit)
         if changed.errors:
             invalid.append((edit, changed.errors[0].message))
             continue
-        races = _races(changed, rules, order, reserve)
-        if races is None:
+        races = _races(changed, rules)
+        singles.append(Single(edit, changed, races))
+        if not reaches(races, rules, reserve):
             continue
-        found.append(WhatIf(edit, _figures(changed, rules, races),
-                            _new_warnings(course, changed)))
-    found.sort(key=lambda w: (bool(w.warnings), -w.worst_reserve,
-                              -sum(r or 0 for r in w.figures.reserve)))
-    return WhatIfReport(found, len(tried), invalid)
+        found.append(WhatIf(edit, figures_of(changed, rules, races),
+                            new_warnings(course, changed),
+                            closes=drawing_closes(changed.model) or not was_closed))
+    found.sort(key=rank)
+    report = WhatIfReport(found, len(tried), invalid,
+                          shortfall(base.shortest_race, rules, reserve))
+    if combine:
+        from avecaesar.engine.course.whatif_combos import closing_pairs, combinations
+
+        if not found:
+            combinations(course, rules, reserve, base, singles, report, max_combos)
+        else:
+            closing_pairs(course, rules, reserve, singles, report)
+    return report
 
 
-def _figures(course: Course, rules: RaceFigures, races: list[int | None]) -> CourseFigures:
+def rank(w: WhatIf) -> tuple[bool, bool, int, int, int]:
+    """Best first: no new warning, the drawing still closes, fewest edits, the largest worst
+    reserve, the largest total reserve."""
+    return (bool(w.warnings), not w.closes, len(w.also), -w.worst_reserve,
+            -sum(r or 0 for r in w.figures.reserve))
+
+
+def drawing_closes(model: CourseModel) -> bool:
+    """Whether the pieces' drawing closes into a loop (no 'does not close' warning)."""
+    return not check_layout(model)
+
+
+def figures_of(course: Course, rules: RaceFigures, races: list[int | None]) -> CourseFigures:
     """The figures :meth:`Course.figures` gives, reusing the races already searched."""
     g = contract_water(course.graph) if rules.water == "skipped" else course.graph
     alley_extra = None
@@ -231,7 +296,7 @@ def _figures(course: Course, rules: RaceFigures, races: list[int | None]) -> Cou
                          rules.deck_points, rules.bonus_points, reserve)
 
 
-def _new_warnings(course: Course, changed: Course) -> list[str]:
+def new_warnings(course: Course, changed: Course) -> list[str]:
     """Warnings the edit brings (an alley that becomes a shortcut, …); the drawing's closure
     is left out: a longer or shorter piece seldom keeps a loop closed."""
     drawing = {p.message for p in check_layout(changed.model)}
@@ -240,9 +305,11 @@ def _new_warnings(course: Course, changed: Course) -> list[str]:
             if p.severity == "warning" and p.message not in before | drawing]
 
 
-def _recompile(course: Course, edit: Edit) -> Course:
-    """The course with ``edit`` applied (its ``errors`` say whether that is valid)."""
-    model = edit.change(course.model)
+def _recompile(course: Course, *edits: Edit) -> Course:
+    """The course with ``edits`` applied (its ``errors`` say whether that is valid)."""
+    model = course.model
+    for edit in edits:
+        model = edit.change(model)
     model = replace(model, problems=[p for p in model.problems if p.severity != "error"])
     return _compile(model, course.direction)
 
