@@ -259,10 +259,10 @@ def render(
         RenderError,
         course_dot,
         fit_to_paper,
-        long_steps,
         output_format,
     )
     from avecaesar.editor.render.board import render as run_graphviz
+    from avecaesar.editor.render.board_problems import drawing_problems
     from avecaesar.engine.course.race_path import shortest_race_route
 
     check_output(out, "--out")
@@ -293,7 +293,7 @@ def render(
             raise fail(f"error: {err} ({dot_file})") from None
         _write_output(target, data)
     typer.echo(f"wrote {target}")
-    problems = _drawing_problems(c, long_steps(c.graph))
+    problems = drawing_problems(c)
     for p in problems:
         typer.echo(str(p), err=True)
     if problems:
@@ -318,39 +318,6 @@ def _course_in_direction(ref: str, direction: str | None) -> Course:
         raise UsageError(f"{ref} is not driven {direction} — declare 'anticlockwise:' in "
                         "the course file (docs/course-format.md)")
     return found[0]
-
-
-def _drawing_problems(c: Course, steps: list[tuple[int, int, float]]) -> list[Problem]:
-    """Steps drawn across the board are a problem of the course's geometry: one per pair of
-    pieces they join, at the later piece, with what closes the drawing."""
-    from avecaesar.engine.course.checks import check_layout
-    from avecaesar.engine.course.model import Where
-
-    by_name = {p.name: p for p in c.model.pieces}
-    groups: dict[tuple[str, str], list[tuple[int, int, float]]] = {}
-    for u, v, length in steps:
-        groups.setdefault((c.graph.nodes[u]["piece"], c.graph.nodes[v]["piece"]), []).append(
-            (u, v, length))
-    layout = check_layout(c.model)
-    hint = (layout[0].message.split(" — ", 1)[1] if layout and " — " in layout[0].message
-            else "adjust the turns or lengths so that each piece starts where the one before "
-                 "it ends")
-    out: list[Problem] = []
-    for (pu, pv), found in groups.items():
-        piece = by_name.get(pv)
-        where = piece.where if piece else Where(c.model.source, ("track",))
-        names = ", ".join(f"{u} → {v}" for u, v, _ in found[:3])
-        more = f" and {len(found) - 3} more" if len(found) > 3 else ""
-        longest = max(length for _u, _v, length in found)
-        if len(found) == 1:
-            (u, v, _), = found
-            what = (f"the step {c.graph.nodes[u]['label']} → {c.graph.nodes[v]['label']} "
-                    f"({u} → {v}) is drawn {longest} spaces long")
-        else:
-            what = (f"{len(found)} steps from {pu!r} to {pv!r} ({names}{more}) are drawn up "
-                    f"to {longest} spaces long")
-        out.append(where.problem(f"{what}: the pieces do not close there — {hint}"))
-    return out
 
 
 def diff(

@@ -132,7 +132,11 @@ def _lap_closes(c: Compiled) -> list[Problem]:
 
 def _line_cuts_loop(c: Compiled) -> list[Problem]:
     g = c.g
-    no_line = nx.subgraph_view(g, filter_edge=lambda u, v: not g.edges[u, v]["finish"])
+    no_line = nx.DiGraph()
+    no_line.add_nodes_from(g)
+    no_line.add_edges_from((u, v) for u, v, f in g.edges(data="finish") if not f)
+    if nx.is_directed_acyclic_graph(no_line):  # fast; the cycle is looked for only if any
+        return []
     try:
         cycle = nx.find_cycle(no_line)
     except nx.NetworkXNoCycle:

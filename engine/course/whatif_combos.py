@@ -139,9 +139,12 @@ def closing_pairs(course: Course, rules: RaceFigures, reserve: int, singles: lis
         return
     by_edit = {s.edit.description: s for s in singles}
     seen: set[frozenset[str]] = set()
+    budget = SHOWN * PARTNERS  # recompilations in all
     for w in report.found:
         if w.closes:
             continue
+        if len(report.closing) >= SHOWN or budget <= 0:
+            break
         own = by_edit[w.edit.description]
         partners = [s for s in singles if s.edit.scope != w.edit.scope
                     and drawing_closes(_model(course, (w.edit, s.edit)))]
@@ -149,6 +152,7 @@ def closing_pairs(course: Course, rules: RaceFigures, reserve: int, singles: lis
         partners.sort(key=lambda s: sum(r if r is not None else 10**6 for r in s.races))
         best: WhatIf | None = None
         for s in partners[:PARTNERS]:
+            budget -= 1
             pair = _evaluate(course, rules, reserve, (own.edit, s.edit))
             if pair is not None and (best is None or rank(pair) < rank(best)):
                 best = pair
