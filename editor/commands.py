@@ -81,6 +81,8 @@ COMMANDS: tuple[Command, ...] = (
             f"{_CLI}.course:validate"),
     Command(("course", "render"), "Draw a course as a board (Graphviz, every space pinned).",
             f"{_CLI}.course:render"),
+    Command(("course", "print"), "Print a board to play on: real size, tiled over sheets.",
+            f"{_CLI}.course:print_board"),
     Command(("course", "diff"), "Two courses side by side: figures and pieces.",
             f"{_CLI}.course:diff"),
     Command(("course", "list"), "The bundled courses with their figures.",

@@ -300,6 +300,60 @@ def render(
         raise typer.Exit(1)
 
 
+def print_board(
+    course: Annotated[str, typer.Argument(help=COURSE_HELP)],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="The PDF to write (default: "
+                                             "<course>-print.pdf here).")] = None,
+    paper: Annotated[str, typer.Option(help="a4, a3 or letter.")] = "a4",
+    scale: Annotated[str, typer.Option(help="real: the real game's space size, tiled over "
+                                       "sheets to tape together; fit: the board on one "
+                                       "sheet.")] = "real",
+    numbers: Annotated[bool, typer.Option(help="Write each space's id in it (the ids the "
+                                          "race log names moves by).")] = False,
+    space_mm: Annotated[float | None, typer.Option("--space-mm", help="A space's length in "
+                                                   "mm (default: the course's space_mm, else "
+                                                   "36, from the 1989 board).", min=10,
+                                                   max=100)] = None,
+    direction: Annotated[str | None, typer.Option(help="clockwise or anticlockwise (a file "
+                                                  "that declares 'anticlockwise:').")] = None,
+) -> None:
+    """Print a course as a board to play on: at real size over several sheets with cut and
+    glue marks, sheet coordinates and an overview (or, --scale fit, on one sheet).
+
+    Example: avecaesar course print homebrew/rome -o rome.pdf --paper a4 --numbers
+    """
+    from avecaesar.editor.render.board import RenderError
+    from avecaesar.editor.render.board_print import DEFAULT_SPACE_MM, PAPERS, print_pdf
+
+    check_output(out, "--out")
+    if paper not in PAPERS:
+        raise fail(f"--paper {paper!r}: use {', '.join(PAPERS)}", 2)
+    if scale not in ("real", "fit"):
+        raise fail(f"--scale {scale!r}: use real or fit", 2)
+    if out is not None and out.suffix.lower() != ".pdf":
+        raise fail(f"--out {out}: course print writes a PDF — end the name in .pdf", 2)
+    c = _course_in_direction(course, direction)
+    if c.errors:
+        raise InputError(c.errors)
+    mm = space_mm or c.model.space_mm or DEFAULT_SPACE_MM
+    try:
+        data, plan = print_pdf(c.graph, paper, mm, fit=scale == "fit", numbers=numbers)
+    except RenderError as err:
+        raise fail(f"error: {err}") from None
+    target = out or Path(f"{c.id.replace('/', '_')}-print.pdf")
+    _write_output(target, data)
+    size = f"{plan.width / 72 * 2.54:.0f} × {plan.height / 72 * 2.54:.0f} cm"
+    orient = "landscape" if plan.landscape else "portrait"
+    if scale == "fit" or plan.sheets == 1:
+        what = (f"1 {paper.upper()} sheet ({orient})" if scale == "fit" else
+                f"1 {paper.upper()} sheet ({orient}), the board {size} at {mm:g} mm a space")
+    else:
+        what = (f"an overview and {plan.sheets} {paper.upper()} sheets ({orient}, "
+                f"{plan.rows} rows × {plan.cols} columns), the board {size} at {mm:g} mm a "
+                "space")
+    typer.echo(f"wrote {target} — {what}")
+
+
 def _write_output(path: Path, data: str | bytes) -> None:
     """Write a file a command produces, atomically (temp file + rename)."""
     write_atomic(path, data)

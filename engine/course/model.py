@@ -91,6 +91,7 @@ class CourseModel:
     # every module file an include named (resolved; read or not): with the course file, the
     # inputs of the compiled course (editor/cli/result_cache.py keys cached figures by them)
     includes: list[str] = field(default_factory=list)
+    space_mm: float | None = None  # a space's length on the printed board (course print)
 
 
 def _piece(entry: dict[str, Any], lanes: int, where: Where, index: int,
@@ -323,4 +324,4 @@ def read_course(path: str | Path, course_id: str | None = None,
         add_steps=[tuple(s) for s in d.get("add_steps", [])],
         remove_steps=[tuple(s) for s in d.get("remove_steps", [])],
         reverse=d.get("anticlockwise"), figures=d.get("figures", {}), problems=found,
-        includes=includes)
+        includes=includes, space_mm=d.get("space_mm"))
