@@ -90,6 +90,8 @@ def validate(
 
     Exit 0 when valid and finishable, 1 when a problem is found or a start place cannot
     finish on the deck.
+
+    Example: avecaesar course validate my-rome.yaml --explain --what-if
     """
     if not (json_out or deck_points is not None or ruleset or variant or set_ or simulate
             or explain or what_if or reserve or update_figures or house):
@@ -253,6 +255,8 @@ def render(
 
     Exit 1 when a step is drawn across the board (the pieces do not close there): the
     picture is still written, without that line, and the step is reported.
+
+    Example: avecaesar course render homebrew/rome --highlight shortest --numbers -o rome.svg
     """
     from avecaesar.editor.render.board import (
         PAPERS,
@@ -385,7 +389,10 @@ def diff(
                        ] = None,
 ) -> None:
     """Two courses side by side: lap, alley, race and reserve per start place, and which
-    pieces differ."""
+    pieces differ.
+
+    Example: avecaesar course diff homebrew/rome my-rome.yaml
+    """
     from avecaesar.editor.cli.course_insight import diff_lines
     from avecaesar.engine.course.diff import diff_courses
     from avecaesar.engine.course.load import load_course
@@ -406,7 +413,10 @@ def diff(
 def list_courses(
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable.")] = False,
 ) -> None:
-    """The bundled courses with their figures (84-point deck, shared rule values)."""
+    """The bundled courses with their figures (84-point deck, shared rule values).
+
+    Example: avecaesar course list --json
+    """
     from avecaesar.editor.cli.course_list import course_rows, course_table
 
     rows = course_rows()
@@ -422,7 +432,10 @@ def dump(
     out: Annotated[Path | None, typer.Option("-o", "--out", help="File (default: stdout).")
                    ] = None,
 ) -> None:
-    """The compiled lane graph as node-link JSON, for debugging."""
+    """The compiled lane graph as node-link JSON, for debugging.
+
+    Example: avecaesar course dump homebrew/rome -o rome.json
+    """
     import networkx as nx
 
     from avecaesar.engine.course.load import load_course

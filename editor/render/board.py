@@ -150,7 +150,7 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
             fits = (max(size - 3, 8) - 2) / (0.56 * max(len(t) for t in text.split("\\n")))
             attrs["fontsize"] = f"{min(float(attrs.get('fontsize', '11')), fits):.1f}"
         specs.append((n, text, attrs))
-    moved = number_spots(g, specs) if any(
+    moved = number_spots(g, specs, render) if any(
         d.get("level") == "under" for _n, d in g.nodes(data=True)) else {}
     for n, text, attrs in specs:
         if n in moved:  # a space beneath a bridge: its number where the bridge leaves it free

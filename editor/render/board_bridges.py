@@ -14,6 +14,7 @@ import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 import graphviz
 import networkx as nx
@@ -97,12 +98,12 @@ def _centre(box: Box) -> tuple[float, float]:
     return (sum(x for x, _ in box) / len(box), sum(y for _, y in box) / len(box))
 
 
-def number_spots(g: nx.DiGraph, specs: list[tuple[int, str, dict[str, str]]]
+def number_spots(g: nx.DiGraph, specs: list[tuple[int, str, dict[str, str]]],
+                 render: Callable[[graphviz.Digraph, str], bytes]
                  ) -> dict[int, tuple[tuple[float, float], float]]:
     """For each space beneath a bridge whose text a bridge space would cover: where to write
-    it instead (graph coordinates, points) and at what font size."""
-    from avecaesar.editor.render.board import render  # board imports this module
-
+    it instead (graph coordinates, points) and at what font size. ``render``: Graphviz with
+    pinned positions (``board.render``), to measure the drawing."""
     under = {n for n, _t, _a in specs if g.nodes[n].get("level") == "under"}
     if not under or not any(g.nodes[n].get("level") == "over" for n in g.nodes):
         return {}

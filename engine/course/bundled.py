@@ -25,7 +25,7 @@ def bundled_courses() -> dict[str, Path]:
 
 def bundled_pieces() -> dict[str, Path]:
     """Bundled module files (``include: {id: …}``) by id: their path under
-    ``courses/pieces/`` without ``.yaml`` (``dicetree-2022/halves``)."""
+    ``courses/pieces/`` without ``.yaml`` (``<edition>/<name>``)."""
     root = COURSES_DIR / "pieces"
     return {path.relative_to(root).with_suffix("").as_posix(): path
             for path in sorted(root.rglob("*.yaml"))}

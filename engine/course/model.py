@@ -230,10 +230,11 @@ def _module_file(inc: dict[str, Any], source: Source, where: Where,
     a ``file`` relative to the including file inside ``roots`` (None: a course given as text,
     which names files by id only). None, with the problem, when there is none."""
     if ("id" in inc) == ("file" in inc):
+        example = next(iter(bundled_pieces()), "ID")
         problems.append(where.problem(
-            "an include names its module file once: by bundled id (include: {id: "
-            "dicetree-2022/halves, piece: arena}) or by path (include: {file: PATH, piece: "
-            "NAME})", None, "include"))
+            f"an include names its module file once: by bundled id (include: {{id: "
+            f"{example}, piece: {inc['piece']}}}) or by path (include: {{file: PATH, piece: "
+            f"{inc['piece']}}})", None, "include"))
         return None
     if "id" in inc:
         pieces = bundled_pieces()
@@ -249,7 +250,7 @@ def _module_file(inc: dict[str, Any], source: Source, where: Where,
             f"a course given as text includes modules by bundled id, not by path "
             f"{inc['file']!r}{hint}", None, "include", "file"))
         return None
-    target = (Path(source.file).parent / inc["file"]).resolve()
+    target: Path = (Path(source.file).parent / str(inc["file"])).resolve()
     if not check_inside(target, roots):
         problems.append(where.problem(
             f"the module file {inc['file']!r} lies outside the course's folder and the "
@@ -261,7 +262,7 @@ def _module_file(inc: dict[str, Any], source: Source, where: Where,
 
 def _by_id_hint(file: str, piece: str, always: bool = False) -> str:
     """`` — or include it by its bundled id …`` when ``file`` names a bundled piece file
-    (also by its old name, ``dicetree-2022-halves.yaml``)."""
+    (also by the name it had before ids, ``<edition>-<name>.yaml``)."""
     stem = Path(file).with_suffix("").as_posix()
     for pid in bundled_pieces():
         if stem.endswith(pid) or Path(stem).name == pid.replace("/", "-"):
