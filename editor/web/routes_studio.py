@@ -70,8 +70,13 @@ def _text(data: dict[str, Any]) -> str:
 
 def _read(data: dict[str, Any]) -> list[Course]:
     """The courses of the request's text (every direction it declares); unreadable text is
-    an :class:`InputError`."""
-    return load_courses(_file_name(data), text=_text(data))
+    an :class:`InputError`. A bundled course's text, unchanged, keeps the bundled id; a
+    changed one is a copy named after its file (as ``course new --from`` makes it)."""
+    text = _text(data)
+    base = str(field(data, "bundled", str, "")).lower().removesuffix(CCW)
+    path = bundled_courses().get(base)
+    cid = base if path is not None and path.read_text(encoding="utf-8") == text else None
+    return load_courses(_file_name(data), cid, text=text)
 
 
 def _direction(courses: list[Course], data: dict[str, Any]) -> Course:

@@ -38,6 +38,7 @@ function gotoLine(line, col) {
   ta.setSelectionRange(pos + Math.max((col || 1) - 1, 0), pos + (lines[line - 1] || "").length);
   const lh = parseFloat(getComputedStyle(ta).lineHeight) || 15;
   ta.scrollTop = Math.max(0, (line - 5) * lh);
+  ta.scrollLeft = 0;
   $s("gutter").scrollTop = ta.scrollTop;
   ta.dataset.line = String(line);
 }
