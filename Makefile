@@ -95,6 +95,12 @@ typecheck: setup
 	@for d in engine editor rulesets courses schemas; do ln -sfn ../../../$$d build/mypy/avecaesar/$$d; done
 	$(BIN)/mypy
 
+# the generated docs: the ruleset reference and edition pages, the registry tables of
+# docs/architecture.md (tests fail while they are stale)
+docs: setup
+	$(BIN)/python -m avecaesar.editor.render.ruleset_docs
+	$(BIN)/python -m avecaesar.editor.registry_docs
+
 bench: setup
 	$(BIN)/python bench/bench_course.py
 

@@ -108,7 +108,10 @@ def __getattr__(name: str) -> Any:
     module = _MODULE.get(name)
     if module is None:
         raise AttributeError(f"module 'avecaesar.engine' has no attribute {name!r}")
-    value = getattr(import_module(f"avecaesar.engine.{module}"), name)
+    from avecaesar.native import documented
+
+    value = documented(getattr(import_module(f"avecaesar.engine.{module}"), name),
+                       f"avecaesar.engine.{module}")
     globals()[name] = value
     return value
 

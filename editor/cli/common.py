@@ -72,9 +72,9 @@ def harden(app: typer.Typer) -> typer.Typer:
     for info in app.registered_commands:
         if info.callback is not None:
             info.callback = handles_errors(info.callback)
-    if app.registered_callback is not None and app.registered_callback.callback is not None:
-        cb = app.registered_callback
-        cb.callback = handles_errors(cb.callback)  # type: ignore[arg-type]
+    cb = app.registered_callback
+    if cb is not None and cb.callback is not None:
+        cb.callback = handles_errors(cb.callback)
     for group in app.registered_groups:
         if group.typer_instance is not None:
             harden(group.typer_instance)

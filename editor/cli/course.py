@@ -91,7 +91,7 @@ def validate(
     Exit 0 when valid and finishable, 1 when a problem is found or a start place cannot
     finish on the deck.
 
-    Example: avecaesar course validate my-rome.yaml --explain --what-if
+    Example: avecaesar course validate homebrew/rome --ruleset homebrew
     """
     if not (json_out or deck_points is not None or ruleset or variant or set_ or simulate
             or explain or what_if or reserve or update_figures or house):
@@ -256,7 +256,8 @@ def render(
     Exit 1 when a step is drawn across the board (the pieces do not close there): the
     picture is still written, without that line, and the step is reported.
 
-    Example: avecaesar course render homebrew/rome --highlight shortest --numbers -o rome.svg
+    Example: avecaesar course render dicetree-2022/hippodrom-constantinople --highlight shortest
+    -o board.png
     """
     from avecaesar.editor.render.board import (
         PAPERS,
@@ -391,7 +392,7 @@ def diff(
     """Two courses side by side: lap, alley, race and reserve per start place, and which
     pieces differ.
 
-    Example: avecaesar course diff homebrew/rome my-rome.yaml
+    Example: avecaesar course diff pro-ludo-2006/circus-maximus homebrew/rome
     """
     from avecaesar.editor.cli.course_insight import diff_lines
     from avecaesar.engine.course.diff import diff_courses
@@ -434,7 +435,7 @@ def dump(
 ) -> None:
     """The compiled lane graph as node-link JSON, for debugging.
 
-    Example: avecaesar course dump homebrew/rome -o rome.json
+    Example: avecaesar course dump ravensburger-1989/a-white
     """
     import networkx as nx
 

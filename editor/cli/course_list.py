@@ -6,7 +6,7 @@ file whose rows are not cached."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from avecaesar.editor.cli import result_cache
 
@@ -37,7 +37,7 @@ def _compute(cid: str, path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     return rows, includes
 
 
-def _usable(value: Any) -> bool:
+def _usable(value: object) -> TypeGuard[list[dict[str, Any]]]:
     return (isinstance(value, list) and bool(value)
             and all(isinstance(r, dict) and tuple(r) == ROW_KEYS for r in value))
 

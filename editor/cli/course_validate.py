@@ -7,7 +7,7 @@ allowed folders and the code version (editor/cli/result_cache.py)."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from avecaesar.editor.cli import result_cache
 
@@ -78,7 +78,7 @@ def _compute(ref: str) -> tuple[Lines, bool, bool, list[str] | None]:
     return lines, bad, False, inputs
 
 
-def _usable(value: Any) -> bool:
+def _usable(value: object) -> TypeGuard[dict[str, Any]]:
     return (isinstance(value, dict) and isinstance(value.get("bad"), bool)
             and isinstance(value.get("lines"), list)
             and all(isinstance(x, list) and len(x) == 2 and x[0] in ("out", "err")

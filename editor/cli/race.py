@@ -58,7 +58,11 @@ def race(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     house: HouseOpt = None,
 ) -> None:
-    """Run a race with bots: print a readable log and the result."""
+    """Run a race with bots: print a readable log and the result.
+
+    Example: avecaesar race --ruleset dicetree-2022 --course dicetree-2022/arena-carthago
+    --players 4 --bots search,greedy --seed 7 --record game.jsonl
+    """
     _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed, record,
           as_json, house)
 

@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +102,7 @@ def lookup(kind: str, key: list[str]) -> Any | None:
         return None
 
 
-def store(kind: str, key: list[str], inputs: list[str | Path], value: Any) -> None:
+def store(kind: str, key: list[str], inputs: Sequence[str | Path], value: Any) -> None:
     """Keep ``value`` for ``key`` with the content hashes of ``inputs`` (read now); a
     folder that cannot be written is skipped without a word."""
     try:

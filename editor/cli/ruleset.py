@@ -38,7 +38,10 @@ def _rule_text(rs: Ruleset, key: str) -> str:
 
 
 def list_cmd(as_json: JsonOpt = False) -> None:
-    """Editions, homebrew rulesets and variants."""
+    """Editions, homebrew rulesets and variants.
+
+    Example: avecaesar ruleset list
+    """
     from avecaesar.engine.ruleset.load import list_rulesets
 
     entries = list_rulesets()
@@ -63,7 +66,10 @@ def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file
              only_open: Annotated[bool, typer.Option(
                  "--open", help="list only the values no text decides")] = False) -> None:
     """The composed rules, grouped, each with its citation and kind (stated, read,
-    conflict, open)."""
+    conflict, open).
+
+    Example: avecaesar ruleset show dicetree-2022 --variant four-hand-cards
+    """
     from avecaesar.engine.ruleset.load import load_ruleset
 
     rs = load_ruleset(name, variant or [], rule_settings(set_), house=house_rules(house))
@@ -117,7 +123,10 @@ def _show_open(rs: Ruleset, as_json: bool) -> None:
 
 def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/variant files")],
                  ) -> None:
-    """Check files against the schema and the rules' consistency; exit 1 on problems."""
+    """Check files against the schema and the rules' consistency; exit 1 on problems.
+
+    Example: avecaesar ruleset validate my-variant.yaml
+    """
     from avecaesar.engine.data.yamlsource import load_yaml
     from avecaesar.engine.ruleset.catalog import check_source
 
@@ -165,7 +174,10 @@ def diff_cmd(a: Annotated[str, typer.Argument(help="first ruleset")],
              variant_b: Annotated[list[str] | None, typer.Option(
                  "--variant-b", help="variants for B only (--variant applies to both)")] = None,
              as_json: JsonOpt = False) -> None:
-    """Every rule that differs between A and B, with both citations."""
+    """Every rule that differs between A and B, with both citations.
+
+    Example: avecaesar ruleset diff ravensburger-1989 dicetree-2022
+    """
     from avecaesar.engine.ruleset.load import load_ruleset
 
     ra = load_ruleset(a, variant or [])

@@ -98,7 +98,11 @@ def simulate_cmd(
     """Run many seeded bot races on one course and report balance figures.
 
     Ctrl-C stops the workers and writes the report of the races finished so far, marked
-    partial (exit 130)."""
+    partial (exit 130).
+
+    Example: avecaesar simulate --ruleset 2022 --course dicetree-2022/hippodrom-constantinople
+    --races 200 --chart winrate.svg
+    """
     import os
 
     from avecaesar.engine.core.race import check_seats

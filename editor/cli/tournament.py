@@ -5,6 +5,7 @@ tournament record that replays (``--replay FILE``)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -37,7 +38,8 @@ __all__ = ["tournament"]
 
 
 def _setup(ruleset: str, variants: list[str], overrides: dict[str, str],
-           house: dict[str, dict[str, Any]] | None = None):
+           house: dict[str, dict[str, Any]] | None = None
+           ) -> Callable[[str], tuple[RaceRules, Board]]:
     from avecaesar.engine.core.race_setup import race_setup as load_race_setup
 
     cache: dict[str, tuple[RaceRules, Board]] = {}
@@ -89,7 +91,10 @@ def tournament(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     house: HouseOpt = None,
 ) -> None:
-    """Play a tournament with bots and print each race's result and the standings."""
+    """Play a tournament with bots and print each race's result and the standings.
+
+    Example: avecaesar tournament --ruleset 2006 --players 4 --seed 3
+    """
     _tournament(ruleset, players, variant or [], rule_settings(setting), courses, bots, seed,
                 record, replay_file, as_json, house)
 
@@ -166,7 +171,7 @@ def read_tournament_record(path: Path) -> dict[str, Any]:
     file = str(path)
     text = read_text(path, record_bytes_limit(), "record")
     try:
-        doc = json.loads(text)
+        doc: dict[str, Any] = json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError([Problem(file, err.lineno, err.colno, f"not JSON: {err.msg}")]
                          ) from None

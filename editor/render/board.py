@@ -320,7 +320,8 @@ def _polyline(dot: graphviz.Digraph, name: str, points: list[tuple[float, float]
 def render(dot: graphviz.Digraph, fmt: str) -> bytes:
     """Render with pinned positions (``neato -n2``); raise :class:`RenderError` with a hint."""
     try:
-        return dot.pipe(format=fmt, neato_no_op=2)
+        out: bytes = dot.pipe(format=fmt, neato_no_op=2)
+        return out
     except graphviz.ExecutableNotFound as err:
         raise RenderError(
             "Graphviz is not installed (no 'neato'/'dot' on PATH) — install the Debian "

@@ -40,7 +40,7 @@ def record_frames(path: Path, course_check: Any = None) -> dict[str, Any]:
     state, _ = new_race(rules, board, [p["name"] for p in head["players"]], int(head["seed"]),
                         head["seats"] if head.get("seated") else None)
     game = state.game
-    frames = [{"ply": 0, "chariot": None, "legal": None, "events": ["start"],
+    frames: list[dict[str, Any]] = [{"ply": 0, "chariot": None, "legal": None, "events": ["start"],
                "chariots": _snapshot(state)}]
     for ln in turns:
         c = LETTERS.index(ln["chariot"])

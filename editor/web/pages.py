@@ -37,13 +37,11 @@ class Page:
         return found
 
 
-_WEB = "avecaesar.editor.web"
-
 PAGES: tuple[Page, ...] = (
     Page("play", "set up a race and play it: hands, legal moves, why-not, undo, resume",
-         "play.html", f"{_WEB}.routes_play:routes"),
+         "play.html", "avecaesar.editor.web.routes_play:routes"),
     Page("replay", "watch a game record move by move", "replay.html",
-         f"{_WEB}.routes_replay:routes"),
+         "avecaesar.editor.web.routes_replay:routes"),
     Page("studio", "edit a course: problems, figures and the board as you type",
-         "studio.html", f"{_WEB}.routes_studio:routes"),
+         "studio.html", "avecaesar.editor.web.routes_studio:routes"),
 )

@@ -25,11 +25,13 @@ MAX_PLAYERS = 12
 
 
 def _storage(request: Request) -> Storage:
-    return request.app.state.storage
+    storage: Storage = request.app.state.storage
+    return storage
 
 
 def _games(request: Request) -> dict[str, Game]:
-    return request.app.state.games
+    games: dict[str, Game] = request.app.state.games
+    return games
 
 
 async def catalog(request: Request) -> Response:

@@ -22,7 +22,9 @@ def serve(
 ) -> None:
     """Serve the web table: play a race, watch a replay, design a course.
 
-    Prints the URL and opens nothing. Example: avecaesar serve --port 8000
+    Prints the URL and opens nothing.
+
+    Example: avecaesar serve --port 8000
     """
     _serve(host, port, data)
 

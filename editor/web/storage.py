@@ -12,6 +12,7 @@ import secrets
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
@@ -91,7 +92,7 @@ class Storage:
             raise BadRequest(f"{name!r}: give a bundled ruleset or variant name")
         return name
 
-    def checked_header(self, head: dict) -> str:
+    def checked_header(self, head: dict[str, Any]) -> str:
         """A record's header as the server may load it: bundled rule names, and a course
         that is bundled or uploaded here. Returns the course for the engine."""
         for name in [str(head.get("ruleset", "")), *map(str, head.get("variants", []))]:

@@ -32,6 +32,8 @@ Moves = LegalMoves | Sequence[Move]
 
 
 def random_policy(seed: int) -> Policy:
+    """A policy that plays a uniformly random legal move, drawn from its own generator
+    seeded with ``seed`` (the race's chance is untouched)."""
     rng = random.Random(seed)
 
     def choose(state: RaceState, moves: Moves) -> Move:

@@ -35,7 +35,6 @@ __all__ = [
     "ram_winner",
     "runs_out",
     "six_rule",
-    "skip_reason",
     "stops_in_alley",
     "walks",
     "why_not",
@@ -596,9 +595,6 @@ class LegalMoves:
     def __repr__(self) -> str:
         return f"<LegalMoves ({', '.join(str(m) for m in self)})>"
 
-
-def skip_reason(state: Position) -> str | None:
-    return LegalMoves(state).skip_reason
 
 
 def _ram_or_wait_problem(state: Position, move: Move) -> str | None:

@@ -44,6 +44,9 @@ class Placing:
 
 @dataclass(frozen=True)
 class Outcome:
+    """How a race ended: its termination (``finished`` or ``deadlock``), every chariot's
+    placing, best first, and the teams' points when players drive several chariots."""
+
     termination: str  # finished | deadlock
     placings: tuple[Placing, ...]
     teams: tuple[tuple[str, int], ...] = ()  # several chariots each: (player, points), best first
@@ -261,6 +264,9 @@ Policy = Callable[[RaceState, LegalMoves], Move]
 
 @dataclass
 class RaceRun:
+    """A race run to its end by :func:`run_race`: the final state, the setup facts for the
+    record (start order, reveals), every turn and the outcome."""
+
     state: RaceState
     setup: dict[str, Any]
     turns: list[dict[str, Any]]  # one per turn: chariot, decision or skip, events

@@ -43,7 +43,6 @@ ASSUMED: dict[str, tuple[object, ...]] = {
     "scoring.method": ("laurels_by_place", "prize_money"),
     "ownerless.turn_order": ("in_start_order", "after_players_best_placed_first"),
 }
-UNSUPPORTED_GROUPS: tuple[str, ...] = ()
 RAM_TIE = ("no_effect", "attacker_wins", "defender_wins")
 TEAM_ORDER = ("in_start_order", "player_orders_own_chariots")
 TEAM_SCORING = ("all_chariots_score", "individual_and_team", "team_total")
@@ -181,12 +180,6 @@ def _extra_restrictions(ruleset: Any) -> tuple[CardRestriction, ...]:
 def _refuse_unsupported(ruleset: Any) -> None:
     stated = getattr(ruleset, "stated_keys", None)
     keys = list(stated()) if stated else []
-    for key in keys:
-        if key.split(".")[0] in UNSUPPORTED_GROUPS:
-            group = key.split(".")[0]
-            raise UnsupportedRuleError(key, None, [], f"the ruleset states {key}, but the race "
-                                       f"engine has no '{group}' rules yet; race without "
-                                       "that variant")
     for key, allowed in ASSUMED.items():
         if key in keys:
             try:

@@ -90,10 +90,13 @@ class RaceState(Position):
         return other
 
     def notation(self) -> str:
+        """The position as one line of text (docs/engine.md, "Notation");
+        :meth:`parse` reads it back."""
         return to_notation(self)
 
     @classmethod
     def parse(cls, game: RaceGame, text: str) -> RaceState:
+        """The state that :meth:`notation` wrote as ``text``, for the race ``game``."""
         return RaceState(game, *parse_fields(game, text))
 
     def __eq__(self, other: object) -> bool:
@@ -105,6 +108,8 @@ class RaceState(Position):
         return f"RaceState.parse(game, {self.notation()!r})"
 
     def legal_moves(self) -> LegalMoves:
+        """The moves the chariot to move may make: a lazy, set-like view (``in``, ``len``,
+        ``bool``); no legal move means the turn is skipped."""
         return LegalMoves(self)
 
     # -- applying ----------------------------------------------------------------------------

@@ -164,13 +164,6 @@ def _alley_joined(c: Compiled) -> list[Problem]:
     return out
 
 
-def _start_places(c: Compiled) -> list[Problem]:
-    if c.g.graph["start_places"]:
-        return []
-    return [Where(c.model.source, ("start",)).problem(
-        "no usable start place — list spaces on the track, place 1 first")]
-
-
 def _alley_shortcut_check(c: Compiled) -> list[Problem]:
     alley = c.g.graph.get("alley") or []
     return _alley_shortcut(c.model, c.g, alley) if alley else []
@@ -188,7 +181,6 @@ CHECKS: tuple[CourseCheck, ...] = (
                 _alley_joined),
     CourseCheck("alley-shortcut", "the alley is no shorter than the lane beside it "
                 "(a warning)", _alley_shortcut_check),
-    CourseCheck("start-places", "the course has a usable start place", _start_places),
 )
 """The structural checks, in the order their problems are reported. Adding a check is one
 function ``(Compiled) -> list[Problem]`` and one line here (docs/architecture.md,

@@ -34,6 +34,7 @@ __all__ = [
     "contract_water",
     "load_course",
     "load_courses",
+    "resolve",
 ]
 
 

@@ -69,8 +69,8 @@ class Source:
     def scalar_text(self, path: Sequence[str | int]) -> str | None:
         """The text as written of the scalar at ``path`` (``no``, ``0x1F``), if it is one."""
         node = self.node_at(path)
-        if isinstance(node, yaml.ScalarNode) and len(path) >= 0:
-            return node.value
+        if isinstance(node, yaml.ScalarNode):
+            return str(node.value)
         return None
 
 
@@ -78,10 +78,12 @@ def _child(node: yaml.Node | None, part: str | int) -> yaml.Node | None:
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
             if isinstance(k, yaml.ScalarNode) and (k.value == part or k.value == str(part)):
-                return v
+                found: yaml.Node = v
+                return found
     elif (isinstance(node, yaml.SequenceNode) and isinstance(part, int)
           and 0 <= part < len(node.value)):
-        return node.value[part]
+        item: yaml.Node = node.value[part]
+        return item
     return None
 
 

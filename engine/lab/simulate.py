@@ -104,8 +104,9 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary
             six += 1
         elif reason == "blocked":
             blocked += 1
-            if heat and state.pos[c] is not None:
-                blocked_at[state.pos[c]] = blocked_at.get(state.pos[c], 0) + 1
+            at = state.pos[c]
+            if heat and at is not None:
+                blocked_at[at] = blocked_at.get(at, 0) + 1
         elif reason == "alley_blocked" or ("move" in turn and turn["move"].card == 0):
             waits += 1
         leaders = state.leaders() if not state.over else []
@@ -114,20 +115,20 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary
                 changes += 1
             leader = leaders[0]
         if heat:
-            for p in state.pos:
-                if p is not None:
-                    stood[p] = stood.get(p, 0) + 1
+            for space in state.pos:
+                if space is not None:
+                    stood[space] = stood.get(space, 0) + 1
     result = outcome(state)
     n = state.game.chariots
     places: list[int | None] = [None] * n
     finished = [False] * n
     dq = [False] * n
     removed = [False] * n
-    for p in result.placings:
-        places[p.chariot] = p.place
-        finished[p.chariot] = p.finished
-        dq[p.chariot] = p.disqualified
-        removed[p.chariot] = p.removed
+    for placing in result.placings:
+        places[placing.chariot] = placing.place
+        finished[placing.chariot] = placing.finished
+        dq[placing.chariot] = placing.disqualified
+        removed[placing.chariot] = placing.removed
     reserve = tuple(sum(state.hands[c]) + sum(state.decks[c]) if finished[c] else None
                     for c in range(n))
     return RaceSummary(index, tuple(places), tuple(finished), tuple(removed), tuple(dq),
@@ -328,6 +329,18 @@ def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
     return summaries, False
 
 
+def _reachable(address: str) -> None:
+    """Raise OSError at once when nothing listens at a ``tcp://host:port`` address (Dask's
+    client would retry for its whole timeout before saying so)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    if parts.scheme == "tcp" and parts.hostname and parts.port:
+        with socket.create_connection((parts.hostname, parts.port), timeout=10):
+            pass
+
+
 def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
                 progress: Callable[[int], None] | None) -> tuple[list[RaceSummary], bool]:
     """Run the chunks on a Dask cluster (the optional ``dask`` extra); on Ctrl-C cancel
@@ -339,6 +352,7 @@ def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
             "--cluster needs Dask: pip install -e '.[dask]' in the checkout (on this machine "
             "and on the cluster's workers)") from err
     try:
+        _reachable(address)
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError, ValueError) as err:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {err} — start "

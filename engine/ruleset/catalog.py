@@ -105,8 +105,32 @@ def resolve_variant(name: str) -> RulesetEntry:
     return _from_file(name, True) if _looks_like_path(name) else _by_name(name, True)
 
 
+# the parsed data of files found valid in this process (a digest of what was read): composing
+# the same edition and variants again skips their schema check, the costliest step
+_VALID: set[str] = set()
+
+
+def _digest(source: Source) -> str:
+    import hashlib
+    import json
+
+    text = json.dumps([source.file, source.data], sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def check_source(source: Source) -> list[Problem]:
-    """Every schema and semantic problem of one ruleset or variant file."""
+    """Every schema and semantic problem of one ruleset or variant file (none, at once, for
+    data this process has already found valid)."""
+    digest = _digest(source)
+    if digest in _VALID:
+        return []
+    problems = _problems(source)
+    if not problems:
+        _VALID.add(digest)
+    return problems
+
+
+def _problems(source: Source) -> list[Problem]:
     problems = schema_problems(source, RULESET_SCHEMA)
     if problems or not isinstance(source.data, dict):
         return problems

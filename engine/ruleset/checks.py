@@ -75,7 +75,7 @@ def _deck_total(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
     dupes = {c for c in cards if cards.count(c) > 1}
     if dupes:
         yield (_path("deck.composition", "value"),
-               f"card value(s) {sorted(dupes)} listed twice — list each value once")
+               f"card value(s) {sorted(dupes, key=str)} listed twice — list each value once")
     if ok_p and isinstance(points, int):
         total = sum(e.get("card", 0) * e.get("count", 0) for e in comp
                     if isinstance(e, dict) and isinstance(e.get("card"), int)

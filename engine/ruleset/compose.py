@@ -169,8 +169,9 @@ def compose(name: str, variants: Sequence[str] = (),
         state.origins[key] = "--house"
     for key, raw in (overrides or {}).items():
         k, value = parse_override(f"{key}={raw}")
-        group, rule = split_key(k)
-        state.rules.setdefault(group, {})[rule] = {"value": value, "source": OVERRIDE_SOURCE}
+        group, rule_name = split_key(k)
+        state.rules.setdefault(group, {})[rule_name] = {"value": value,
+                                                        "source": OVERRIDE_SOURCE}
         state.origins[k] = "--set"
     _validate(state)
     return state

@@ -68,7 +68,8 @@ class Ruleset:
         """The whole rule: ``value`` or ``unknown``/``why``, ``source``, maybe ``note``."""
         group, name = split_key(key)
         try:
-            return self.data["rules"][group][name]
+            found: dict[str, Any] = self.data["rules"][group][name]
+            return found
         except KeyError:
             raise AveCaesarError(f"the ruleset {self.label} does not state {key!r}") from None
 

@@ -77,7 +77,9 @@ print(n.flavour().name, run.state.notation())
 
 def read_manifest(folder: Path = COMPILED) -> dict[str, Any] | None:
     try:
-        return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        found: dict[str, Any] = json.loads((folder / "manifest.json").read_text(
+            encoding="utf-8"))
+        return found
     except (OSError, ValueError):
         return None
 
@@ -225,3 +227,117 @@ def main() -> None:
                   "please report it)")
             return
     print(f"engine hot path: {f.name} ({f.reason})")
+
+
+# --- docstrings of the compiled public API --------------------------------------------
+# mypyc drops docstrings and annotations: a compiled function's __doc__ is None and its
+# signature has no types, so help(), notebooks and `?` show nothing. The engine's facade
+# (avecaesar.engine) hands out its names through `documented()`, which gives a compiled
+# function a thin Python wrapper carrying the docstring and the signature of its source, and
+# a compiled class its docstring and documented wrappers of its public methods. Code inside
+# the compiled group calls its functions natively and never sees the wrappers.
+
+def _source_defs(module: ModuleType) -> dict[str, Any]:
+    """The ``def``/``class`` nodes of the module's .py source by dotted name (``f``,
+    ``C``, ``C.m``); empty when the source is missing."""
+    import ast
+
+    rel = module.__name__.removeprefix(ENGINE + ".").replace(".", "/") + ".py"
+    engine = sys.modules.get(ENGINE)
+    if engine is None or not getattr(engine, "__path__", None):
+        return {}
+    try:
+        tree = ast.parse((Path(next(iter(engine.__path__))) / rel).read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return {}
+    out: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            out[node.name] = node
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef):
+                    out[f"{node.name}.{item.name}"] = item
+    return out
+
+
+def _signature(node: Any) -> Any:
+    """An ``inspect.Signature`` of a ``def`` node, annotations and defaults as written."""
+    import ast
+    import inspect
+
+    P = inspect.Parameter
+    args = node.args
+    params = []
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    for i, (arg, default) in enumerate(zip(positional, defaults, strict=True)):
+        kind = P.POSITIONAL_ONLY if i < len(args.posonlyargs) else P.POSITIONAL_OR_KEYWORD
+        params.append(P(arg.arg, kind, annotation=ast.unparse(arg.annotation)
+                        if arg.annotation else P.empty,
+                        default=_Default(ast.unparse(default)) if default else P.empty))
+    if args.vararg:
+        params.append(P(args.vararg.arg, P.VAR_POSITIONAL))
+    for arg, kw in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        params.append(P(arg.arg, P.KEYWORD_ONLY, annotation=ast.unparse(arg.annotation)
+                        if arg.annotation else P.empty,
+                        default=_Default(ast.unparse(kw)) if kw else P.empty))
+    if args.kwarg:
+        params.append(P(args.kwarg.arg, P.VAR_KEYWORD))
+    ret = ast.unparse(node.returns) if node.returns else inspect.Signature.empty
+    return inspect.Signature(params, return_annotation=ret)
+
+
+class _Default:
+    """A default value shown as its source text (``seats=None``)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _documented_function(native: Any, node: Any, qualname: str) -> Any:
+    import ast
+    import functools
+
+    @functools.wraps(native)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return native(*args, **kwargs)
+
+    wrapper.__doc__ = ast.get_docstring(node)
+    wrapper.__signature__ = _signature(node)  # type: ignore[attr-defined]
+    wrapper.__qualname__ = qualname
+    return wrapper
+
+
+def documented(value: Any, module_name: str) -> Any:
+    """``value`` (a name the facade exports from ``module_name``) as help() should see it:
+    itself in pure Python, a documented wrapper (or class) when the module is compiled."""
+    import ast
+
+    # the module that defines it (a name may be re-exported by another module)
+    module = sys.modules.get(getattr(value, "__module__", None) or module_name)
+    if module is None or not str(getattr(module, "__file__", "")).startswith(str(COMPILED)):
+        return value
+    defs = _source_defs(module)
+    name = getattr(value, "__name__", "")
+    node = defs.get(name)
+    if isinstance(value, type) and node is not None:
+        if getattr(value, "_documented", False):
+            return value
+        value.__doc__ = ast.get_docstring(node)
+        for key, sub in defs.items():
+            cls, _, meth = key.partition(".")
+            if cls != name or not meth or meth.startswith("_"):
+                continue
+            native = value.__dict__.get(meth)
+            if callable(native) and type(native).__name__ in ("method_descriptor",
+                                                              "builtin_function_or_method"):
+                setattr(value, meth, _documented_function(native, sub, f"{name}.{meth}"))
+        value._documented = True  # type: ignore[attr-defined]  # a mark on the class
+        return value
+    if callable(value) and node is not None and getattr(value, "__doc__", None) is None:
+        return _documented_function(value, node, name)
+    return value

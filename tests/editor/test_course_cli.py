@@ -117,6 +117,7 @@ def test_variant_without_ruleset_is_refused() -> None:
     assert r.exit_code == 2 and "--variant needs --ruleset" in r.output
 
 
+@pytest.mark.covers("check:alley-shortcut")
 def test_an_alley_shorter_than_the_track_beside_it_is_a_warning(tmp_path: Path) -> None:
     """An alley is a detour (5 spaces beside 2, Pro Ludo 2006 rules (PT) comments); one with
     fewer spaces than the track beside it would be a shortcut every lap: a warning only."""

@@ -4,14 +4,17 @@ Every ``import``/``from … import`` of an ``avecaesar`` module counts, at modul
 inside a function (a function-level import that dodges a cycle is still a cycle) or under
 ``if TYPE_CHECKING:`` (an annotation that needs a module above is a cycle of the design:
 the shared type moves down a layer, as ``core/position.py`` did for the race state).
-The layers (docs/architecture.md), each importing only the ones before it:
-engine.data → engine.course → engine.ruleset → engine.core → engine.bots → engine.lab,
-then editor.
+A registry's ``"module:function"`` string (bots, commands, pages) is an import too: the
+module is loaded by name on first use. The layers (docs/architecture.md), each importing only
+the ones before it: engine.data → engine.course → engine.ruleset → engine.core → engine.bots
+→ engine.lab, then the editor's rooms: render → table → cli | web (siblings: the CLI and the
+web app never import each other) → the editor's top (commands, app, main).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import networkx as nx
@@ -19,9 +22,16 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {"avecaesar": ROOT / "src" / "avecaesar", "avecaesar.engine": ROOT / "engine",
             "avecaesar.editor": ROOT / "editor"}
-LAYERS = ["avecaesar.engine.data", "avecaesar.engine.course", "avecaesar.engine.ruleset",
-          "avecaesar.engine.core", "avecaesar.engine.bots", "avecaesar.engine.lab",
-          "avecaesar.editor"]
+# each level: the packages in it (siblings may not import each other)
+LAYERS: list[tuple[str, ...]] = [
+    ("avecaesar.engine.data",), ("avecaesar.engine.course",), ("avecaesar.engine.ruleset",),
+    ("avecaesar.engine.core",), ("avecaesar.engine.bots",), ("avecaesar.engine.lab",),
+    ("avecaesar.editor.render",), ("avecaesar.editor.table",),
+    ("avecaesar.editor.cli", "avecaesar.editor.web"),
+    ("avecaesar.editor",)]
+PREFIXES = [prefix for level in LAYERS for prefix in level]
+# "avecaesar.x.y:function", a registry's factory or command
+TARGET = re.compile(r"^(avecaesar(?:\.\w+)+):\w+$")
 
 
 def modules() -> dict[str, Path]:
@@ -51,6 +61,10 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
                 base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
                                 + ([base] if base else []))
             targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found = TARGET.match(node.value)
+            if found:
+                targets = [found.group(1)]
         for t in targets:
             while t and t not in known:
                 t = t.rpartition(".")[0]
@@ -69,19 +83,29 @@ def import_graph() -> nx.DiGraph:
     return g
 
 
+def room(name: str) -> str | None:
+    """The most specific layer package ``name`` belongs to."""
+    best = None
+    for prefix in PREFIXES:
+        if (name == prefix or name.startswith(prefix + ".")) and (
+                best is None or len(prefix) > len(best)):
+            best = prefix
+    return best
+
+
 def layer(name: str) -> int | None:
-    for i, prefix in enumerate(LAYERS):
-        if name == prefix or name.startswith(prefix + "."):
-            return i
-    return None
+    r = room(name)
+    return None if r is None else next(i for i, lv in enumerate(LAYERS) if r in lv)
 
 
 def test_the_layers_are_all_there() -> None:
     mods = modules()
-    for prefix in LAYERS:
+    for prefix in PREFIXES:
         assert prefix in mods, f"{prefix} has no __init__.py"
-    # every engine module belongs to a layer (engine/__init__.py re-exports from above all)
-    loose = [m for m in mods if m.startswith("avecaesar.engine.") and layer(m) is None]
+    # every engine and editor module belongs to a layer (engine/__init__.py re-exports from
+    # above all)
+    loose = [m for m in mods if m.startswith(("avecaesar.engine.", "avecaesar.editor."))
+             and layer(m) is None]
     assert loose == []
 
 
@@ -93,15 +117,53 @@ def test_no_import_cycle() -> None:
     assert cycles == [], "import cycles: " + "; ".join(" → ".join(c) for c in cycles[:5])
 
 
-def test_no_upward_import() -> None:
-    upward = []
-    for a, b in import_graph().edges:
+def violations(edges: list[tuple[str, str]]) -> list[str]:
+    """The imports that go up a layer, across sibling rooms, or to the engine's facade."""
+    out = []
+    for a, b in edges:
         la, lb = layer(a), layer(b)
         if la is not None and lb is not None and lb > la:
-            upward.append(f"{a} imports {b}")
+            out.append(f"{a} imports {b}")
+        if la is not None and la == lb and room(a) != room(b):
+            out.append(f"{a} imports its sibling room's {b}")
         if la is not None and b == "avecaesar.engine":  # the facade re-exports every layer
-            upward.append(f"{a} imports the facade avecaesar.engine")
-    assert upward == []
+            out.append(f"{a} imports the facade avecaesar.engine")
+    return out
+
+
+def test_no_upward_import() -> None:
+    assert violations(list(import_graph().edges)) == []
+
+
+def test_the_checker_sees_planted_violations() -> None:
+    """Each kind of violation, planted, is found (and the allowed directions are not)."""
+    planted = [
+        ("avecaesar.engine.core.moves", "avecaesar.engine.bots.search"),   # up the engine
+        ("avecaesar.engine.lab.simulate", "avecaesar.editor.render.charts"),  # engine → editor
+        ("avecaesar.editor.cli.course", "avecaesar.editor.web.app"),      # sibling rooms
+        ("avecaesar.editor.web.app", "avecaesar.editor.cli.common"),      # and back
+        ("avecaesar.editor.render.board", "avecaesar.editor.table.game"),  # render → table
+        ("avecaesar.editor.table.game", "avecaesar.editor.cli.common"),    # table → cli
+        ("avecaesar.editor.render.board", "avecaesar.editor.app"),         # a room → the top
+        ("avecaesar.engine.core.race", "avecaesar.engine"),                # the facade
+    ]
+    assert len(violations(planted)) == len(planted)
+    allowed = [("avecaesar.editor.app", "avecaesar.editor.cli.common"),
+               ("avecaesar.editor.commands", "avecaesar.editor.web.serve"),
+               ("avecaesar.editor.web.app", "avecaesar.editor.render.board"),
+               ("avecaesar.editor.cli.race", "avecaesar.editor.table.game"),
+               ("avecaesar.editor.table.game", "avecaesar.editor.render.board"),
+               ("avecaesar.editor.cli.course", "avecaesar.editor.cli.common")]
+    assert violations(allowed) == []
+
+
+def test_the_checker_sees_a_registry_string(tmp_path: Path) -> None:
+    """A registry entry's "module:function" names a module loaded by name: an import."""
+    f = tmp_path / "m.py"
+    f.write_text('ENTRY = ("toy", "avecaesar.editor.web.app:create_app")\n'
+                 'TEXT = "avecaesar.editor.web.app is mentioned, not imported"\n')
+    known = {"avecaesar.editor.web.app", "avecaesar.editor.cli.m"}
+    assert imports_of("avecaesar.editor.cli.m", f, known) == {"avecaesar.editor.web.app"}
 
 
 def test_the_checker_sees_function_level_imports(tmp_path: Path) -> None:

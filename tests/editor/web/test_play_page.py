@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import httpx
+import pytest
 from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -90,6 +91,7 @@ def _log(driver) -> list[str]:
         "return Array.from(document.querySelectorAll('#log div')).map(e => e.textContent)")
 
 
+@pytest.mark.covers("page:play")
 def test_a_race_for_four_by_clicking_with_a_break(live_server, browser, screenshot) -> None:
     """The issue's "done when": a 1989 race for two people and two bots, played to the end
     by clicking, the tab closed midway and resumed. The 1989 rules leave no value open (issue

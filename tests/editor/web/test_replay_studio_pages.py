@@ -66,6 +66,7 @@ def _check_viewer(d, lines: list[dict]) -> None:
     assert "points" in d.find_element(By.ID, "result").text
 
 
+@pytest.mark.covers("page:replay")
 def test_replay_page_steps_a_saved_game(live_server, browser, record, screenshot) -> None:
     d = browser
     d.get(f"{live_server.url}/replay")
