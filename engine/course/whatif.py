@@ -184,14 +184,25 @@ def candidate_edits(course: Course) -> list[Edit]:
     return edits
 
 
-def _races(course: Course, rules: RaceFigures) -> list[int | None]:
-    """The shortest race from every start place."""
+def _races(course: Course, rules: RaceFigures, order: list[int] | None = None,
+           reserve: int | None = None, known: list[int | None] | None = None
+           ) -> tuple[list[int | None], bool]:
+    """The shortest race from every start place, in ``order`` (worst place first): with
+    ``reserve``, stopped as soon as one place misses it. (races, all searched); ``known``:
+    races already searched (None: not yet)."""
     g = contract_water(course.graph) if rules.water == "skipped" else course.graph
-    out: list[int | None] = []
-    for i in range(len(g.graph["start_places"])):
+    places = len(g.graph["start_places"])
+    out: list[int | None] = list(known) if known is not None else [None] * places
+    done = [r is not None for r in out]
+    for i in order if order is not None else range(places):
+        if done[i]:
+            continue
         route = shortest_race_route(g, i + 1, rules)
-        out.append(None if route is None else len(route) - 1)
-    return out
+        out[i] = None if route is None else len(route) - 1
+        done[i] = True
+        if reserve is not None and (out[i] is None or rules.budget - (out[i] or 0) < reserve):
+            return out, all(done)
+    return out, all(done)
 
 
 def reaches(races: list[int | None], rules: RaceFigures, reserve: int) -> bool:
@@ -233,6 +244,12 @@ class Single:
     edit: Edit
     course: Course
     races: list[int | None]
+    complete: bool = True  # every place searched (else stopped at the first that missed)
+
+    def completed(self, rules: RaceFigures) -> Single:
+        if not self.complete:
+            self.races, self.complete = _races(self.course, rules, known=self.races)
+        return self
 
 
 def what_if(course: Course, rules: RaceFigures = DEFAULT_FIGURES, reserve: int = 0,
@@ -249,13 +266,15 @@ def what_if(course: Course, rules: RaceFigures = DEFAULT_FIGURES, reserve: int =
     invalid: list[tuple[Edit, str]] = []
     singles: list[Single] = []
     was_closed = drawing_closes(course.model)
+    order = sorted(range(len(base.shortest_race)),
+                   key=lambda i: -(base.shortest_race[i] or 10**9))
     for edit in tried:
         changed = _recompile(course, edit)
         if changed.errors:
             invalid.append((edit, changed.errors[0].message))
             continue
-        races = _races(changed, rules)
-        singles.append(Single(edit, changed, races))
+        races, complete = _races(changed, rules, order, reserve)
+        singles.append(Single(edit, changed, races, complete))
         if not reaches(races, rules, reserve):
             continue
         found.append(WhatIf(edit, figures_of(changed, rules, races),
@@ -354,6 +373,7 @@ def apply_to_data(data: Any, edit: Edit) -> Any:
 POOL = 12  # single edits combined: the ones that save the most where places are short
 SHOWN = 5  # combinations reported (best first)
 PARTNERS = 3  # closing partners recompiled per single edit that opens the drawing
+CLOSING = 3  # single edits (the best that open the drawing) given a closing pair
 
 
 @dataclass
@@ -397,6 +417,7 @@ def combinations(course: Course, rules: RaceFigures, reserve: int, base: CourseF
         return sum(max(0, (races[i] or 0) - r) for i in short
                    if (r := s.races[i]) is not None)
 
+    singles = [s.completed(rules) for s in singles]
     pool = sorted((s for s in singles if gain(s) > 0), key=lambda s: -gain(s))[:POOL]
     candidates: list[_Candidate] = []
     for size in (2, 3):
@@ -434,7 +455,7 @@ def _evaluate(course: Course, rules: RaceFigures, reserve: int, edits: tuple[Edi
     changed = _recompile(course, *edits)
     if changed.errors:
         return None
-    races = _races(changed, rules)
+    races, _complete = _races(changed, rules)
     if not reaches(races, rules, reserve):
         return None
     return WhatIf(edits[0], figures_of(changed, rules, races), new_warnings(course, changed),
@@ -449,11 +470,11 @@ def closing_pairs(course: Course, rules: RaceFigures, reserve: int, singles: lis
         return
     by_edit = {s.edit.description: s for s in singles}
     seen: set[frozenset[str]] = set()
-    budget = SHOWN * PARTNERS  # recompilations in all
+    budget = CLOSING * PARTNERS  # recompilations in all
     for w in report.found:
         if w.closes:
             continue
-        if len(report.closing) >= SHOWN or budget <= 0:
+        if len(report.closing) >= CLOSING or budget <= 0:
             break
         own = by_edit[w.edit.description]
         partners = [s for s in singles if s.edit.scope != w.edit.scope

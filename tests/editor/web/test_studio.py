@@ -55,8 +55,8 @@ def test_any_bundled_board_opens_and_reads_as_the_cli(live_server, browser) -> N
     course = load_course("pro-ludo-2006/circus-maximus-ccw")
     by_lap = explain(course).places[0].by_lap
     buttons = [b.text for b in d.find_elements(By.CSS_SELECTOR, "#lap-bar button.lap")]
-    assert buttons[:4] == ["run-up · %d" % by_lap[0]] + [f"lap {k} · {n}" for k, n in
-                                                          enumerate(by_lap[1:], 1)]
+    assert buttons[:4] == [f"run-up · {by_lap[0]}"] + [f"lap {k} · {n}" for k, n in
+                                                         enumerate(by_lap[1:], 1)]
     d.find_elements(By.CSS_SELECTOR, "#lap-bar button.lap")[2].click()
     marked = d.find_elements(By.CSS_SELECTOR, "#board g.space.path")
     assert len(marked) == len(set(explain(course).places[0].segments[2]))
