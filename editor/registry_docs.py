@@ -46,8 +46,8 @@ def tables() -> str:
                     [(b.name, b.doc, _where(b.factory)) for b in BOTS])
     lines += _table("Course checks (`engine/course/checks.py`, `CHECKS`)",
                     ("name", "what it checks", "function"),
-                    [(c.name, c.doc, f"engine/course/checks.py:{c.run.__name__}")
-                     for c in CHECKS])
+                    [(c.name, c.doc, _where(c.function) if isinstance(c.function, str)
+                      else f"engine/course/checks.py:{c.function.__name__}") for c in CHECKS])
     lines += _table("Commands (`editor/commands.py`, `COMMANDS`)",
                     ("command", "summary", "function"),
                     [(f"avecaesar {c.name}", c.summary, _where(c.target)) for c in COMMANDS])
