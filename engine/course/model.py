@@ -266,8 +266,8 @@ def _by_id_hint(file: str, piece: str, always: bool = False) -> str:
     stem = Path(file).with_suffix("").as_posix()
     for pid in bundled_pieces():
         if stem.endswith(pid) or Path(stem).name == pid.replace("/", "-"):
-            return (f" — or include the bundled piece file by its id: include: {{id: {pid}, "
-                    f"piece: {piece}}}")
+            how = "write it as" if always else "or include the bundled piece file by its id:"
+            return f" — {how} include: {{id: {pid}, piece: {piece}}}"
     return f" — write include: {{id: BUNDLED-ID, piece: {piece}}}" if always else ""
 
 
