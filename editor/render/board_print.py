@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import graphviz
 import networkx as nx
+from pypdf import PageObject, PdfReader, PdfWriter, Transformation
 
 from avecaesar.editor.render.board import course_dot, render
 from avecaesar.engine.course.layout import LANE, SPACE
@@ -217,10 +218,8 @@ class _Marks:
                       style="solid", fontname="Helvetica", fontsize=f"{size:g}",
                       width="0", height="0", margin="0", pos=_pos(x + wide / 2, y))
 
-    def page(self) -> object:
+    def page(self) -> PageObject:
         """The marks as a page of the sheet's size (what lies past its edges cut off)."""
-        from pypdf import PageObject, PdfReader, Transformation
-
         w, h = self.size
         drawn = PdfReader(io.BytesIO(render(self.dot, "pdf"))).pages[0]
         page = PageObject.create_blank_page(width=w, height=h)
@@ -228,7 +227,7 @@ class _Marks:
         return page
 
 
-def _sheet_marks(p: PrintPlan, row: int, col: int, title: str) -> object:
+def _sheet_marks(p: PrintPlan, row: int, col: int, title: str) -> PageObject:
     """A sheet's margins, cut and glue marks, coordinates and scale bar."""
     w, h = p.sheet
     m = _Marks(w, h)
@@ -271,7 +270,7 @@ def _sheet_marks(p: PrintPlan, row: int, col: int, title: str) -> object:
 
 
 def _overview_marks(p: PrintPlan, fit: float, ox: float, oy: float, title: str,
-                    lines: list[str]) -> object:
+                    lines: list[str]) -> PageObject:
     """The overview sheet: the grid of sheets over the small board, and how to assemble."""
     w, h = p.sheet
     m = _Marks(w, h)
@@ -297,7 +296,6 @@ def print_pdf(g: nx.DiGraph, paper: str = "a4", space_mm: float = DEFAULT_SPACE_
               fit: bool = False, numbers: bool = True) -> tuple[bytes, PrintPlan]:
     """The printable board: an overview sheet, then the sheets row by row (or, ``fit``, the
     whole board on one sheet). Returns the PDF and its plan."""
-    from pypdf import PageObject, PdfReader, PdfWriter, Transformation
 
     board = PdfReader(io.BytesIO(board_page(g, numbers))).pages[0]
     bw, bh = float(board.mediabox.width), float(board.mediabox.height)

@@ -62,7 +62,7 @@ def _figure_rules(storage: Storage, data: dict[str, Any]) -> RaceFigures:
 
 
 def _text(data: dict[str, Any]) -> str:
-    text = field(data, "text", str)
+    text: str = field(data, "text", str)
     if len(text.encode("utf-8")) > MAX_COURSE_BYTES:
         raise BadRequest(f"the course file is over {MAX_COURSE_BYTES} bytes", 413)
     return text

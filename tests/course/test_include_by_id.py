@@ -80,7 +80,7 @@ def test_a_text_includes_by_id_only() -> None:
     with pytest.raises(InputError) as err:  # no piece left to build a course from
         load_courses("pasted.yaml", text=text.replace(
             "{id: dicetree-2022/halves,", "{file: ../pieces/dicetree-2022/halves.yaml,"))
-    assert [p.message for p in err.value.problems][0] == (
+    assert err.value.problems[0].message == (
         "a course given as text includes modules by bundled id, not by path "
         "'../pieces/dicetree-2022/halves.yaml' — write it as include: {id: "
         "dicetree-2022/halves, piece: arena}")
