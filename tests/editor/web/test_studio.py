@@ -119,12 +119,14 @@ def test_what_if_race_it_and_simulate(live_server, browser) -> None:
                 if a.text == "course.yaml:21")
     link.click()
     assert d.execute_script("return document.getElementById('yaml').dataset.line") == "21"
-    # race it: the text is kept (once, now) and the Play page is named with it
-    before = _uploads(live_server)
+    # race it: the text is kept (now, as an upload named by its hash) and the Play page
+    # is named with it
     d.find_element(By.ID, "race").click()
     href = _wait(d, lambda d: d.find_elements(By.ID, "play-link"))[0].get_attribute("href")
     assert "/play?course=upload%3A" in href
-    assert _uploads(live_server) == before + 1
+    name = href.rsplit("%3A", 1)[1]
+    assert (live_server.data / "uploads" / "courses" / f"{name}.yaml").read_text(
+        encoding="utf-8") == ROME.read_text(encoding="utf-8")
     d.switch_to.window(d.window_handles[0])
     # a short simulation, here and now (a few races, for the test's sake)
     d.execute_script("document.getElementById('sim-races').textContent = '30'")
@@ -163,5 +165,5 @@ def test_export_and_try_name_the_course(live_server) -> None:
             "text": text.replace("{id: dicetree-2022/halves,",
                                  "{file: ../pieces/dicetree-2022-halves.yaml,"),
             "file": "mine.yaml"}).json()
-        assert any("include the bundled piece file by its id" in p["message"]
-                   for p in by_path["problems"])
+        assert any("write it as include: {id: dicetree-2022/halves, piece: arena}"
+                   in p["message"] for p in by_path["problems"])
