@@ -43,6 +43,9 @@ def _serve(host: str, port: int, data: Path) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        # listening before the URL is printed: a browser (or a test) that connects at once
+        # waits in the backlog until uvicorn accepts, instead of being refused
+        sock.listen(128)
     except OSError as err:
         raise AveCaesarError(f"cannot listen on {host}:{port}: {err.strerror} — choose "
                              "another --port") from None
