@@ -21,7 +21,7 @@ PARALLEL ?= -n 2
 # and Python's headers are there; else it installs pure Python (same results, slower).
 # A build older than its sources is never used (src/avecaesar/native.py); `make setup`
 # rebuilds it.
-.PHONY: setup compiler native graphviz browser demo test lint typecheck bench docs clean
+.PHONY: setup compiler native graphviz browser pdftools demo test lint typecheck bench docs clean
 
 $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	@$(PY) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -61,6 +61,14 @@ browser:
 	    apt-get update -qq && apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	  else echo "warning: the browser tests need Debian's chromium and chromium-driver (sudo apt-get install chromium chromium-driver); they are skipped"; fi; }
 
+# The print tests (tests/editor/test_print.py) render the sheets of `course print` with
+# poppler's pdftoppm to check that they join up to the board. Only `make test` needs it.
+pdftools:
+	@command -v pdftoppm >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing poppler-utils for the print tests (apt-get install poppler-utils)"; \
+	    apt-get update -qq && apt-get install -y -qq poppler-utils >/dev/null; \
+	  else echo "warning: the print tests need poppler's pdftoppm (sudo apt-get install poppler-utils); they are skipped"; fi; }
+
 demo: setup
 	@mkdir -p $(OUT)
 	$(BIN)/avecaesar course list
@@ -73,7 +81,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(MAKE) typecheck
 
-test: setup browser
+test: setup browser pdftools
 	$(BIN)/ruff check .
 	$(MAKE) typecheck
 	$(BIN)/pytest $(PARALLEL) --dist loadfile

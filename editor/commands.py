@@ -80,6 +80,8 @@ COMMANDS: tuple[Command, ...] = (
             "avecaesar.editor.cli.course:validate"),
     Command(("course", "render"), "Draw a course as a board (Graphviz, every space pinned).",
             "avecaesar.editor.cli.course:render"),
+    Command(("course", "print"), "Print a board to play on: real size, tiled over sheets.",
+            "avecaesar.editor.cli.course:print_board"),
     Command(("course", "diff"), "Two courses side by side: figures and pieces.",
             "avecaesar.editor.cli.course:diff"),
     Command(("course", "list"), "The bundled courses with their figures.",

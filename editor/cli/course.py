@@ -264,10 +264,10 @@ def render(
         RenderError,
         course_dot,
         fit_to_paper,
-        long_steps,
         output_format,
     )
     from avecaesar.editor.render.board import render as run_graphviz
+    from avecaesar.editor.render.board_problems import drawing_problems
     from avecaesar.engine.course.race_path import shortest_race_route
 
     check_output(out, "--out")
@@ -298,11 +298,65 @@ def render(
             raise fail(f"error: {err} ({dot_file})") from None
         _write_output(target, data)
     typer.echo(f"wrote {target}")
-    problems = _drawing_problems(c, long_steps(c.graph))
+    problems = drawing_problems(c)
     for p in problems:
         typer.echo(str(p), err=True)
     if problems:
         raise typer.Exit(1)
+
+
+def print_board(
+    course: Annotated[str, typer.Argument(help=COURSE_HELP)],
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="The PDF to write (default: "
+                                             "<course>-print.pdf here).")] = None,
+    paper: Annotated[str, typer.Option(help="a4, a3 or letter.")] = "a4",
+    scale: Annotated[str, typer.Option(help="real: the real game's space size, tiled over "
+                                       "sheets to tape together; fit: the board on one "
+                                       "sheet.")] = "real",
+    numbers: Annotated[bool, typer.Option(help="Write each space's id in it (the ids the "
+                                          "race log names moves by).")] = False,
+    space_mm: Annotated[float | None, typer.Option("--space-mm", help="A space's length in "
+                                                   "mm (default: the course's space_mm, else "
+                                                   "36, from the 1989 board).", min=10,
+                                                   max=100)] = None,
+    direction: Annotated[str | None, typer.Option(help="clockwise or anticlockwise (a file "
+                                                  "that declares 'anticlockwise:').")] = None,
+) -> None:
+    """Print a course as a board to play on: at real size over several sheets with cut and
+    glue marks, sheet coordinates and an overview (or, --scale fit, on one sheet).
+
+    Example: avecaesar course print homebrew/rome -o rome.pdf --paper a4 --numbers
+    """
+    from avecaesar.editor.render.board import RenderError
+    from avecaesar.editor.render.board_print import DEFAULT_SPACE_MM, PAPERS, print_pdf
+
+    check_output(out, "--out")
+    if paper not in PAPERS:
+        raise fail(f"--paper {paper!r}: use {', '.join(PAPERS)}", 2)
+    if scale not in ("real", "fit"):
+        raise fail(f"--scale {scale!r}: use real or fit", 2)
+    if out is not None and out.suffix.lower() != ".pdf":
+        raise fail(f"--out {out}: course print writes a PDF — end the name in .pdf", 2)
+    c = _course_in_direction(course, direction)
+    if c.errors:
+        raise InputError(c.errors)
+    mm = space_mm or c.model.space_mm or DEFAULT_SPACE_MM
+    try:
+        data, plan = print_pdf(c.graph, paper, mm, fit=scale == "fit", numbers=numbers)
+    except RenderError as err:
+        raise fail(f"error: {err}") from None
+    target = out or Path(f"{c.id.replace('/', '_')}-print.pdf")
+    _write_output(target, data)
+    size = f"{plan.width / 72 * 2.54:.0f} × {plan.height / 72 * 2.54:.0f} cm"
+    orient = "landscape" if plan.landscape else "portrait"
+    if scale == "fit" or plan.sheets == 1:
+        what = (f"1 {paper.upper()} sheet ({orient})" if scale == "fit" else
+                f"1 {paper.upper()} sheet ({orient}), the board {size} at {mm:g} mm a space")
+    else:
+        what = (f"an overview and {plan.sheets} {paper.upper()} sheets ({orient}, "
+                f"{plan.rows} rows × {plan.cols} columns), the board {size} at {mm:g} mm a "
+                "space")
+    typer.echo(f"wrote {target} — {what}")
 
 
 def _write_output(path: Path, data: str | bytes) -> None:
@@ -323,23 +377,6 @@ def _course_in_direction(ref: str, direction: str | None) -> Course:
         raise UsageError(f"{ref} is not driven {direction} — declare 'anticlockwise:' in "
                         "the course file (docs/course-format.md)")
     return found[0]
-
-
-def _drawing_problems(c: Course, steps: list[tuple[int, int, float]]) -> list[Problem]:
-    """A step drawn across the board is a problem of the course's geometry, at its piece."""
-    from avecaesar.engine.course.model import Where
-
-    by_name = {p.name: p for p in c.model.pieces}
-    out: list[Problem] = []
-    for u, v, length in steps:
-        du, dv = c.graph.nodes[u], c.graph.nodes[v]
-        piece = by_name.get(dv["piece"])
-        where = piece.where if piece else Where(c.model.source, ("track",))
-        out.append(where.problem(
-            f"the step {du['label']} → {dv['label']} ({u} → {v}) is drawn {length} spaces "
-            "long: the pieces do not close there — adjust the turns or lengths so that each "
-            "piece starts where the one before it ends"))
-    return out
 
 
 def diff(
@@ -447,10 +484,13 @@ def new(
                                         "(the file is <name>.yaml here).")],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="File to write.")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite an existing file.")] = False,
+    from_: Annotated[str | None, typer.Option("--from", help="Start from this course (a "
+                                              "bundled id or a file): an editable copy "
+                                              "instead of the starter.")] = None,
 ) -> None:
-    """Write a commented starter course that validates.
+    """Write a commented starter course that validates, or an editable copy of any course.
 
-    Example: avecaesar course new "Via Appia"
+    Example: avecaesar course new --from dicetree-2022/arena-carthago my-arena.yaml
     """
     from avecaesar.engine.data.paths import SCHEMAS_DIR
 
@@ -460,9 +500,25 @@ def new(
     if not target.parent.is_dir():
         raise fail(f"error: the folder {target.parent} does not exist — create it first")
     schema = (SCHEMAS_DIR / "course.schema.json").resolve().as_uri()
+    if from_ is not None:
+        from avecaesar.editor.cli.course_copy import course_copy
+
+        keep_name = title if _names_a_course(name, out) else None
+        text, what = course_copy(from_, target, schema, keep_name)
+        _write_output(target, text)
+        typer.echo(f"wrote {target} — a copy of {what}; next: avecaesar course validate "
+                   f"{target}")
+        return
     text = STARTER.format(schema=schema, file=target, name=title)
     _write_output(target, text)
     typer.echo(f"wrote {target} — next: avecaesar course validate {target}")
+
+
+def _names_a_course(name: str, out: Path | None) -> bool:
+    """Whether ``course new NAME`` got a course name (not a file to write)."""
+    as_path = Path(name)
+    return out is not None or not (as_path.suffix in (".yaml", ".yml")
+                                   or len(as_path.parts) > 1)
 
 
 def _new_target(name: str, out: Path | None) -> tuple[Path, str]:

@@ -29,7 +29,12 @@ def course_insight(course: Course, figs: CourseFigures, rules: RaceFigures, *,
         data["what_if"] = {"reserve": reserve, "tried": report.tried,
                            "edits": [w.to_json() for w in report.found],
                            "invalid": [{**e.to_json(), "problem": why}
-                                       for e, why in report.invalid]}
+                                       for e, why in report.invalid],
+                           "short": report.short,
+                           "combinations": [w.to_json() for w in report.combinations],
+                           "combinations_considered": report.combos_considered,
+                           "combinations_tried": report.combos_tried,
+                           "closing": [w.to_json() for w in report.closing]}
     return lines, data
 
 
@@ -114,10 +119,19 @@ def explain_lines(ex: RaceExplanation) -> list[str]:
 
 
 def what_if_lines(report: WhatIfReport, reserve: int, budget: int) -> list[str]:
-    """The edits that reach the target reserve, best first, each with its new figures;
-    then the edits that would make the course invalid, and why."""
+    """The edits that reach the target reserve, best first, each with its new figures; the
+    pairs that keep the drawing closed; when no single edit does, how far each start place
+    is short and the combinations that get there; then the edits that would make the course
+    invalid, and why."""
     results, tried = report.found, report.tried
     out = _found_lines(results, tried, reserve, budget)
+    if report.closing:
+        out.append("  to keep the drawing closed, make the same change on the other side — "
+                   "these pairs do:")
+        for w in report.closing:
+            out += _what_if_entry(w, closed_note=False)
+    if not results:
+        out += _combination_lines(report)
     if report.invalid:
         n = len(report.invalid)
         out.append(f"  {n} edit{'' if n == 1 else 's'} would make the course invalid:")
@@ -125,23 +139,61 @@ def what_if_lines(report: WhatIfReport, reserve: int, budget: int) -> list[str]:
     return out
 
 
+def _target(reserve: int) -> str:
+    return ("finishable: reserve ≥ 0 at every place" if reserve == 0 else
+            f"keep at least {reserve} in reserve at every place")
+
+
 def _found_lines(results: list[WhatIf], tried: int, reserve: int, budget: int) -> list[str]:
-    target = ("finishable: reserve ≥ 0 at every place" if reserve == 0 else
-              f"keep at least {reserve} in reserve at every place")
+    target = _target(reserve)
     if not results:
         return [f"  what-if: none of the {tried} one-space edits makes the course {target} "
                 f"(deck {budget})"]
     out = [f"  what-if: {len(results)} of {tried} one-space edits make the course {target} "
            f"(deck {budget}); best first:"]
     for w in results:
-        f = w.figures
-        races = ", ".join("—" if r is None else str(r) for r in f.shortest_race)
-        res = ", ".join("—" if r is None else str(r) for r in f.reserve)
-        alley = "—" if f.alley_extra is None else f"+{f.alley_extra}"
-        out.append(f"    {w.edit.file}:{w.edit.line}: {w.edit.description}")
-        out.append(f"        lap {f.lap} · alley {alley} · race {races} · reserve {res}")
-        for msg in w.warnings:
-            out.append(f"        warning: {msg}")
+        out += _what_if_entry(w)
+    return out
+
+
+def _what_if_entry(w: WhatIf, closed_note: bool = True) -> list[str]:
+    """One result: each edit with its file:line, then the figures after it."""
+    f = w.figures
+    races = ", ".join("—" if r is None else str(r) for r in f.shortest_race)
+    res = ", ".join("—" if r is None else str(r) for r in f.reserve)
+    alley = "—" if f.alley_extra is None else f"+{f.alley_extra}"
+    out = [f"    {w.edit.file}:{w.edit.line}: {w.edit.description}"]
+    out += [f"      + {e.file}:{e.line}: {e.description}" for e in w.also]
+    drawing = ""
+    if w.also:
+        drawing = " · the drawing closes" if w.closes else " · the drawing does not close"
+    elif closed_note and not w.closes:
+        drawing = " · the drawing no longer closes"
+    out.append(f"        lap {f.lap} · alley {alley} · race {races} · reserve {res}{drawing}")
+    for msg in w.warnings:
+        out.append(f"        warning: {msg}")
+    return out
+
+
+def _combination_lines(report: WhatIfReport) -> list[str]:
+    """How far off the course is, and the combinations of edits that get there."""
+    short = ", ".join(f"place {i} {'cannot finish' if s is None else s}"
+                      for i, s in enumerate(report.short, 1))
+    out = [f"  short of the target by: {short}"]
+    if report.combinations:
+        n = len(report.combinations)
+        out.append(f"  {n} combination{'' if n == 1 else 's'} of up to three edits "
+                   f"{'does' if n == 1 else 'do'} (best first; {report.combos_tried} of the "
+                   f"{report.combos_considered} the single edits point at recompiled):")
+        for w in report.combinations:
+            out += _what_if_entry(w)
+    elif report.combos_considered:
+        out.append(f"  no combination of up to three edits does either "
+                   f"({report.combos_tried} of the {report.combos_considered} the single "
+                   "edits point at recompiled)")
+    else:
+        out.append("  no combination of up to three one-space edits saves that much: "
+                   "shorten the course by more (see --explain for where the points go)")
     return out
 
 

@@ -16,6 +16,7 @@ import re
 import graphviz
 import networkx as nx
 
+from avecaesar.editor.render.board_bridges import number_spots
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["FORMATS", "PAPERS", "RenderError", "course_dot", "fit_to_paper", "heat_colour",
@@ -27,6 +28,7 @@ LAP_COLOURS = ["#c0392b", "#1f6fb2", "#8e44ad", "#d35400", "#117a65", "#7b241c"]
 LAP_NAMES = ["red", "blue", "violet", "orange", "green", "brown"]
 LONG_STEP = 2.5 * 40.0  # points: a step drawn longer than this does not join its spaces
 BRIDGE_ALPHA = "70"  # the upper level is drawn translucent so the lower one shows through
+BRIDGE_SIZE = 0.4  # inches: a bridge's spaces (the others are 0.47) leave more of those beneath
 
 LANE_FILL = ["#f4e3c1", "#ead2a4", "#f4e3c1", "#ead2a4", "#f4e3c1", "#ead2a4", "#f4e3c1",
              "#ead2a4"]
@@ -85,6 +87,8 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
     dot.attr("edge", dir="none")
     # Spaces on a bridge are drawn last, so they lie on top.
     order = sorted(g.nodes, key=lambda n: g.nodes[n].get("level") == "over")
+    specs: list[tuple[int, str, dict[str, str]]] = []
+    numbered: list[tuple[int, str, float, float, float, str]] = []
     for n in order:
         d = g.nodes[n]
         attrs = {"pos": _pos(*d["pos"]), "orientation": f"{d['angle']:.1f}",
@@ -104,14 +108,15 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
             attrs["class"] += " chicane"
         else:
             attrs["fillcolor"] = LANE_FILL[d["lane"] % len(LANE_FILL)]
-        if d.get("level") == "over":
+        if d.get("level") == "over":  # smaller, so more of the space beneath shows
+            side = min(float(attrs.get("width", "0.47")), BRIDGE_SIZE)
+            attrs["width"] = attrs["height"] = f"{side:.3f}"
             attrs["penwidth"] = "2.5"
             attrs["fillcolor"] += BRIDGE_ALPHA
             attrs["class"] += " bridge"
         elif d.get("level") == "under":
             attrs["style"] = "filled,dashed"
             attrs["class"] += " underpass"
-            attrs["labelloc"] = "b"
         if heat is not None:
             top = max(heat.values(), default=0) or 1
             value = heat.get(n, 0)
@@ -141,10 +146,28 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
                          penwidth="2.5", color="white")
             attrs["class"] += " chariot"
             attrs["tooltip"] += f": chariot {letter}"
-        if text and d.get("level") == "over" and not (chariots and n in chariots):
-            # lift the bridge's text off the text of the space beneath (drawn at its bottom)
-            text += "\\n "
-        dot.node(f"n{n}", text, **attrs)
+        if text and 0 < size < 36:  # a narrow space: a font its number fits in
+            fits = (max(size - 3, 8) - 2) / (0.56 * max(len(t) for t in text.split("\\n")))
+            attrs["fontsize"] = f"{min(float(attrs.get('fontsize', '11')), fits):.1f}"
+        specs.append((n, text, attrs))
+    moved = number_spots(g, specs, render) if any(
+        d.get("level") == "under" for _n, d in g.nodes(data=True)) else {}
+    for n, text, attrs in specs:
+        if n in moved:  # a space beneath a bridge: its number where the bridge leaves it free
+            (x, y), size = moved[n]
+            dot.node(f"n{n}", "", **{k: v for k, v in attrs.items() if k != "labelloc"})
+            numbered.append((n, text, x, y, size, attrs.get("fontcolor", "black")))
+        else:
+            dot.node(f"n{n}", text, **attrs)
+    for n, text, x, y, size, colour in numbered:
+        rows = text.split("\\n")
+        wide = max(len(t) for t in rows)
+        dot.node(f"num{n}", text, shape="plaintext", style="solid",
+                 width=f"{(0.56 * size * wide + 2) / 72:.3f}",
+                 height=f"{(size * 1.3 * len(rows) + 2) / 72:.3f}", margin="0", fixedsize="true",
+                 fontsize=f"{size:g}", fontcolor=colour, pos=_pos(x, y), id=f"number-{n}",
+                 **{"class": "space-number"})
+    _alley_links(dot, g)
     for i, seg in enumerate(g.graph.get("wall_segments", [])):
         _polyline(dot, f"wall{i}", seg, color=WALL, penwidth="6", cls="wall")
     (fx0, fy0), (fx1, fy1) = g.graph["finish_segment"]
@@ -158,6 +181,15 @@ def course_dot(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = 
     if route:
         _route(dot, g, route)
     return dot
+
+
+def _alley_links(dot: graphviz.Digraph, g: nx.DiGraph) -> None:
+    """The steps into the alley and out of it, gold, in the gaps between the spaces: the
+    alley is attached to the track where it is entered and left."""
+    for u, v, way in g.edges(data="alley"):
+        if way in ("enter", "exit"):
+            dot.edge(f"n{u}", f"n{v}", color=ALLEY_FILL, penwidth="6", dir="none",
+                     **{"class": f"alley-{way}"})
 
 
 def route_laps(g: nx.DiGraph, route: list[int]) -> list[int]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from avecaesar.engine.data.paths import COURSES_DIR
 
-__all__ = ["CCW", "bundled_course_ids", "bundled_courses", "resolve"]
+__all__ = ["CCW", "bundled_course_ids", "bundled_courses", "bundled_pieces", "resolve"]
 
 CCW = "-ccw"
 
@@ -21,6 +21,14 @@ def bundled_courses() -> dict[str, Path]:
             continue
         found[rel.with_suffix("").as_posix()] = path
     return found
+
+
+def bundled_pieces() -> dict[str, Path]:
+    """Bundled module files (``include: {id: …}``) by id: their path under
+    ``courses/pieces/`` without ``.yaml`` (``<edition>/<name>``)."""
+    root = COURSES_DIR / "pieces"
+    return {path.relative_to(root).with_suffix("").as_posix(): path
+            for path in sorted(root.rglob("*.yaml"))}
 
 
 def bundled_course_ids() -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import networkx as nx
@@ -68,7 +69,11 @@ def _lap_closes(c: Compiled) -> list[Problem]:
 
 def _line_cuts_loop(c: Compiled) -> list[Problem]:
     g = c.g
-    no_line = nx.subgraph_view(g, filter_edge=lambda u, v: not g.edges[u, v]["finish"])
+    no_line = nx.DiGraph()
+    no_line.add_nodes_from(g)
+    no_line.add_edges_from((u, v) for u, v, f in g.edges(data="finish") if not f)
+    if nx.is_directed_acyclic_graph(no_line):  # fast; the cycle is looked for only if any
+        return []
     try:
         cycle = nx.find_cycle(no_line)
     except nx.NetworkXNoCycle:
@@ -167,9 +172,41 @@ def check_layout(model: CourseModel) -> list[Problem]:
     if gap > SPACE * 0.75:
         return [Where(model.source, ("track",)).problem(
             f"the drawing does not close: the last piece ends {gap / SPACE:.1f} spaces from "
-            f"where the first begins (turns add up to {total:g}°) — adjust lengths or turns "
-            "so the board is a loop", severity="warning")]
+            f"where the first begins (turns add up to {total:g}°) — "
+            f"{_closing_hint(model, layout)}", severity="warning")]
     return []
+
+
+def _closing_hint(model: CourseModel, layout: Layout) -> str:
+    """What closes the drawing: a straight one space longer moves every later piece one
+    space along it, so the gap is closed by straights that run along it, lengthened (those
+    pointing the way the gap goes) or shortened (those pointing the other way)."""
+    x, y, _heading = layout.end
+    gx, gy = -x / SPACE, -y / SPACE  # from where the track ends to where it began, in spaces
+    more: list[str] = []
+    fewer: list[str] = []
+    for piece, pose in zip(model.pieces, layout.poses, strict=True):
+        if piece.kind not in ("straight", "chicane") or pose.turn:
+            continue
+        ux, uy = math.cos(pose.heading), math.sin(pose.heading)
+        along, across = gx * ux + gy * uy, gx * uy - gy * ux
+        if abs(across) < 0.5 and abs(along) >= 0.5:
+            (more if along > 0 else fewer).append(piece.name)
+    k = round(math.hypot(gx, gy))
+    if not (more or fewer) or abs(math.hypot(gx, gy) - k) > 0.25:
+        return "adjust lengths or turns so the board is a loop"
+    spaces = f"{k} space{'s' if k != 1 else ''}"
+    ways = []
+    if more:
+        ways.append(f"give the straight along {more[0]!r} ({_either(more)}) {spaces} more")
+    if fewer:
+        ways.append(f"{'or ' if more else ''}give the one along {fewer[0]!r} "
+                    f"({_either(fewer)}) {spaces} fewer")
+    return ", ".join(ways) + ": the same length on both sides closes the loop"
+
+
+def _either(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 #: a start grid is at most this many rows deep (some bundled boards have three rows of two)

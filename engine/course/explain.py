@@ -60,11 +60,15 @@ class PlaceBreakdown:
     pieces: list[PieceUse] = field(default_factory=list)
     alley_stop_lap: int | None = None
     route: list[str] = field(default_factory=list)  # labels, start place first
+    # the space ids landed on, split as ``by_lap`` counts them (the start space first, with
+    # the run-up): what the studio's lap buttons show
+    segments: list[list[int]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
         return {"place": self.place, "race": self.race, "by_lap": self.by_lap,
                 "by_kind": self.by_kind, "pieces": [p.to_json() for p in self.pieces],
-                "alley_stop_lap": self.alley_stop_lap, "route": self.route}
+                "alley_stop_lap": self.alley_stop_lap, "route": self.route,
+                "segments": self.segments}
 
 
 @dataclass
@@ -125,7 +129,8 @@ def _place(course: Course, g: nx.DiGraph, place: int, rules: RaceFigures,
     offset = g.graph["start_crossings"][place - 1]
     out = PlaceBreakdown(place, len(route) - 1, by_lap=[0] * (rules.laps + 1),
                          by_kind=dict.fromkeys(KINDS, 0),
-                         route=[g.nodes[n]["label"] for n in route])
+                         route=[g.nodes[n]["label"] for n in route],
+                         segments=[[route[0]]] + [[] for _ in range(rules.laps)])
     crossed = 0
     uses: dict[str, PieceUse] = {}
     previous: str | None = None
@@ -133,6 +138,7 @@ def _place(course: Course, g: nx.DiGraph, place: int, rules: RaceFigures,
         # Lap 0 is the run-up to the line from a grid behind it; a step over the line
         # counts for the lap it completes (as the lap figure does).
         out.by_lap[crossed - offset + 1] += 1
+        out.segments[crossed - offset + 1].append(v)
         if g.edges[u, v]["finish"]:
             crossed += 1
         lap = min(crossed - offset + 1, rules.laps)  # the lap being driven on landing

@@ -171,9 +171,12 @@ def _compile(model: CourseModel, direction: str) -> Course:
     return Course(cid, name, direction, model, g, problems)
 
 
-def load_courses(path: str | Path, course_id: str | None = None) -> list[Course]:
-    """Every direction a course file declares: clockwise, and anticlockwise if declared."""
-    model = read_course(path, course_id)
+def load_courses(path: str | Path, course_id: str | None = None,
+                 text: str | None = None) -> list[Course]:
+    """Every direction a course file declares: clockwise, and anticlockwise if declared.
+    With ``text``, the course is that text named ``path`` (no file is read but bundled
+    piece files included by id: the studio checks what is typed without storing it)."""
+    model = read_course(path, course_id, text)
     courses = [_compile(model, "clockwise")]
     if model.reverse:
         courses.append(_compile(model, "anticlockwise"))

@@ -10,12 +10,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from avecaesar.engine.course.bundled import bundled_pieces
 from avecaesar.engine.data.errors import InputError, Problem
 from avecaesar.engine.data.limits import MAX_COURSE_SPACES, MAX_INCLUDE_DEPTH, MAX_PIECES
 from avecaesar.engine.data.safeio import allowed_roots, check_inside
 from avecaesar.engine.data.schemas import schema_problems
 from avecaesar.engine.data.suggest import did_you_mean
-from avecaesar.engine.data.yamlsource import Source, load_yaml
+from avecaesar.engine.data.yamlsource import Source, load_yaml, load_yaml_text
 
 __all__ = ["AlleySpec", "CourseModel", "Piece", "Where", "read_course"]
 
@@ -90,6 +91,7 @@ class CourseModel:
     # every module file an include named (resolved; read or not): with the course file, the
     # inputs of the compiled course (editor/cli/result_cache.py keys cached figures by them)
     includes: list[str] = field(default_factory=list)
+    space_mm: float | None = None  # a space's length on the printed board (course print)
 
 
 def _piece(entry: dict[str, Any], lanes: int, where: Where, index: int,
@@ -154,7 +156,7 @@ def _piece(entry: dict[str, Any], lanes: int, where: Where, index: int,
 
 def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int, ...],
             prefix: str, problems: list[Problem], depth: int, seen: set[str],
-            roots: list[Path], count: list[int], files: list[str]) -> list[Piece]:
+            roots: list[Path] | None, count: list[int], files: list[str]) -> list[Piece]:
     """The pieces of ``track``, includes resolved; ``roots``: the folders an include may
     read from; ``count``: pieces so far (all levels), to stop a module used many times
     over from multiplying without end; ``files``: every module file named, appended to."""
@@ -177,22 +179,19 @@ def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int,
             problems.append(where.problem("includes nested too deep (a cycle?)", None,
                                           "include"))
             continue
-        target = (Path(source.file).parent / inc["file"]).resolve()
+        target = _module_file(inc, source, where, roots, problems)
+        if target is None:
+            continue
         if str(target) not in files:
             files.append(str(target))
-        if not check_inside(target, roots):
-            problems.append(where.problem(
-                f"the module file {inc['file']!r} lies outside the course's folder and the "
-                "bundled data — move it next to the course, or pass --allow-path FOLDER "
-                "before the command", None, "include", "file"))
-            continue
         try:
             module_src = load_yaml(target)
         except InputError as err:
             if not target.exists():
+                hint = _by_id_hint(inc["file"], inc["piece"])
                 problems.append(where.problem(
                     f"no module file {inc['file']!r} (looked at {target}) — check the path, "
-                    "relative to this file", None, "include", "file"))
+                    f"relative to this file{hint}", None, "include", "file"))
             else:
                 problems.extend(err.problems)
             continue
@@ -204,7 +203,8 @@ def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int,
         name = inc["piece"]
         if name not in modules:
             problems.append(where.problem(
-                f"{inc['file']} has no piece {name!r}{did_you_mean(name, modules)} "
+                f"{inc.get('id') or inc['file']} has no piece {name!r}"
+                f"{did_you_mean(name, modules)} "
                 f"(it has: {', '.join(modules)})", None, "include", "piece"))
             continue
         module = modules[name]
@@ -224,10 +224,59 @@ def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int,
     return out
 
 
-def read_course(path: str | Path, course_id: str | None = None) -> CourseModel:
-    """Read a course file. Schema problems raise :class:`InputError`; all other problems
-    found while reading are kept in ``model.problems`` for the validator to report."""
-    source = load_yaml(path)
+def _module_file(inc: dict[str, Any], source: Source, where: Where,
+                 roots: list[Path] | None, problems: list[Problem]) -> Path | None:
+    """The module file an include names: a bundled piece file by ``id`` (from anywhere), or
+    a ``file`` relative to the including file inside ``roots`` (None: a course given as text,
+    which names files by id only). None, with the problem, when there is none."""
+    if ("id" in inc) == ("file" in inc):
+        example = next(iter(bundled_pieces()), "ID")
+        problems.append(where.problem(
+            f"an include names its module file once: by bundled id (include: {{id: "
+            f"{example}, piece: {inc['piece']}}}) or by path (include: {{file: PATH, piece: "
+            f"{inc['piece']}}})", None, "include"))
+        return None
+    if "id" in inc:
+        pieces = bundled_pieces()
+        found = pieces.get(inc["id"])
+        if found is None:
+            problems.append(where.problem(
+                f"no bundled piece file {inc['id']!r}{did_you_mean(inc['id'], pieces)} "
+                f"(bundled: {', '.join(pieces) or 'none'})", None, "include", "id"))
+        return found
+    hint = _by_id_hint(inc["file"], inc["piece"], always=roots is None)
+    if roots is None:
+        problems.append(where.problem(
+            f"a course given as text includes modules by bundled id, not by path "
+            f"{inc['file']!r}{hint}", None, "include", "file"))
+        return None
+    target: Path = (Path(source.file).parent / str(inc["file"])).resolve()
+    if not check_inside(target, roots):
+        problems.append(where.problem(
+            f"the module file {inc['file']!r} lies outside the course's folder and the "
+            "bundled data — move it into the course's folder (and fix the path), or pass "
+            f"--allow-path FOLDER before the command{hint}", None, "include", "file"))
+        return None
+    return target
+
+
+def _by_id_hint(file: str, piece: str, always: bool = False) -> str:
+    """`` — or include it by its bundled id …`` when ``file`` names a bundled piece file
+    (also by the name it had before ids, ``<edition>-<name>.yaml``)."""
+    stem = Path(file).with_suffix("").as_posix()
+    for pid in bundled_pieces():
+        if stem.endswith(pid) or Path(stem).name == pid.replace("/", "-"):
+            how = "write it as" if always else "or include the bundled piece file by its id:"
+            return f" — {how} include: {{id: {pid}, piece: {piece}}}"
+    return f" — write include: {{id: BUNDLED-ID, piece: {piece}}}" if always else ""
+
+
+def read_course(path: str | Path, course_id: str | None = None,
+                text: str | None = None) -> CourseModel:
+    """Read a course file (or ``text``, named ``path``, which reads no other file: its
+    includes name bundled piece files by id). Schema problems raise :class:`InputError`; all
+    other problems found while reading are kept in ``model.problems`` for the validator."""
+    source = load_yaml(path) if text is None else load_yaml_text(text, str(path))
     if not isinstance(source.data, dict):
         raise InputError([source.problem([], "a course file is a mapping with keys name, "
                                               "lanes, track, finish, start — see "
@@ -238,7 +287,7 @@ def read_course(path: str | Path, course_id: str | None = None) -> CourseModel:
     d = source.data
     lanes = d["lanes"]
     found: list[Problem] = []
-    roots = allowed_roots(Path(path).resolve().parent)
+    roots = allowed_roots(Path(path).resolve().parent) if text is None else None
     includes: list[str] = []
     pieces = _expand(d["track"], lanes, source, ("track",), "", found, 0, set(), roots, [0],
                      includes)
@@ -276,4 +325,4 @@ def read_course(path: str | Path, course_id: str | None = None) -> CourseModel:
         add_steps=[tuple(s) for s in d.get("add_steps", [])],
         remove_steps=[tuple(s) for s in d.get("remove_steps", [])],
         reverse=d.get("anticlockwise"), figures=d.get("figures", {}), problems=found,
-        includes=includes)
+        includes=includes, space_mm=d.get("space_mm"))

@@ -1,5 +1,5 @@
-"""The Replay page, the self-contained ``replay --html`` file and the Course studio in a real
-browser."""
+"""The Replay page and the self-contained ``replay --html`` file in a real browser (the
+Course studio: test_studio.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from avecaesar.engine.core.record import read_record
-from avecaesar.engine.data.paths import COURSES_DIR
 
 CLI = [sys.executable, "-m", "avecaesar.editor"]
 
@@ -90,43 +89,3 @@ def test_replay_html_is_one_self_contained_file(browser, record, tmp_path) -> No
     assert "<link" not in text and "@import" not in text
     browser.get(out.as_uri())  # no server: opened as a file
     _check_viewer(browser, read_record(record))
-
-
-ROME = COURSES_DIR / "homebrew" / "rome.yaml"
-
-
-def _type(d, text: str) -> None:
-    """Put ``text`` in the editor as typing would (an input event)."""
-    d.execute_script("const t = document.getElementById('yaml'); t.value = arguments[0];"
-                     "t.dispatchEvent(new Event('input'));", text)
-
-
-@pytest.mark.covers("page:studio")
-def test_studio_shows_figures_and_located_problems(live_server, browser, screenshot) -> None:
-    d = browser
-    d.get(f"{live_server.url}/studio")
-    _wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#bundled option")) > 3)
-    # paste the Rome homebrew track: 85 > 84, not finishable, with the shortest race drawn
-    _type(d, ROME.read_text(encoding="utf-8"))
-    _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "td.shortest"), 5)
-    assert d.find_elements(By.CSS_SELECTOR, "td.shortest")[0].text == "85"
-    assert "NOT finishable" in d.find_element(By.ID, "figures").text
-    assert d.find_elements(By.CSS_SELECTOR, "#board g.space")
-    assert d.find_elements(By.CSS_SELECTOR, "#board g.route")
-    laps = d.find_elements(By.CSS_SELECTOR, "#laps button.lap")
-    assert len(laps) >= 3  # the grid lies before the line: a start segment, then 3 laps
-    laps[1].click()
-    assert d.find_elements(By.CSS_SELECTOR, "#board g.space.path")
-    screenshot("web-studio.png")
-    # break it: an unknown key on line 9 → the located problem, within a second of typing
-    lines = ROME.read_text(encoding="utf-8").splitlines()
-    lines[8] = "lanez: 2"
-    _type(d, "\n".join(lines) + "\n")
-    problem = _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#problems .problem"), 2)
-    assert problem[0].text.startswith("line 9, column 1:")
-    assert "lanez" in problem[0].text
-    # a ruleset's figures: the homebrew ruleset's +3 bonus makes it finishable
-    _type(d, ROME.read_text(encoding="utf-8"))
-    Select(d.find_element(By.ID, "ruleset")).select_by_value("reader-homebrew")
-    _wait(d, lambda d: "finishable on the deck" in d.find_element(By.ID, "figures").text
-          and "NOT" not in d.find_element(By.ID, "figures").text, 5)
