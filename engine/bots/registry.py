@@ -43,6 +43,9 @@ class Bot:
 
 
 BOTS: tuple[Bot, ...] = (
+    Bot("expert", "plans from what its seat may know: opponents' hands dealt from their "
+        "unplayed cards and skips, each move played on in many such deals",
+        "avecaesar.engine.bots.expert:expert_policy"),
     Bot("greedy", "the most progress per point of the card, a reserve kept for the finish, "
         "the alley stop in time", "avecaesar.engine.bots.policies:greedy_bot"),
     Bot("random", "a uniformly random legal move (its own seeded generator)",
