@@ -22,6 +22,7 @@ import argparse
 import math
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
 from typing import Any
 
 from avecaesar.engine.bots.registry import OWNERLESS, find_bot
@@ -46,10 +47,16 @@ def make_bot(name: str, seed: int, budget: int | None, tune: dict[str, float]) -
     return factory(seed, budget=budget, **tune) if budget is not None else factory(seed, **tune)
 
 
+@cache
+def setup(edition: str) -> Any:
+    """Rules and board, once per process (the bots' tables are kept per board)."""
+    return race_setup(edition, [], {}, COURSES[edition])
+
+
 def race(edition: str, bot: str, against: str, seed: int, budget: int | None,
          tune: dict[str, float]) -> tuple[int, int, list[float], str]:
     """One race: (won, the bot's points, its CPU seconds per decision, final notation)."""
-    rules, board = race_setup(edition, [], {}, COURSES[edition])
+    rules, board = setup(edition)
     place = seed % CHARIOTS
     state, _ = new_race(rules, board, [f"c{i}" for i in range(CHARIOTS)], seed)
     state.log = False

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from avecaesar.editor.cli.common import (
+    BudgetOpt,
     HouseOpt,
     bot_kinds,
     house_rules,
@@ -26,7 +27,8 @@ __all__ = ["format_report", "simulate_cmd", "spec_from_options"]
 
 def spec_from_options(ruleset: str, course: str, players: int, races: int, seed: int,
                       variants: list[str] | None, settings: list[str] | None,
-                      bots: str, house: Path | None = None) -> SimSpec:
+                      bots: str, house: Path | None = None,
+                      bot_budget: int | None = None) -> SimSpec:
     from avecaesar.engine.lab.simulate import SimSpec
 
     pairs = list(rule_settings(settings).items())
@@ -38,7 +40,7 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
         raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
     return SimSpec(ruleset, course, players, races, seed, tuple(variants or ()),
                    tuple(pairs), names or ("greedy",),
-                   json.dumps(rules, sort_keys=True) if rules else "")
+                   json.dumps(rules, sort_keys=True) if rules else "", bot_budget)
 
 
 def format_report(r: SimReport) -> str:
@@ -47,7 +49,8 @@ def format_report(r: SimReport) -> str:
     partial = f"PARTIAL (stopped by Ctrl-C): {r.races} of {s.races} races\n" if r.partial else ""
     lines = [f"{partial}{r.races} races · {s.players} chariots · {s.course} · ruleset {s.ruleset}"
              + (f" + {' + '.join(s.variants)}" if s.variants else "")
-             + f" · bots {','.join(s.bots)} · seed {s.seed}", "",
+             + f" · bots {','.join(s.bots)}"
+             + (f" (budget {s.bot_budget})" if s.bot_budget else "") + f" · seed {s.seed}", "",
              "start  wins  win rate (95% interval)   mean place  not finished "
              "(out of cards / disq.)  reserve at finish"]
     for p in r.by_place:
@@ -94,6 +97,7 @@ def simulate_cmd(
                                                 "scheduler's address (tcp://host:8786). "
                                                 "Needs the 'dask' extra.")] = None,
     house: HouseOpt = None,
+    bot_budget: BudgetOpt = None,
 ) -> None:
     """Run many seeded bot races on one course and report balance figures.
 
@@ -109,7 +113,8 @@ def simulate_cmd(
     from avecaesar.engine.core.race_setup import race_setup
     from avecaesar.engine.lab.simulate import simulate
 
-    spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house)
+    spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house,
+                             bot_budget)
     if workers > max_workers():
         raise UsageError(f"--workers {workers}: at most {max_workers()} (4 per core; "
                          "0 uses every core)")

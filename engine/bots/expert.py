@@ -81,10 +81,7 @@ class ExpertBot:
         me = state.turn
         skel = skeleton(state, me)
         self.observer.observe(skel, me)
-        if isinstance(moves, LegalMoves):
-            options = moves.distinct()
-        else:
-            options = distinct_moves(moves)
+        options = moves.distinct() if isinstance(moves, LegalMoves) else distinct_moves(moves)
         if len(options) == 1:
             return options[0]
         scored = greedy_scored(skel, options)

@@ -37,6 +37,7 @@ class SimSpec:
     settings: tuple[tuple[str, str], ...] = ()
     bots: tuple[str, ...] = ("greedy",)
     house: str = ""  # house rules (--house) as JSON text: picklable and hashable
+    bot_budget: int | None = None  # --bot-budget: for the bots that take one
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,8 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary
     state, setup = new_race(rules, board, names, seed)
     state.log = False  # nobody reads the events here: push and skip build none (issue 13)
     seats = setup["seats"]
-    policies = [make_policy(spec.bots[s % len(spec.bots)], seed + s) for s in seats]
+    policies = [make_policy(spec.bots[s % len(spec.bots)], seed + s, spec.bot_budget)
+                for s in seats]
     # chariots that no player drives (ownerless): play_turn gives their turns to OWNERLESS
     policies += [policies[0]] * (state.game.chariots - len(policies))
     stood: dict[int, int] = {}

@@ -82,7 +82,8 @@ def _legal_with(at: RaceState, c: int, hand: tuple[int, ...]) -> bool:
 
 def compare_decisions(bot: Callable[..., Move], fork: Callable[[], Callable[..., Move]],
                       ruleset: str, variants: tuple[str, ...], course: str, seed: int,
-                      settings: dict[str, str] | None = None, redeals: int = 2) -> tuple[int, int, list[str]]:
+                      settings: dict[str, str] | None = None, redeals: int = 2
+                      ) -> tuple[int, int, list[str]]:
     """Play one race with ``bot`` on start place ``seed % 4 + 1``, greedy elsewhere; at
     each decision compare it with ``fork()`` on ``redeals`` redealt states. Returns
     (positions compared, positions skipped for other legal moves, differences)."""
