@@ -146,3 +146,14 @@ def test_race_and_simulate_take_expert_with_a_budget(tmp_path):
                               "dicetree-2022/arena-carthago", "--bots", "expert",
                               "--bot-budget", "0"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_play_offers_the_expert_as_an_opponent(tmp_path):
+    rec = tmp_path / "play.jsonl"
+    res = runner.invoke(app, ["play", "--ruleset", "dicetree-2022", "--course",
+                              "dicetree-2022/arena-carthago", "--humans", "Anna", "--players",
+                              "2", "--bots", "expert", "--seed", "4", "--record", str(rec)],
+                        input="1\n" * 300)
+    assert res.exit_code == 0, res.output[-2000:]
+    assert "-expert" in res.output and "result:" in res.output
+    assert runner.invoke(app, ["replay", str(rec)]).exit_code == 0
