@@ -26,6 +26,7 @@ public facts, so one seed gives one game, whatever the hidden cards are.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 
@@ -57,13 +58,15 @@ class ExpertBot:
     """
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
-                 alley_horizon: int = 6, width: int = 8, min_worlds: int = 6,
-                 margin: float = 100.0, greedy_bonus: float = 0.05) -> None:
+                 alley_horizon: int = 3, width: int = 8, min_worlds: int = 6,
+                 margin: float = 100.0, greedy_bonus: float = 0.05,
+                 spread: float = 0.0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
         self.width, self.min_worlds = width, min_worlds
         self.margin, self.greedy_bonus = margin, greedy_bonus
+        self.spread = spread
         self.observer = Observer()
 
     def fork(self) -> ExpertBot:
@@ -89,7 +92,7 @@ class ExpertBot:
         candidates = [m for k, m in scored if k[0] >= top - self.margin][: self.width]
         if len(candidates) == 1:
             return candidates[0]
-        worlds = max(self.min_worlds, self.budget // len(candidates))
+        worlds = int(max(self.min_worlds, self.budget // len(candidates)))
         totals = [0.0] * len(candidates)
         for _ in range(worlds):
             world = self.observer.deal(skel, me, self.rng)
@@ -100,11 +103,12 @@ class ExpertBot:
         return candidates[best]
 
     def rollout(self, world: RaceState, move: Move, me: int) -> float:
-        """Play ``move`` in ``world``, then greedy for everyone; the value for ``me``."""
+        """Play ``move`` in ``world``, then greedy for everyone for ``horizon`` own turns;
+        the value for ``me``."""
         s = world.copy()
         s.push(move)
         own_turns = steps = 0
-        while not s.over and s.status[me] == RACING and steps < 200:
+        while not s.over and s.status[me] == RACING and steps < 400:
             c = s.turn
             if c == me:
                 if own_turns >= self.horizon and (
@@ -117,6 +121,8 @@ class ExpertBot:
             else:
                 s.skip(moves.skip_reason or "blocked")
             steps += 1
+        if self.spread:
+            return win_chance(s, me, self.spread)
         return value(s, me)
 
 
@@ -144,6 +150,29 @@ def value(s: RaceState, me: int) -> float:
               if c != me and s.status[c] == RACING and not game.is_ownerless(c)
               and not s.dq[c]]
     return score + min(rivals, default=mine) - mine
+
+
+def win_chance(s: RaceState, me: int, spread: float) -> float:
+    """The chance that chariot ``me`` wins from here, roughly: 1 or 0 once the race has a
+    winner; else the product over the rivals still racing of a logistic in how many turns
+    sooner it can finish (:func:`turns_needed`, ``spread`` turns wide); a disqualification
+    ahead is no win. Plus a hundredth of :func:`value`, to rank lost or won positions."""
+    game = s.game
+    tie = 0.01 * value(s, me)
+    if s.status[me] == REMOVED or s.dq[me]:
+        return tie
+    players_first = [c for c in s.finish_order if not game.is_ownerless(c)
+                     and not (s.dq[c] and not game.rules.dq_keeps_place)]
+    if players_first:
+        return (1.0 if players_first[0] == me and not s.dq[me] else 0.0) + tie
+    if needs_stop(s) and not s.stopped[me] and not alley_pending(s, me):
+        return tie
+    mine = turns_needed(s, me)
+    p = 1.0
+    for c in range(game.chariots):
+        if c != me and s.status[c] == RACING and not game.is_ownerless(c) and not s.dq[c]:
+            p /= 1.0 + math.exp((mine - turns_needed(s, c)) / spread)
+    return p + tie
 
 
 def turns_needed(s: RaceState, c: int) -> float:
