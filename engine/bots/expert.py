@@ -6,8 +6,9 @@ alley stops, cards played, skips). It deals ``worlds`` full states consistent wi
 record — its own deck shuffled, each other chariot's hand drawn from the cards that chariot
 has not played, redrawn until every skip it made since its last move is explained — and in
 each world plays each candidate move on, every chariot driven by the greedy policy, until
-the bot has had ``horizon`` more turns (longer while its alley stop is still to make, so a
-stop planned a few turns ahead is seen), then scores the position from its own view
+the bot has had ``horizon`` more turns (``alley_horizon`` can lengthen them while its alley
+stop is still to make; by default it does not: 6 measured no better), then scores the
+position from its own view
 (:func:`value`). The candidate with the best mean over the worlds is played; all candidates
 are compared on the same worlds (common random numbers).
 
@@ -26,7 +27,6 @@ public facts, so one seed gives one game, whatever the hidden cards are.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 
@@ -59,14 +59,12 @@ class ExpertBot:
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
                  alley_horizon: int = 3, width: int = 8, min_worlds: int = 6,
-                 margin: float = 100.0, greedy_bonus: float = 0.05,
-                 spread: float = 0.0) -> None:
+                 margin: float = 100.0, greedy_bonus: float = 0.05) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
         self.width, self.min_worlds = width, min_worlds
         self.margin, self.greedy_bonus = margin, greedy_bonus
-        self.spread = spread
         self.observer = Observer()
 
     def fork(self) -> ExpertBot:
@@ -121,8 +119,6 @@ class ExpertBot:
             else:
                 s.skip(moves.skip_reason or "blocked")
             steps += 1
-        if self.spread:
-            return win_chance(s, me, self.spread)
         return value(s, me)
 
 
@@ -150,29 +146,6 @@ def value(s: RaceState, me: int) -> float:
               if c != me and s.status[c] == RACING and not game.is_ownerless(c)
               and not s.dq[c]]
     return score + min(rivals, default=mine) - mine
-
-
-def win_chance(s: RaceState, me: int, spread: float) -> float:
-    """The chance that chariot ``me`` wins from here, roughly: 1 or 0 once the race has a
-    winner; else the product over the rivals still racing of a logistic in how many turns
-    sooner it can finish (:func:`turns_needed`, ``spread`` turns wide); a disqualification
-    ahead is no win. Plus a hundredth of :func:`value`, to rank lost or won positions."""
-    game = s.game
-    tie = 0.01 * value(s, me)
-    if s.status[me] == REMOVED or s.dq[me]:
-        return tie
-    players_first = [c for c in s.finish_order if not game.is_ownerless(c)
-                     and not (s.dq[c] and not game.rules.dq_keeps_place)]
-    if players_first:
-        return (1.0 if players_first[0] == me and not s.dq[me] else 0.0) + tie
-    if needs_stop(s) and not s.stopped[me] and not alley_pending(s, me):
-        return tie
-    mine = turns_needed(s, me)
-    p = 1.0
-    for c in range(game.chariots):
-        if c != me and s.status[c] == RACING and not game.is_ownerless(c) and not s.dq[c]:
-            p /= 1.0 + math.exp((mine - turns_needed(s, c)) / spread)
-    return p + tie
 
 
 def turns_needed(s: RaceState, c: int) -> float:
