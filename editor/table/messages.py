@@ -33,6 +33,50 @@ TEXT: dict[str, str] = {
     "out_of_reach": "{space} is more than {most} spaces ahead: a {card} moves exactly "
                     "{card} — {cite}",
     "not_on_board": "{space} is not on this board",
+    # the terminal table (play)
+    "seed_line": "race on {course} under {ruleset}, seed {seed} (repeat it with --seed {seed})",
+    "since_your_turn": "since your last turn:",
+    "last_moves": "the last moves:",
+    "table_head": "  chariot            space  lap  alley    points left / way home",
+    "start_short": "start {place}",
+    "finished": "finished",
+    "removed": "removed",
+    "disqualified": "disqualified",
+    "alley_done": "done",
+    "alley_todo": "to do",
+    "short_warning": "! {short} points short of its shortest way home",
+    "short_alert": "warning: {letters} cannot get home on the points left (points left "
+                   "< shortest way home)",
+    "your_turn": "{letter} ({name}), your turn (turn {ply}): lap {lap}, on {space}; alley "
+                 "{alley}",
+    "hand": "  hand: {cards}",
+    "and": "and",
+    "bonus_piece": "the +{points} bonus piece",
+    "play_to": "play {card} to {space}",
+    "wait_alley": "wait for the alley",
+    "no_walk": "a {card} cannot move {card} spaces from here — {cite}",
+    "not_now": "a {card} has no legal move now",
+    "ask_move": "your move (number, or card:space{undo}, save [FILE])",
+    "or_undo": ", undo",
+    "answer_help": "  please answer 1-{n} or card:space, e.g. {example}; undo; save FILE",
+    "not_allowed": "  not allowed: {why}",
+    "undone": "  undone: back to ply {ply}",
+    "pass_to": "pass to {name} — press Enter",
+    "pass_or_undo": "pass to {name} — press Enter (or type undo: {prev} takes back "
+                    "their move)",
+    "resuming": "resuming {file}: {turns} turns replayed",
+    "start_line": "race on {course} under {ruleset}, seed {seed} (repeat it with --seed "
+                  "{seed}); start order: {order}",
+    "saved": "  saved to {file} (continue with --resume {file}); from now on every turn is "
+             "written there",
+    "cannot_save": "  cannot save to {file}: {why}",
+    "record_written": "record written to {file}",
+    "interrupted_kept": "interrupted (Ctrl-C): the record is kept in {file}: continue with "
+                        "--resume {file}",
+    "ended_kept": "input ended before the race did; the record is kept in {file}: "
+                  "continue with --resume {file}",
+    "ended_lost": "input ended before the race did; nothing was recorded (give --record "
+                  "FILE to keep a game)",
     # seats
     "bad_token": "this link's seat token is not one of this table's: ask the host for "
                  "your seat's link",
