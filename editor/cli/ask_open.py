@@ -58,7 +58,7 @@ def offer_to_save(answers: dict[str, dict[str, Any]]) -> None:
     if not where:
         return
     text = house_file_text({k: r["value"] for k, r in answers.items()},
-                           "our answers to the open rule values; pass with --house")
+                           "our answers to the open rule values; pass with --house", where)
     try:
         Path(where).write_text(text, encoding="utf-8")
     except OSError as err:

@@ -492,14 +492,14 @@ def new(
 
     Example: avecaesar course new --from dicetree-2022/arena-carthago my-arena.yaml
     """
-    from avecaesar.engine.data.paths import SCHEMAS_DIR
+    from avecaesar.engine.data.paths import schema_modeline
 
     target, title = _new_target(name, out)
     if target.exists() and not force:
         raise fail(f"error: {target} exists — choose another name or pass --force")
     if not target.parent.is_dir():
         raise fail(f"error: the folder {target.parent} does not exist — create it first")
-    schema = (SCHEMAS_DIR / "course.schema.json").resolve().as_uri()
+    schema = schema_modeline(target, "course.schema.json").split("$schema=", 1)[1]
     if from_ is not None:
         from avecaesar.editor.cli.course_copy import course_copy
 

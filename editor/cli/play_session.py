@@ -157,14 +157,16 @@ class _Table:
             else:
                 prev = game.setup.players[who]["name"]
                 answer = _read(say("pass_or_undo", name=name, prev=prev), default="")
-            if answer == "undo" and who is not None:
-                game.undo_last()
-                self._undone(who)
-                _clear(True)  # the mover's own screen again
-                typer.echo(say("undone", ply=game.state.ply))
-                return
-            if answer in ("", "y", "yes", "ok", "ja", "j"):
+            if answer != "undo":  # Enter (anything else counts as Enter)
                 break
+            if who is None:
+                typer.echo("  " + say("nothing_to_undo"))
+                continue
+            game.undo_last()
+            self._undone(who)
+            _clear(True)  # the mover's own screen again
+            typer.echo(say("undone", ply=game.state.ply))
+            return
         self.passed = len(game.log)
         game.reveal()
         _clear(True)

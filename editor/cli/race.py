@@ -261,12 +261,15 @@ def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None) -> 
     from avecaesar.engine.core.race_setup import race_setup as load_race_setup
     from avecaesar.engine.core.record import check_header_files, read_record, replay
     from avecaesar.engine.core.state import LETTERS
+    from avecaesar.engine.ruleset.embedded import embedded
 
     lines = read_record(file, max_bytes)
     head = lines[0]
     check_header_files(head, str(file))
-    rules, board = load_race_setup(head["ruleset"], head["variants"],
-                                   head.get("overrides", {}), head["course"], head.get("house"))
+    with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
+        rules, board = load_race_setup(head["ruleset"], head["variants"],
+                                       head.get("overrides", {}), head["course"],
+                                       head.get("house"))
     state = replay(lines, rules, board, str(file), partial=partial)
     result = outcome(state)
     turns = sum(1 for line in lines if line["type"] not in ("header", "result"))

@@ -121,14 +121,19 @@ def _show_open(rs: Ruleset, as_json: bool) -> None:
         typer.echo(f"  {r['key']}: {r['why']}{pick} [{r['source']}]")
 
 
-def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/variant files")],
-                 ) -> None:
+def validate_cmd(files: Annotated[list[str], typer.Argument(
+        help="ruleset, variant or house-rules files")]) -> None:
     """Check files against the schema and the rules' consistency; exit 1 on problems.
+
+    A house-rules file (rules: with group.key: value lines, as --house reads and play
+    writes) is recognised and checked as one. Every problem is reported at once, each as
+    file:line:col.
 
     Example: avecaesar ruleset validate my-variant.yaml
     """
     from avecaesar.engine.data.yamlsource import load_yaml
     from avecaesar.engine.ruleset.catalog import check_source
+    from avecaesar.engine.ruleset.house import house_rules_of, is_house_file
 
     problems: list[Problem] = []
     unreadable = False  # a missing or unreadable file: exit 2
@@ -141,7 +146,10 @@ def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/varian
             continue
         if source.data is None:
             problems.append(Problem(f, 1, 1, "the file is empty — a ruleset needs id, kind, "
-                                    "title and rules"))
+                                    "title and rules; a house-rules file needs rules"))
+            continue
+        if is_house_file(source.data):  # a group's house rules (--house), not a ruleset
+            problems += house_rules_of(source)[1]
             continue
         problems += check_source(source)
     if problems:

@@ -38,6 +38,7 @@ from avecaesar.engine.core.record import (
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.core.view import public_event, public_record, view_for
 from avecaesar.engine.data.errors import AveCaesarError
+from avecaesar.engine.ruleset.embedded import embedded
 
 __all__ = ["Game", "GameSetup", "RecordWriteError"]
 
@@ -125,8 +126,10 @@ class Game:
                           [{"name": p["name"], "bot": p.get("bot")} for p in head["players"]],
                           head.get("race"), head["seats"] if head.get("seated") else None,
                           head.get("house"))
-        rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course,
-                                  setup.house)
+        with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
+            rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course,
+                                      setup.house)
+            setup.header()  # the rules facts, with those files, computed now
         turns = [ln for ln in lines[1:] if ln["type"] != "result"]
         replay([head, *turns], rules, board, str(path), partial=True)  # raises if illegal
         state, start = new_race(rules, board, [p["name"] for p in setup.players],
