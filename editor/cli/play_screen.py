@@ -31,7 +31,7 @@ def table_screen(game: Game, since: int, heading: str) -> list[str]:
     """The public part: ``heading``, the log from entry ``since`` on, every chariot."""
     view = game.view_for(None)
     out = [RULE, seed_line(game)]
-    events = [text for turn in game.log[since:] for text in turn["events"]]
+    events = [text for turn in game.log_texts(since) for text in turn["events"]]
     if events:
         out.append(heading)
         out += [f"  {t.strip()}" if not t.startswith("   ") else f"    {t.strip()}"

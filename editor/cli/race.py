@@ -11,12 +11,14 @@ import typer
 
 from avecaesar.editor.cli.common import (
     HouseOpt,
+    LangOpt,
     echo_json,
     house_rules,
     rule_settings,
     rules_header,
     seat_bots,
 )
+from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
@@ -57,14 +59,18 @@ def race(
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     house: HouseOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Run a race with bots: print a readable log and the result.
 
     Example: avecaesar race --ruleset dicetree-2022 --course dicetree-2022/arena-carthago
     --players 4 --bots search,greedy --seed 7 --record game.jsonl
     """
-    _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed, record,
-          as_json, house)
+    from avecaesar.editor.render.lang import choose, language
+
+    with language(choose(lang)):
+        _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed,
+              record, as_json, house)
 
 
 def _race(ruleset: str, course: str, players: int, variants: list[str],
@@ -95,8 +101,8 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
                    "final": run.state.notation()})
         return
     game = run.state.game
-    typer.echo(f"race on {board.id} under {ruleset}, seed {seed}; start order: "
-               + ", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(game.names)))
+    typer.echo(say("race_start", course=board.id, ruleset=ruleset, seed=seed,
+                   order=", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(game.names))))
     for i, t in enumerate(run.turns, start=1):
         for e in t["events"]:
             text = describe(game, e)
@@ -129,6 +135,7 @@ def play(
         help="Continue the game of this record (saved, or kept when the game stopped).")
     ] = None,
     house: HouseOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Race at one terminal: people choose their moves, bots drive the other seats.
 
@@ -138,8 +145,11 @@ def play(
     Example: avecaesar play -r dicetree-2022 -c dicetree-2022/arena-carthago --humans Anna,Ben
     --players 4 --bots greedy,search
     """
-    _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots, seed,
-          record, board_svg, resume, house)
+    from avecaesar.editor.render.lang import choose, language
+
+    with language(choose(lang)):
+        _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots,
+              seed, record, board_svg, resume, house)
 
 
 def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
@@ -218,7 +228,7 @@ def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str
     for line in result_lines(run.outcome):
         typer.echo(line)
     if record is not None:
-        typer.echo(f"record written to {record}")
+        typer.echo(say("record_written", file=record))
     if board_svg is not None:
         typer.echo(f"board drawn to {board_svg}")
 

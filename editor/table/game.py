@@ -22,6 +22,7 @@ from typing import Any
 
 from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
+from avecaesar.editor.render.lang import catalog, text, translate
 from avecaesar.editor.table.choices import options, why_not_target
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.policies import Policy, greedy_policy
@@ -232,9 +233,16 @@ class Game:
 
     def _remember(self, turn: dict[str, Any]) -> None:
         self.turns.append(turn)
-        game = self.state.game
         self.log.append({"ply": len(self.turns), "chariot": LETTERS[turn["chariot"]],
-                         "events": [describe(game, public_event(e)) for e in turn["events"]]})
+                         "raw": [public_event(e) for e in turn["events"]]})
+
+    def log_texts(self, start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
+        """Log entries ``start:end`` as the table shows them: each event in words, in the
+        current language (each device its own)."""
+        game = self.state.game
+        return [{"ply": t["ply"], "chariot": t["chariot"],
+                 "events": [describe(game, e) for e in t["raw"]]}
+                for t in self.log[start:end]]
 
     def policy(self, c: int) -> Policy | None:
         """What moves chariot ``c`` when no person does (None: a person)."""
@@ -341,12 +349,13 @@ class Game:
             mine = self.seat_chariots(seat)
         elif shared and not s.over and self.is_human(s.turn) and not self.needs_pass():
             mine = self.seat_chariots(self.owner[s.turn])
-        view = view_for(s, mine)
+        view = _translated(view_for(s, mine))
         out: dict[str, Any] = {
             "record": self.path.name if self.path else None,
             "ruleset": rules_name(self), "ply": s.ply, "over": s.over,
             "chariots": self._chariots(view["public"]["chariots"]),
-            "log": self.log[-200:], "humans": self.humans, "mine": [LETTERS[c] for c in mine],
+            "log": self.log_texts(max(0, len(self.log) - 200)), "humans": self.humans,
+            "mine": [LETTERS[c] for c in mine],
             "start_places": list(s.game.board.start_places), "private": view["private"]}
         if s.over:
             out["result"] = outcome(s).to_json()
@@ -381,7 +390,26 @@ class Game:
         return {"options": [{"card": m.card, "space": m.path[-1], "path": list(m.path)}
                             for m in moves if m.card],
                 "wait": any(m.card == 0 for m in moves),
-                "skip": None if moves else (s.legal_moves().skip_reason or "blocked")}
+                "skip": None if moves else (s.legal_moves().skip_reason or "blocked"),
+                "skip_text": None if moves else _skip_words(s.legal_moves().skip_reason)}
+
+
+def _skip_words(reason: str | None) -> str:
+    """Why a chariot skips, in the current language (the log's words)."""
+    key = f"skip_{reason or 'blocked'}"
+    return text("events", key) if key in catalog()["events"] else str(reason)
+
+
+def _translated(view: dict[str, Any]) -> dict[str, Any]:
+    """The engine's view with its sentences (the 6-card reasons) in the current language;
+    the citations as their sources write them."""
+    for ch in view["public"]["chariots"]:
+        six = ch.get("six")
+        if six and six.get("why"):
+            ch["six"] = {**six, "why": translate(six["why"])}
+    private = view["private"]
+    private["six"] = {k: translate(v) if v else v for k, v in private.get("six", {}).items()}
+    return view
 
 
 def rules_name(game: Game) -> str:

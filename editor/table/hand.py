@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from avecaesar.editor.render.lang import translate
 from avecaesar.editor.table.choices import options
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.core.moves import card_forbidden, walks, why_not
@@ -56,17 +57,18 @@ def hand_lines(state: RaceState) -> tuple[list[CardLine], int | None]:
 
 
 def card_reason(state: RaceState, card: int) -> str:
-    """Why ``card`` in hand has no legal move now: a card restriction's reason, else the
-    first reason the engine gives for a walk of that card (taken space, …)."""
+    """Why ``card`` in hand has no legal move now, in the current language: a card
+    restriction's reason, else the first reason the engine gives for a walk of that card
+    (taken space, …); the citation as its source writes it."""
     c = state.turn
     no = card_forbidden(state, c, card)
     if no is not None:
-        return no
+        return translate(no)
     for empty in (False, True):
         for path in walks(state, c, card, empty=empty):
             reason = why_not(state, Move(card, path))
             if reason is not None:
-                return reason
+                return translate(reason)
     cite = state.game.rules.cite("exact_move")
     if next(walks(state, c, card, empty=True), None) is None:
         return say("no_walk", card=card, cite=cite)

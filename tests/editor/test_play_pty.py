@@ -38,6 +38,7 @@ def _spawn(args: list[str], lang: str = "C.UTF-8") -> pexpect.spawn:
     env = {**os.environ, "LANG": lang, "LC_ALL": lang, "TERM": "xterm", "COLUMNS": "120",
            "AVECAESAR_NO_LIGHT": "1"}
     env.pop("LANGUAGE", None)
+    env.pop("AVECAESAR_LANG", None)  # the locale decides, as at a real terminal
     return pexpect.spawn(sys.executable, ["-m", "avecaesar.editor", *args], env=env,
                          encoding="utf-8", timeout=60, dimensions=(60, 120))
 
@@ -176,3 +177,46 @@ def test_undo_on_the_pass_screen_returns_to_the_mover(table: tuple[str, int, Pat
     nxt = re.search(r"^\w \((\w+)\), your turn \(turn (\d+)\)", after, re.M)
     assert nxt is not None and nxt[1] == mover and int(nxt[2]) == ply + 1
     assert nobody != mover
+
+
+def test_three_friends_and_a_bot_in_german(tmp_path: Path) -> None:
+    """The same table at a German terminal (LANG=de_DE.UTF-8): German screens, one hand per
+    screen, the bot's moves and the points left kept, an undo on the pass screen, Ctrl-C."""
+    rec = tmp_path / "tisch.jsonl"
+    env_lang = "de_DE.UTF-8"
+    child = _spawn(["play", "-r", "dicetree-2022", "-c", COURSE, "--humans", ",".join(PEOPLE),
+                    "--players", "4", "--bots", "greedy", "--seed", "11", "--record", str(rec)],
+                   lang=env_lang)
+    pass_de = re.compile(r"Enter drücken[^\n]*$")
+    ask_de = re.compile(r"dein Zug \(Nummer[^\n]*$")
+    seen: list[str] = []
+    undone = False
+    for _ in range(24):
+        child.expect([pass_de, ask_de])
+        seen.append(child.before + child.after)
+        if child.match.re is ask_de:
+            child.sendline("1")
+        elif "undo tippen" in child.after and not undone:
+            undone = True
+            child.sendline("undo")
+        else:
+            child.sendline("")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    seen.append(child.before)
+    child.close()
+    assert child.exitstatus == 130
+    text = "".join(seen)
+    assert "abgebrochen (Strg-C): das Spielprotokoll bleibt in" in text
+    assert undone and "zurückgenommen: wieder bei Zug" in text
+    turns = 0
+    for screen in _screens(text):
+        if "du bist am Zug (Zug" not in screen:
+            continue
+        turns += 1
+        assert len(re.findall(r"^  Hand: ", screen, re.M)) == 1, screen
+        assert "Startwert 11 (wiederholen mit --seed 11)" in screen
+        assert "Punkte übrig / Weg ins Ziel" in screen
+        assert " plays " not in screen and "your turn" not in screen
+    assert turns >= 6
+    assert re.search(rf"\({BOT}\) spielt \d: ", text)  # the bot's moves, in German

@@ -110,6 +110,19 @@ def test_the_wheel_works_outside_the_repository(built: tuple[Path, str],
     replay = _run([*cli, "replay", "race.jsonl"], here, env)
     assert replay.returncode == 0 and "every move legal" in replay.stdout
 
+    # every bundled YAML names its schema relative to itself: it resolves in the package too
+    for path in [*(target / "avecaesar" / "rulesets").rglob("*.yaml"),
+                 *(target / "avecaesar" / "courses").rglob("*.yaml")]:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        ref = first.removeprefix("# yaml-language-server: $schema=")
+        assert ref != first and (path.parent / ref).resolve().is_file(), (path, first)
+    new = _run([*cli, "course", "new", "via.yaml"], here, env)
+    first = (here / "via.yaml").read_text(encoding="utf-8").splitlines()[0]
+    ref = first.removeprefix("# yaml-language-server: $schema=")
+    assert new.returncode == 0 and not ref.startswith(("/", "file:"))
+    assert (here / ref).resolve() == (target / "avecaesar" / "schemas" /
+                                      "course.schema.json").resolve()
+
     bundled = sorted(str(p) for p in (target / "avecaesar" / "rulesets").rglob("*.yaml"))
     rulesets = _run([*cli, "ruleset", "validate", *bundled], here, env)
     assert rulesets.returncode == 0, rulesets.stdout + rulesets.stderr
