@@ -18,6 +18,12 @@ from avecaesar.editor.cli.common import (
     rules_header,
     seat_bots,
 )
+from avecaesar.editor.cli.complete import (
+    complete_bots,
+    complete_course,
+    complete_ruleset,
+    complete_variant,
+)
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.data.errors import UsageError
@@ -46,14 +52,18 @@ __all__ = ["play", "race", "replay_cmd"]  # and load_race_setup, lazily
 
 
 def race(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")],
-    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")],
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.",
+                                         autocompletion=complete_ruleset)],
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.",
+                                        autocompletion=complete_course)],
     players: Annotated[int, typer.Option("--players", "-n", help="Number of chariots.")] = 4,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      autocompletion=complete_variant,
                                                       help="Variant to apply (repeat).")] = None,
     setting: Annotated[list[str] | None, typer.Option("--set",
                                                       help="Rule value key=value.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled: "
+    bots: Annotated[str, typer.Option(autocompletion=complete_bots,
+                                      help="Bots per seat, comma-separated, cycled: "
                                       + ", ".join(POLICIES))] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed of the race's random generator.")] = 1,
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
@@ -112,16 +122,20 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
 
 
 def play(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")] = "",
-    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")] = "",
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.",
+                                         autocompletion=complete_ruleset)] = "",
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.",
+                                        autocompletion=complete_course)] = "",
     humans: Annotated[str, typer.Option(help="Names of the people, comma-separated.")] = "",
     players: Annotated[int, typer.Option("--players", "-n",
                                          help="Chariots driven by people and bots.")] = 2,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      autocompletion=complete_variant,
                                                       help="Variant to apply (repeat).")] = None,
     setting: Annotated[list[str] | None, typer.Option("--set",
                                                       help="Rule value key=value.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "greedy",
+    bots: Annotated[str, typer.Option(autocompletion=complete_bots,
+                                      help="Bots for the other seats, cycled.")] = "greedy",
     seed: Annotated[int | None, typer.Option(
         help="Seed of the race's random generator (default: a random one, printed).")
     ] = None,

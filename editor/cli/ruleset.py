@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from avecaesar.editor.cli.common import echo_json, house_rules, rule_settings
+from avecaesar.editor.cli.complete import complete_ruleset, complete_variant
 from avecaesar.engine.data.errors import FileAccessError, InputError, Problem
 
 if TYPE_CHECKING:
@@ -20,7 +21,9 @@ if TYPE_CHECKING:
 __all__ = ["diff_cmd", "list_cmd", "show_cmd", "validate_cmd"]
 
 VariantOpt = Annotated[list[str] | None, typer.Option(
-    "--variant", "-v", help="a variant id, alias or overlay file; repeat, applied in order")]
+    "--variant", "-v",
+    autocompletion=complete_variant,
+    help="a variant id, alias or overlay file; repeat, applied in order")]
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="KEY=VALUE: set a rule (dotted key, e.g. scoring.places=9,6,4,3,2,1)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of text")]
@@ -60,7 +63,8 @@ HouseOpt = Annotated[Path | None, typer.Option(
                     "variants")]
 
 
-def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file")],
+def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file",
+                                               autocompletion=complete_ruleset)],
              variant: VariantOpt = None, set_: SetOpt = None, house: HouseOpt = None,
              as_json: JsonOpt = False,
              only_open: Annotated[bool, typer.Option(
@@ -176,8 +180,10 @@ def _differences(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
     return rows
 
 
-def diff_cmd(a: Annotated[str, typer.Argument(help="first ruleset")],
-             b: Annotated[str, typer.Argument(help="second ruleset")],
+def diff_cmd(a: Annotated[str, typer.Argument(help="first ruleset",
+                                              autocompletion=complete_ruleset)],
+             b: Annotated[str, typer.Argument(help="second ruleset",
+                                              autocompletion=complete_ruleset)],
              variant: VariantOpt = None,
              variant_b: Annotated[list[str] | None, typer.Option(
                  "--variant-b", help="variants for B only (--variant applies to both)")] = None,
