@@ -22,7 +22,7 @@ from typing import Any
 
 from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
-from avecaesar.editor.render.lang import catalog, text, translate
+from avecaesar.editor.render.lang import catalog, current, text, translate
 from avecaesar.editor.table.choices import options, why_not_target
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.policies import Policy, greedy_policy
@@ -240,9 +240,14 @@ class Game:
         """Log entries ``start:end`` as the table shows them: each event in words, in the
         current language (each device its own)."""
         game = self.state.game
-        return [{"ply": t["ply"], "chariot": t["chariot"],
-                 "events": [describe(game, e) for e in t["raw"]]}
-                for t in self.log[start:end]]
+        lang = current()
+        out = []
+        for t in self.log[start:end]:
+            words = t.setdefault("words", {})  # each language worded once per entry
+            if lang not in words:
+                words[lang] = [describe(game, e) for e in t["raw"]]
+            out.append({"ply": t["ply"], "chariot": t["chariot"], "events": words[lang]})
+        return out
 
     def policy(self, c: int) -> Policy | None:
         """What moves chariot ``c`` when no person does (None: a person)."""

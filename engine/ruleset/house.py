@@ -24,7 +24,8 @@ from avecaesar.engine.data.suggest import did_you_mean
 from avecaesar.engine.data.yamlsource import Source, load_yaml
 from avecaesar.engine.ruleset.keys import leaf_schema, rule_keys, value_errors
 
-__all__ = ["HOUSE_KEYS", "house_file_text", "house_rules_of", "is_house_file", "load_house"]
+__all__ = ["HOUSE_KEYS", "house_file_text", "house_location", "house_rules_of", "is_house_file",
+           "load_house"]
 
 HOUSE_KEYS = ("rules", "source", "note")
 LONG_FORM = ("value", "source", "note")
@@ -77,7 +78,26 @@ def house_rules_of(source: Source) -> tuple[dict[str, dict[str, Any]], list[Prob
         rule = _rule(source, where, raw, default_source, problems)
         if rule is not None:
             out[str(key)] = rule
+            line, col = source.where(where)
+            _WHERE[_fingerprint(str(key), rule)] = f"{source.file}:{line}:{col}"
     return out, sorted(problems)
+
+
+#: where each house rule read in this process was written: (key, rule) → "file:line:col",
+#: so that a problem found only when the rules are composed points into the house file
+_WHERE: dict[str, str] = {}
+
+
+def _fingerprint(key: str, rule: Mapping[str, Any]) -> str:
+    import json
+
+    return key + "\0" + json.dumps(rule, sort_keys=True, default=str)
+
+
+def house_location(key: str, rule: Mapping[str, Any]) -> str | None:
+    """``file:line:col`` of house rule ``key`` as read by :func:`load_house` (None: not read
+    from a file in this process, e.g. replayed from a record)."""
+    return _WHERE.get(_fingerprint(key, rule))
 
 
 def _citation(given: object, name: str) -> str:

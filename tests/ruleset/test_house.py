@@ -119,3 +119,19 @@ def test_ruleset_validate_checks_a_house_file_as_one(tmp_path: Path) -> None:
     assert [ln.split(": ")[0] for ln in lines] == [f"{bad}:2:19", f"{bad}:3:14",
                                                    f"{bad}:4:3", f"{bad}:5:1"], res.output
     assert "missing key 'id'" not in res.output
+
+
+def test_a_house_value_that_breaks_the_composed_rules_is_located(tmp_path: Path) -> None:
+    """A value valid on its own that contradicts the edition is found only when the rules
+    are composed: the error names every house rule to blame, with its file:line:col."""
+    from avecaesar.engine.ruleset.compose import RulesetConflictError
+
+    path = tmp_path / "ours.yaml"
+    path.write_text("rules:\n  hand.size: 4\n  players.max: 1\n  race.laps: 1\n",
+                    encoding="utf-8")
+    with pytest.raises(RulesetConflictError) as err:
+        load_ruleset("dicetree-2022", [], None, load_house(path))
+    text = str(err.value)
+    assert f"the house rule players.max at {path}:3:16" in text
+    assert f"the house rule race.laps at {path}:4:14" in text
+    assert "hand.size at" not in text  # not to blame
