@@ -117,12 +117,15 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
 
     check_output(record, "--record")
     if replay_file is not None:
+        from avecaesar.engine.ruleset.embedded import embedded
+
         doc = read_tournament_record(replay_file)
-        t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
-                                       doc.get("house"))
-        done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
-                                                doc["overrides"], doc.get("house")),
-                                 str(replay_file), _pool(edition))
+        with embedded(doc.get("rules_files")):  # the record's copy of its ruleset files
+            t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
+                                           doc.get("house"))
+            done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
+                                                    doc["overrides"], doc.get("house")),
+                                     str(replay_file), _pool(edition))
         if as_json:
             echo_json({"replayed": True, **done.to_json()})
             return
@@ -204,7 +207,7 @@ def read_tournament_record(path: Path) -> dict[str, Any]:
         raise InputError(problems[:50])
     check_header_files({"ruleset": doc["ruleset"], "variants": doc["variants"],
                         "course": doc["races"][0]["course"] if doc["races"] else "",
-                        "_line": 1}, file)
+                        "rules_files": doc.get("rules_files"), "_line": 1}, file)
     return doc
 
 

@@ -98,3 +98,15 @@ def test_a_saved_game_resumes_after_its_variant_file_is_gone(files: Path) -> Non
     assert "result:" in res.output
     head = json.loads((files / "game.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert "ours/five.yaml" in head["rules_files"]
+
+
+def test_a_tournament_record_replays_after_its_variant_file_is_gone(files: Path) -> None:
+    code, out = _in(files, ["tournament", "-r", "2022", "-n", "3", "--seed", "2",
+                            "--variant", "ours/five.yaml", "--record", "t.json"])
+    assert code == 0, out
+    doc = json.loads((files / "t.json").read_text(encoding="utf-8"))
+    assert "ours/five.yaml" in doc["rules_files"]
+    assert all("ours/five.yaml" in r["record"][0]["rules_files"] for r in doc["races"])
+    shutil.rmtree(files / "ours")
+    code, out = _in(files, ["tournament", "--replay", "t.json"])
+    assert code == 0 and "races replayed, every move legal" in out, out
