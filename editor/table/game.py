@@ -24,6 +24,7 @@ from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
 from avecaesar.editor.render.lang import catalog, current, text, translate
 from avecaesar.editor.table.choices import options, why_not_target
+from avecaesar.editor.table.hand import hand_lines
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.policies import Policy, greedy_policy
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
@@ -392,8 +393,11 @@ class Game:
         """The moves of the person to move (only ever sent to their own device)."""
         s = self.state
         moves = options(s)
+        lines, _wait = hand_lines(s)
         return {"options": [{"card": m.card, "space": m.path[-1], "path": list(m.path)}
                             for m in moves if m.card],
+                # why a card of the hand has no move: the rule's words and citation
+                "why": {str(k): line.why for line in lines if line.why for k in line.cards},
                 "wait": any(m.card == 0 for m in moves),
                 "skip": None if moves else (s.legal_moves().skip_reason or "blocked"),
                 "skip_text": None if moves else _skip_words(s.legal_moves().skip_reason)}

@@ -148,3 +148,24 @@ def test_undo_typed_on_the_pass_screen_takes_back_the_last_move() -> None:
     after = out.split("undone: back to ply 0")[1]
     assert re.search(r"^A \(Anna\), your turn \(turn 1\)", after, re.M)  # Anna again, not Ben
     assert "(Ben), your turn" not in after
+
+
+def test_the_table_view_says_why_a_card_in_hand_has_no_move() -> None:
+    """The web table's own-hand view carries, per card without a move, the same reason as
+    the terminal (and only on the device of the person to move)."""
+    from avecaesar.editor.table.game import Game, GameSetup
+
+    for seed in range(60):
+        game = Game.new(GameSetup("dicetree-2022", [], {}, "dicetree-2022/arena-carthago",
+                                  seed, [{"name": "Anna", "bot": None},
+                                         {"name": "Ben", "bot": None}]), None)
+        c = game.state.turn
+        if 6 not in game.state.cards(c):
+            continue
+        seat = game.owner[c]
+        mine = game.view_for(seat)["private"]
+        assert "nobody in the first start row may open with a 6" in mine["why"]["6"]
+        assert mine["why"]["6"].endswith("— DiceTree 2022 rulebook (DE) S.5")
+        assert "why" not in game.view_for(1 - seat)["private"]
+        return
+    raise AssertionError("no seed dealt a 6 to the first player")

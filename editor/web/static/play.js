@@ -303,7 +303,7 @@ function renderHand(g, mine) {
       const playable = playing && (p.options || []).some((o) => o.card === card);
       const b = el("button", { type: "button", class: "card" + (playing && P.chosen === card ? " chosen" : ""), "data-card": card,
         "aria-pressed": String(playing && P.chosen === card), "aria-label": t("card_label", { card }),
-        title: playable ? t("choose_card") : t("no_move_card") }, String(card));
+        title: playable ? t("choose_card") : ((p.why || {})[card] || t("no_move_card")) }, String(card));
       if (playing) b.onclick = () => chooseCard(card); else b.disabled = true;
       group.append(b);
     }
