@@ -59,14 +59,12 @@ class ExpertBot:
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
                  alley_horizon: int = 3, width: int = 8, min_worlds: int = 6,
-                 margin: float = 100.0, greedy_bonus: float = 0.05,
-                 reserve: float = 0.0, reserve_points: float = 4.0) -> None:
+                 margin: float = 100.0, greedy_bonus: float = 0.05) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
         self.width, self.min_worlds = width, min_worlds
         self.margin, self.greedy_bonus = margin, greedy_bonus
-        self.reserve, self.reserve_points = reserve, reserve_points
         self.observer = Observer()
 
     def fork(self) -> ExpertBot:
@@ -121,9 +119,6 @@ class ExpertBot:
             else:
                 s.skip(moves.skip_reason or "blocked")
             steps += 1
-        if self.reserve and s.status[me] == RACING:
-            spare = sum(s.hands[me]) + sum(s.decks[me]) - remaining(s, me)
-            return value(s, me) - self.reserve * max(0.0, self.reserve_points - spare)
         return value(s, me)
 
 
