@@ -14,9 +14,12 @@ nothing else. This module builds it in two parts:
   6-card rule: the skip's reason is public, both mean no legal move); as long as it has
   not played since, its hand is still that hand. :meth:`Observer.deal` deals a *world* — a
   full state — from the skeleton: the seat's own deck shuffled, each other hand drawn from
-  that chariot's remaining cards, redrawn until no skip it made since its last move would
-  have had a legal move with it (rejection sampling; after :data:`TRIES` draws the last one
-  is kept), each other deck shuffled.
+  that chariot's remaining cards, each other deck shuffled. The hand of a chariot that
+  skipped since its last move is drawn exactly from the hands that explain every such skip:
+  each distinct hand its remaining cards allow (a few dozen at most) is checked once per
+  decision, and one is drawn with the weight of the ways it can be dealt. (If the record
+  explains no hand — a position the seat could not rebuild exactly — the hand is drawn as
+  if there were no skip.)
 
 The rules are read only through the engine: a skip's evidence is checked by asking the
 engine for the legal moves of the position at that skip with the candidate hand.
@@ -26,15 +29,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
+from itertools import combinations
+from math import comb
 
 from avecaesar.engine.core.moves import alley_pending
 from avecaesar.engine.core.state import RaceState
 from avecaesar.engine.core.types import RACING
 
-__all__ = ["TRIES", "Observer", "public_pool", "skeleton"]
-
-#: how many hands are drawn for one chariot before the evidence is given up for that world
-TRIES = 24
+__all__ = ["Observer", "consistent_hands", "public_pool", "skeleton"]
 
 
 def public_pool(state: RaceState, c: int) -> list[int]:
@@ -92,12 +95,15 @@ class Observer:
         self.me = -1
         # per chariot: (cards played then, skeleton at the skip with the turn set to it)
         self.evidence: dict[int, list[tuple[int, RaceState]]] = {}
+        # per chariot, for the decision at ``ply``: the hands that explain its skips
+        self.hands_at: dict[int, tuple[int, list[tuple[int, ...]], list[int]]] = {}
 
     def fork(self) -> Observer:
         """An independent copy (the stored skeletons are never changed, so they are shared)."""
         other = Observer()
         other.game, other.prev, other.me = self.game, self.prev, self.me
         other.evidence = {c: list(v) for c, v in self.evidence.items()}
+        other.hands_at = dict(self.hands_at)
         return other
 
     def observe(self, skel: RaceState, me: int) -> None:
@@ -162,15 +168,50 @@ class Observer:
                 continue
             pool = [*skel.hands[c], *skel.decks[c]]
             k = len(skel.hands[c])
-            evidence = self.evidence.get(c, ())
-            for _ in range(TRIES):
-                rng.shuffle(pool)
-                hand = tuple(sorted(pool[:k]))
-                if all(not _moves_with(at, c, hand) for _n, at in evidence):
-                    break
-            world.hands[c] = hand
+            hands, weights = self._explained(skel, c)
+            if hands:
+                hand = rng.choices(hands, weights)[0]
+                rest = list((Counter(pool) - Counter(hand)).elements())
+                rng.shuffle(rest)
+                world.hands[c], world.decks[c] = hand, tuple(rest)
+                continue
+            rng.shuffle(pool)
+            world.hands[c] = tuple(sorted(pool[:k]))
             world.decks[c] = tuple(pool[k:])
         return world
+
+    def _explained(self, skel: RaceState, c: int) -> tuple[list[tuple[int, ...]], list[int]]:
+        """The hands of chariot ``c`` that explain every skip it made since it last played,
+        with the ways each can be dealt; none when there is no such skip (kept per
+        decision)."""
+        evidence = self.evidence.get(c)
+        if not evidence:
+            return [], []
+        kept = self.hands_at.get(c)
+        if kept is not None and kept[0] == skel.ply:
+            return kept[1], kept[2]
+        pool = [*skel.hands[c], *skel.decks[c]]
+        found = consistent_hands(pool, len(skel.hands[c]),
+                                 lambda hand: all(not _moves_with(at, c, hand)
+                                                  for _n, at in evidence))
+        self.hands_at[c] = (skel.ply, [h for h, _w in found], [w for _h, w in found])
+        return self.hands_at[c][1], self.hands_at[c][2]
+
+
+def consistent_hands(pool: list[int], k: int, explains: Callable[[tuple[int, ...]], bool]
+                     ) -> list[tuple[tuple[int, ...], int]]:
+    """Each distinct hand of ``k`` cards from the multiset ``pool`` for which
+    ``explains(hand)`` holds, with the number of ways it is dealt from ``pool``, in sorted
+    order (a hand is a sorted tuple)."""
+    counts = Counter(pool)
+    out = []
+    for hand in sorted(set(combinations(sorted(pool), k))):
+        ways = 1
+        for v, m in Counter(hand).items():
+            ways *= comb(counts[v], m)
+        if explains(hand):
+            out.append((hand, ways))
+    return out
 
 
 def _moves_with(at: RaceState, c: int, hand: tuple[int, ...]) -> bool:
