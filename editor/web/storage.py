@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import re
 import secrets
 import shutil
@@ -51,7 +52,7 @@ class Storage:
     their includes resolve) and ``root/saves`` (game records)."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root.resolve()
+        self.root = Path(os.path.realpath(root))
         self.uploads = self.root / "uploads"
         self.saves = self.root / "saves"
         (self.uploads / "courses").mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,13 @@ from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.course.load import bundled_course_ids
 from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem
 from avecaesar.engine.data.limits import record_bytes_limit
-from avecaesar.engine.data.safeio import allowed_roots, check_inside, read_text, write_atomic
+from avecaesar.engine.data.safeio import (
+    allowed_roots,
+    check_inside,
+    read_text,
+    real_path,
+    write_atomic,
+)
 from avecaesar.engine.data.schemas import validator
 from avecaesar.engine.ruleset.load import load_ruleset
 
@@ -121,7 +127,7 @@ def check_header_files(head: dict[str, Any], file: str) -> None:
     when the race was run, relative to the working folder) in the working folder's tree,
     the record's own folder tree or a folder allowed with ``--allow-path`` — never any file
     on the machine (a record may come from someone else)."""
-    here = Path(file).resolve().parent
+    here = real_path(file).parent
     roots = allowed_roots(here, Path.cwd())
     line = head.get("_line", 1)
     refs = [("ruleset", head["ruleset"]), *(("variant", v) for v in head["variants"])]

@@ -25,11 +25,11 @@ def test_ctrl_c_in_simulate_writes_a_partial_report(tmp_path, monkeypatch) -> No
     calls = {"n": 0}
     real = sim._batch
 
-    def batch(spec, indices, heat):
+    def batch(spec, indices, heat, reads=None):
         calls["n"] += 1
         if calls["n"] == 3:
             raise KeyboardInterrupt
-        return real(spec, indices, heat)
+        return real(spec, indices, heat, reads)
 
     monkeypatch.setattr(sim, "_batch", batch)
     out = tmp_path / "r.json"
@@ -126,7 +126,7 @@ def test_no_worker_outlives_simulate(tmp_path, sig) -> None:
 BUSY = """
 import time
 from avecaesar.engine.lab import simulate as sim
-def slow(spec, indices, heat):
+def slow(spec, indices, heat, reads=None):
     time.sleep(120)
     return []
 sim._batch = slow

@@ -1,0 +1,58 @@
+"""Every cache the project keeps follows one rule (issue 26, docs/architecture.md "Caches"):
+a value is kept under the digests of the bytes it was computed from, and a file changed
+since is read again — the simulations' rules and boards, the web table's board drawings.
+(The result cache on disk: test_light_paths.py and test_racing_writers.py.)"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from avecaesar.engine.data.errors import InputError
+from avecaesar.engine.lab import simulate as sim
+
+OVAL = Path(__file__).parents[1] / "core" / "courses" / "oval.yaml"
+
+
+def _longer(path: Path) -> None:
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "straight: {name: back-end, length: 4}", "straight: {name: back-end, length: 6}"),
+        encoding="utf-8")
+
+
+def test_a_simulation_reads_a_saved_course_again(tmp_path: Path) -> None:
+    course = tmp_path / "oval.yaml"
+    shutil.copy(OVAL, course)
+    key = ("dicetree-2022", (), (), str(course), "")
+    _rules, before = sim._setup(key)
+    assert sim._setup(key)[1] is before  # unchanged: kept
+    _longer(course)
+    _rules, after = sim._setup(key)
+    assert after is not before and len(after.label) > len(before.label)
+
+
+def test_a_worker_that_reads_a_changed_file_stops_the_simulation(tmp_path: Path) -> None:
+    """A worker that builds its own rules and board (no fork) must read what its parent
+    read; a course saved in between is an error naming it, never a mixed report."""
+    course = tmp_path / "oval.yaml"
+    shutil.copy(OVAL, course)
+    key = ("dicetree-2022", (), (), str(course), "")
+    (_built, reads) = sim._setup_read(key)
+    assert sim._setup_as_read(key, reads) is _built
+    _longer(course)
+    sim._SETUPS.clear()  # a worker of its own (spawned, or on a cluster): nothing kept
+    with pytest.raises(InputError, match="oval.yaml:1:1: changed while the simulation ran"):
+        sim._setup_as_read(key, reads)
+
+
+def test_the_board_drawing_is_drawn_again_for_a_saved_course(tmp_path: Path) -> None:
+    from avecaesar.editor.render.board_svg import cached_board
+
+    course = tmp_path / "oval.yaml"
+    shutil.copy(OVAL, course)
+    first = cached_board(str(course))
+    assert cached_board(str(course)) is first
+    _longer(course)
+    assert cached_board(str(course)) != first
