@@ -116,3 +116,19 @@ def _parsed(line: str) -> object:
         return json.loads(line)
     except ValueError:
         return line
+
+
+def test_the_fuzzer_is_green(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """The project's own fuzzer (tools/fuzz_inputs.py), a CI-sized run: every case ends in
+    a documented exit code with a located message; no traceback, no hang (issue 26). The
+    full run is bench/bench_fuzz.py."""
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_inputs", HERE.parents[1] / "tools" / "fuzz_inputs.py")
+    assert spec and spec.loader
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    code = fuzz.main(["--courses", "12", "--rulesets", "8", "--records", "8",
+                      "--options", "60", "--seed", "26", "-v"])
+    out = capsys.readouterr().out
+    assert "total: 88 cases" in out, out
+    assert code == 0, out
