@@ -19,6 +19,7 @@ from typing import Any
 import typer
 
 from avecaesar.editor.cli.common import bot_kinds
+from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.editor.render.event_text import result_lines
 from avecaesar.editor.table.choices import options
 from avecaesar.editor.table.game import Game, GameSetup
@@ -56,18 +57,37 @@ def run_play(ruleset: str, course: str, humans: str, players: int, variants: lis
                + ", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(state.game.names)))
     try:
         _loop(game, draw)
-    except (typer.Abort, KeyboardInterrupt, EOFError):
-        if game.path is None and sys.stdin.isatty():  # a person pressed Ctrl-C: keep it
-            game.path = Path(f"avecaesar-play-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+    except (typer.Abort, KeyboardInterrupt, EOFError) as err:
+        _stopped(game, err)
+    if draw is not None:
+        draw(game.state)
+    _result(game)
+
+
+def _stopped(game: Game, err: BaseException) -> None:
+    """Keep the record of a race stopped before its end: by Ctrl-C, SIGTERM or SIGHUP (exit
+    128 + the signal's number) or by the end of the input (exit 1). A prompt turns Ctrl-C
+    and the end of input alike into ``Abort``; what it was is the exception it replaced."""
+    signal = isinstance(err, KeyboardInterrupt) or isinstance(err.__context__,
+                                                              KeyboardInterrupt)
+    if game.path is None and sys.stdin.isatty():  # a person at the keyboard: keep it
+        game.path = Path(f"avecaesar-play-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+    if not signal:
         if game.path is None:
             raise AveCaesarError("input ended before the race did; nothing was recorded "
                                  "(give --record FILE to keep a game)") from None
         game.write()
         raise AveCaesarError(f"input ended before the race did; the record is kept in "
                              f"{game.path}: continue with --resume {game.path}") from None
-    if draw is not None:
-        draw(game.state)
-    _result(game)
+    name, code = stopped_by()
+    if game.path is None:
+        typer.echo(f"interrupted ({name}): nothing was recorded (give --record FILE to keep "
+                   "a game)", err=True)
+    else:
+        game.write()  # (atomic: a second signal leaves the record of the last turn)
+        typer.echo(f"interrupted ({name}): the record is kept in {game.path}: continue "
+                   f"with --resume {game.path}", err=True)
+    raise typer.Exit(code) from None
 
 
 def _setup(ruleset: str, course: str, humans: str, players: int, variants: list[str],

@@ -19,6 +19,7 @@ from avecaesar.editor.cli.common import (
     rules_header,
     seat_bots,
 )
+from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, record_bytes_limit
@@ -148,7 +149,8 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     if record is not None:
         write_atomic(record, json.dumps(done.record(), ensure_ascii=False) + "\n")
     if done.partial:
-        typer.echo(f"interrupted (Ctrl-C): {len(done.races)} of {t.races} races finished"
+        typer.echo(f"interrupted ({stopped_by()[0]}): {len(done.races)} of {t.races} races "
+                   "finished"
                    + (f"; their record is in {record} (marked partial)" if record else ""),
                    err=True)
     if as_json:
@@ -159,7 +161,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                + f", {players} players, {len(done.races)} races, seed {seed}")
     _print(done)
     if done.partial:
-        raise typer.Exit(130)
+        raise typer.Exit(stopped_by()[1])
 
 
 def read_tournament_record(path: Path) -> dict[str, Any]:

@@ -317,14 +317,19 @@ def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
 
 
 def _worker_init(parent: int) -> None:
-    """In each worker: leave Ctrl-C to the parent (it stops the pool), and exit as soon as
-    the parent is gone, even after ``kill -9`` (no worker outlives its parent)."""
+    """In each worker: leave Ctrl-C and SIGHUP to the parent (it stops the pool), die
+    quietly on SIGTERM (how the pool stops a worker; a forked worker would otherwise keep
+    the parent's handler, editor/cli/signals.py, and raise), and exit as soon as the parent
+    is gone, even after ``kill -9`` (no worker outlives its parent)."""
     import os
     import signal
     import threading
     import time
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -351,7 +356,7 @@ def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
     # fork on Linux (the default there before Python 3.14, which takes forkserver): the
     # workers start with the rules and the board already built (``_setup``'s cache) and
     # nothing to import; elsewhere the platform's default (each worker builds them once)
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    context = _quiet_context() if sys.platform == "linux" else multiprocessing.get_context()
     pool = context.Pool(min(workers, len(chunks)), _worker_init,
                                                (os.getpid(),))
     try:
@@ -367,6 +372,26 @@ def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
         pool.terminate()
         pool.join()
     return summaries, False
+
+
+def _quiet_context() -> Any:
+    """The fork context with workers that exit without a word when the parent's pipe is
+    gone (the parent stopped or killed while they send a result): no ``BrokenPipeError``
+    traceback on the way down."""
+    import multiprocessing.context as mp
+    import os
+
+    class QuietWorker(mp.ForkProcess):
+        def run(self) -> None:
+            try:
+                super().run()
+            except (BrokenPipeError, ConnectionResetError, EOFError):
+                os._exit(0)
+
+    class QuietFork(mp.ForkContext):
+        Process = QuietWorker
+
+    return QuietFork()
 
 
 def _reachable(address: str) -> None:
