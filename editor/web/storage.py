@@ -24,6 +24,7 @@ from typing import Any
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
 from avecaesar.engine.data.paths import COURSES_DIR
+from avecaesar.engine.data.safeio import write_atomic
 
 __all__ = ["MAX_COURSE_BYTES", "MAX_RECORD_BYTES", "MAX_RULES_BYTES", "MAX_UPLOADS",
            "BadRequest", "Storage"]
@@ -89,8 +90,8 @@ class Storage:
                              f"{MAX_COURSE_BYTES} are accepted", 413)
         # beside the uploads, so ../pieces/... includes resolve the same way
         path = self.uploads / "courses" / f".scratch-{secrets.token_hex(8)}.yaml"
-        path.write_bytes(data)
         try:
+            write_atomic(path, data)  # a disk full leaves no half of it behind
             yield str(path)
         finally:
             path.unlink(missing_ok=True)
@@ -102,7 +103,7 @@ class Storage:
         if path.exists():
             path.touch()
             return path
-        path.write_bytes(data)
+        write_atomic(path, data)  # whole or not at all: its name is its content's hash
         files = sorted((p for p in folder.iterdir() if not p.name.startswith(".")),
                        key=lambda p: p.stat().st_mtime)
         if len(files) > MAX_UPLOADS:
@@ -233,7 +234,7 @@ class Storage:
             if gone.name != name:
                 gone.unlink(missing_ok=True)
         path = self.saves / name
-        path.write_bytes(data)
+        write_atomic(path, data)
         return path
 
     def list_saves(self) -> list[Path]:

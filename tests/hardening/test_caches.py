@@ -43,7 +43,7 @@ def test_a_worker_that_reads_a_changed_file_stops_the_simulation(tmp_path: Path)
     assert sim._setup_as_read(key, reads) is _built
     _longer(course)
     sim._SETUPS.clear()  # a worker of its own (spawned, or on a cluster): nothing kept
-    with pytest.raises(InputError, match="oval.yaml:1:1: changed while the simulation ran"):
+    with pytest.raises(InputError, match=r"oval\.yaml:1:1: changed while the simulation ran"):
         sim._setup_as_read(key, reads)
 
 
