@@ -55,10 +55,10 @@ def _literal_exits(tree: ast.AST) -> list[tuple[int, int]]:
                     "fail": node.args[1:2]}.get(name, [])
             found += [(node.lineno, a.value) for a in args
                       if isinstance(a, ast.Constant) and isinstance(a.value, int)]
-        elif isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "exit_code" for t in node.targets):
-            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, int):
-                found.append((node.lineno, node.value.value))
+        elif (isinstance(node, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == "exit_code" for t in node.targets)
+              and isinstance(node.value, ast.Constant) and isinstance(node.value.value, int)):
+            found.append((node.lineno, node.value.value))
     return found
 
 
