@@ -27,8 +27,9 @@ from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.policies import Policy, greedy_policy
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import RaceRun, new_race, outcome, play_turn
-from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.race_setup import content_hashes, race_setup
 from avecaesar.engine.core.record import (
+    header_setup,
     read_record,
     record_lines,
     replay,
@@ -62,9 +63,11 @@ class GameSetup:
     _rules_facts: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def header(self) -> dict[str, Any]:
-        if self._rules_facts is None:  # the values' kinds and house rules, computed once
-            self._rules_facts = rules_header(self.ruleset, self.variants, self.overrides,
-                                             self.house)
+        if self._rules_facts is None:  # the values' kinds, house rules, hashes: once
+            self._rules_facts = {
+                **rules_header(self.ruleset, self.variants, self.overrides, self.house),
+                "content": content_hashes(self.ruleset, self.variants, self.overrides,
+                                          self.course, self.house)}
         out = {"ruleset": self.ruleset, "variants": self.variants,
                "overrides": self.overrides, "course": self.course, "seed": self.seed,
                "players": self.players, **self._rules_facts}
@@ -119,6 +122,8 @@ class Game:
         """Continue a saved record: every line re-checked by the engine's ``replay``."""
         lines = read_record(path)
         head = lines[0]
+        if course_check is None:  # the header's files as replay checks them (never quoted)
+            header_setup(head, str(path))
         course = head["course"] if course_check is None else course_check(head)
         setup = GameSetup(head["ruleset"], list(head.get("variants", [])),
                           dict(head.get("overrides", {})), course, int(head["seed"]),

@@ -6,6 +6,7 @@ changed since (a long-running server, a notebook, the studio's simulations).
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
@@ -27,7 +28,9 @@ class ContentMemo(Generic[T]):
     def get(self, key: Hashable, compute: Callable[[], T]) -> tuple[T, dict[str, str]]:
         """The value for ``key`` and the digests of what it was computed from: kept if
         every file it read is unchanged, else computed (and kept unless a file was read
-        twice with two contents)."""
+        twice with two contents). The working folder is part of the key: a relative path
+        names another file in another folder."""
+        key = (os.getcwd(), key)
         hit = self._entries.get(key)
         if hit is not None and all(current_digest(f) == d for f, d in hit[0].items()):
             self._entries.move_to_end(key)
@@ -45,7 +48,7 @@ class ContentMemo(Generic[T]):
     def kept(self, key: Hashable, reads: dict[str, str]) -> T | None:
         """The value kept for ``key`` if it was computed from exactly ``reads`` (no file is
         read: a worker given its parent's digests uses the parent's value as it is)."""
-        hit = self._entries.get(key)
+        hit = self._entries.get((os.getcwd(), key))
         return hit[1] if hit is not None and hit[0] == reads else None
 
     def clear(self) -> None:

@@ -56,3 +56,19 @@ def test_the_board_drawing_is_drawn_again_for_a_saved_course(tmp_path: Path) -> 
     assert cached_board(str(course)) is first
     _longer(course)
     assert cached_board(str(course)) != first
+
+
+def test_a_relative_name_in_another_folder_is_another_file(tmp_path: Path,
+                                                          monkeypatch) -> None:
+    from avecaesar.engine.data.content_memo import ContentMemo
+    from avecaesar.engine.data.safeio import read_text
+
+    memo: ContentMemo[str] = ContentMemo()
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "f.yaml").write_text(name, encoding="utf-8")
+    seen = []
+    for name in ("a", "b", "a"):
+        monkeypatch.chdir(tmp_path / name)
+        seen.append(memo.get("f.yaml", lambda: read_text("f.yaml", 10))[0])
+    assert seen == ["a", "b", "a"]
