@@ -11,6 +11,7 @@ its files differ from what the record was played on.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -57,12 +58,10 @@ def record_lines(run: RaceRun, header: dict[str, Any]) -> list[dict[str, Any]]:
     nothing that loads: a run built by hand, as tests do)."""
     names = run.state.game.names
     if "content" not in header and "ruleset" in header and "course" in header:
-        try:
+        with contextlib.suppress(AveCaesarError):
             header = {**header, "content": content_hashes(
                 header["ruleset"], header.get("variants", []), header.get("overrides", {}),
                 header["course"], header.get("house"))}
-        except AveCaesarError:
-            pass
     head = {"type": "header", "format": FORMAT, "version": VERSION, **header,
             "seats": run.setup["seats"], "reveals": run.setup["reveals"],
             "start": run.setup["start"],
