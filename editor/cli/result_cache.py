@@ -123,8 +123,9 @@ def store(kind: str, key: list[str], log: ReadLog, value: Any) -> None:
     twice with two contents, or ran while the code changed; a folder that cannot be
     written is skipped without a word."""
     try:
-        if log.torn or not log.files or _code_now() != code_version():
-            return
+        if (log.torn or not log.files or _code_now() != code_version()
+                or any(d.startswith("refused:") for d in log.files.values())):
+            return  # (a refused read never equals a later digest: the value could not hit)
         reads = dict(log.files)
         manifest, path = _name(kind, key), _value_name(kind, key, reads)
         if manifest is None or path is None:

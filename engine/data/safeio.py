@@ -121,8 +121,9 @@ _LOGS: ContextVar[tuple[ReadLog, ...]] = ContextVar("avecaesar_read_logs", defau
 
 @contextlib.contextmanager
 def reading() -> Iterator[ReadLog]:
-    """Log every file :func:`read_bytes` reads in this block (and this context: a thread or
-    a task started in it inherits the log; other threads do not write to it)."""
+    """Log every file :func:`read_bytes` reads in this block — in this context: an asyncio
+    task started in it inherits the log, another thread (with a context of its own) does
+    not write to it."""
     log = ReadLog()
     token = _LOGS.set((*_LOGS.get(), log))
     try:
