@@ -72,3 +72,21 @@ def test_a_relative_name_in_another_folder_is_another_file(tmp_path: Path,
         monkeypatch.chdir(tmp_path / name)
         seen.append(memo.get("f.yaml", lambda: read_text("f.yaml", 10))[0])
     assert seen == ["a", "b", "a"]
+
+
+def test_the_greedy_bots_distances_never_answer_for_another_board() -> None:
+    """Keyed by a board's id, which a new board may reuse once the old one is freed: the
+    entry must be for this very board (issue 26; once a flaky ``race --seed`` in tests)."""
+    from avecaesar.engine.bots import policies
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.race import new_race
+    from avecaesar.engine.core.race_setup import race_setup
+    from avecaesar.engine.course.load import load_course
+
+    rules, board = race_setup("dicetree-2022", [], {}, str(OVAL))
+    state, _ = new_race(rules, board, ["a", "b"], 1)
+    right = dict(policies.distances(state))
+    other = Board.from_graph(load_course("dicetree-2022/arena-carthago").graph, "other")
+    key = next(k for k in policies._DIST if k[0] == id(board))
+    policies._DIST[key] = (other, {(0, 0, False): 999})  # what a reused id would find
+    assert policies.distances(state) == right
