@@ -76,7 +76,7 @@ def test_a_relative_name_in_another_folder_is_another_file(tmp_path: Path,
 
 def test_the_greedy_bots_distances_never_answer_for_another_board() -> None:
     """Keyed by a board's id, which a new board may reuse once the old one is freed: the
-    entry must be for this very board (issue 26; once a flaky ``race --seed`` in tests)."""
+    entry must be for this very board (issue 26)."""
     from avecaesar.engine.bots import policies
     from avecaesar.engine.core.board import Board
     from avecaesar.engine.core.race import new_race
