@@ -39,7 +39,9 @@ __all__ = [
     "content_digest",
     "current_digest",
     "is_loop",
+    "mtime",
     "read_bytes",
+    "read_head",
     "read_text",
     "reading",
     "real_path",
@@ -186,16 +188,19 @@ def _refusal(name: str, message: str) -> FileAccessError:
     return FileAccessError([Problem(name, 1, 1, message)])
 
 
-def _open_and_read(p: Path, limit: int, what: str = "file") -> tuple[os.stat_result, bytes]:
+def _open_and_read(p: Path, limit: int, what: str = "file", head: bool = False
+                   ) -> tuple[os.stat_result, bytes]:
     """The one place a user's file is opened: refuse anything but a regular file of at most
-    ``limit`` bytes before reading it. The file is opened without blocking (a FIFO put in
-    its place after the first look cannot hang the read) and looked at again once open."""
+    ``limit`` bytes before reading it (``head``: any size, only its first ``limit`` bytes
+    read). The file is opened without blocking (a FIFO put in its place after the first
+    look cannot hang the read) and looked at again once open."""
+    most = None if head else limit
     st = os.stat(p)  # FileNotFoundError, ELOOP, EACCES… for the caller
-    _check_kind(st, limit, what)
+    _check_kind(st, most, what)
     fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         st = os.fstat(fd)
-        _check_kind(st, limit, what)
+        _check_kind(st, most, what)
         chunks, size = [], 0
         while size <= limit:
             chunk = os.read(fd, min(1 << 20, limit + 1 - size))
@@ -206,17 +211,37 @@ def _open_and_read(p: Path, limit: int, what: str = "file") -> tuple[os.stat_res
     finally:
         os.close(fd)
     data = b"".join(chunks)
+    if head:
+        return st, data[:limit]
     if len(data) > limit:
         raise _Refused(f"the {what} is over the limit of {limit:,} bytes")
     return st, data
 
 
-def _check_kind(st: os.stat_result, limit: int, what: str) -> None:
+def read_head(path: str | Path, size: int) -> bytes | None:
+    """The first ``size`` bytes of a regular file, opened as :func:`read_bytes` opens files;
+    None for anything else (missing, a folder, a FIFO, a link that loops, unreadable) — for
+    a look at many files (a folder's records) where one bad file must not stop the rest."""
+    try:
+        return _open_and_read(Path(path), size, head=True)[1]
+    except (OSError, _Refused):
+        return None
+
+
+def mtime(path: str | Path) -> float:
+    """When ``path`` was last changed (0 when it cannot be looked at: a link that loops)."""
+    try:
+        return os.stat(path).st_mtime
+    except OSError:
+        return 0.0
+
+
+def _check_kind(st: os.stat_result, limit: int | None, what: str) -> None:
     if stat.S_ISDIR(st.st_mode):
         raise _Refused(f"this is a folder, not a {what} — name a file in it")
     if not stat.S_ISREG(st.st_mode):
         raise _Refused(f"not a regular file (a device, FIFO or socket) — name a {what}")
-    if st.st_size > limit:
+    if limit is not None and st.st_size > limit:
         raise _Refused(f"the {what} is {st.st_size:,} bytes; the limit is {limit:,} bytes")
 
 

@@ -114,3 +114,19 @@ def test_a_fifo_and_a_device_are_refused_unopened(here: Path) -> None:
                  ["replay", "/dev/zero"], ["ruleset", "validate", "/dev/null"]):
         out = run(args)
         assert "not a regular file (a device, FIFO or socket)" in out, out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
+def test_the_servers_data_folder_survives_links_that_loop_and_fifos(tmp_path: Path) -> None:
+    """``serve --data``'s records folder is looked through as a whole (the saved games,
+    the uploads the records name): a link that loops or a FIFO in it is skipped, never a
+    traceback or a read that blocks."""
+    from avecaesar.editor.web.storage import Storage
+
+    storage = Storage(tmp_path)
+    os.symlink("l.jsonl", storage.saves / "l.jsonl")
+    os.mkfifo(storage.saves / "f.jsonl")
+    assert {p.name for p in storage.list_saves()} == {"l.jsonl", "f.jsonl"}
+    ref = storage.store_course(OVAL.read_text(encoding="utf-8"))  # looks at the records
+    assert ref.startswith("upload:")
+    assert storage._named_by_records() == set()
