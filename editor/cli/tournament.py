@@ -114,12 +114,15 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
 
     check_output(record, "--record")
     if replay_file is not None:
+        from avecaesar.engine.core.record import files_the_record_named
+
         doc = read_tournament_record(replay_file)
-        t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
-                                       doc.get("house"))
-        done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
-                                                doc["overrides"], doc.get("house")),
-                                 str(replay_file), _pool(edition))
+        with files_the_record_named(str(replay_file), 1):
+            t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
+                                           doc.get("house"))
+            done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
+                                                    doc["overrides"], doc.get("house")),
+                                     str(replay_file), _pool(edition))
         if as_json:
             echo_json({"replayed": True, **done.to_json()})
             return

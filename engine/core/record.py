@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +36,9 @@ from avecaesar.engine.data.safeio import (
 from avecaesar.engine.data.schemas import validator
 from avecaesar.engine.ruleset.load import load_ruleset
 
-__all__ = ["FORMAT", "RecordError", "check_header_files", "header_setup", "read_record",
-           "record_lines", "replay", "rules_header", "write_record"]
+__all__ = ["FORMAT", "RecordError", "check_header_files", "files_the_record_named",
+           "header_setup", "read_record", "record_lines", "replay", "rules_header",
+           "write_record"]
 
 FORMAT = "avecaesar-game-record"
 VERSION = 1
@@ -267,6 +268,28 @@ def _turn(state: RaceState, line: dict[str, Any], file: str, n: int) -> None:
     state.push(move)
 
 
+@contextlib.contextmanager
+def files_the_record_named(file: str, line: int, named_by_user: str | None = None
+                           ) -> Iterator[None]:
+    """Within this block, problems in a file a record named (not ``file``, the record, or
+    ``named_by_user``) become one :class:`RecordError` that counts them without showing
+    them: they would quote the keys and values of a file the user never named (a crafted
+    header naming a YAML file under the working folder). A missing or unreadable file is
+    said as it is: that message tells nothing of the content."""
+    try:
+        yield
+    except FileAccessError:
+        raise
+    except InputError as err:
+        if all(p.file in (file, named_by_user) for p in err.problems):
+            raise  # the user named these files: their problems are theirs to see
+        named = sorted({p.file for p in err.problems} - {file})
+        raise RecordError(file, line, f"the record names {', '.join(named)}, which cannot be "
+                          f"used ({len(err.problems)} problems, not shown: the record named "
+                          "the file, you did not) — check it with `avecaesar course validate "
+                          "FILE` or `avecaesar ruleset validate FILE`") from None
+
+
 def header_setup(head: dict[str, Any], file: str, course: str | None = None
                  ) -> tuple[RaceRules, Board, list[str]]:
     """The rules and board a record's header names (``course``: another course file the
@@ -281,20 +304,9 @@ def header_setup(head: dict[str, Any], file: str, course: str | None = None
     use = head["course"] if course is None else course
     args = (head["ruleset"], head.get("variants", []), head.get("overrides", {}), use,
             head.get("house"))
-    try:
+    with files_the_record_named(file, head.get("_line", 1), course):
         rules, board = race_setup(*args)
         now = content_hashes(*args)
-    except FileAccessError:
-        raise  # missing, unreadable, a link that loops: says nothing of the content
-    except InputError as err:
-        if course is not None and all(p.file == course for p in err.problems):
-            raise  # the user named this course: its problems are theirs to see
-        named = sorted({p.file for p in err.problems})
-        raise RecordError(file, head.get("_line", 1), f"the header names {', '.join(named)}, "
-                          f"which cannot be used ({len(err.problems)} problems, not shown: "
-                          "the record named the file, you did not) — check it with "
-                          "`avecaesar course validate FILE` or `avecaesar ruleset validate "
-                          "FILE`") from None
     recorded = head.get("content")
     differs = ([k for k in CONTENT_KEYS if recorded.get(k) != now.get(k)]
                if isinstance(recorded, dict) else [])

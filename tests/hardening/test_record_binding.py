@@ -130,3 +130,21 @@ def test_play_resume_checks_the_header_files(here: Path, tmp_path_factory) -> No
     _write(here / "e.jsonl", lines)
     res = runner.invoke(app, ["play", "--resume", "e.jsonl"])
     assert res.exit_code == 1 and "outside the working folder" in res.output, res.output
+
+
+def test_a_crafted_tournament_record_never_shows_a_file_it_names(here: Path) -> None:
+    (here / "secret.yaml").write_text(SECRET, encoding="utf-8")
+    res = runner.invoke(app, ["tournament", "-r", "2022", "-n", "3", "--set",
+                              "tournament.races=2", "--courses", "oval.yaml", "--record",
+                              "t.json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads((here / "t.json").read_text(encoding="utf-8"))
+    for race in doc["races"]:
+        race["record"][0]["variants"] = ["secret.yaml"]
+    doc["variants"] = ["secret.yaml"]
+    (here / "c.json").write_text(json.dumps(doc), encoding="utf-8")
+    res = runner.invoke(app, ["tournament", "--replay", "c.json"])
+    assert res.exit_code == 1 and "not shown: the record named the file" in res.output, \
+        res.output
+    for word in ("password", "hunter2", "db_host"):
+        assert word not in res.output, res.output
