@@ -13,6 +13,7 @@ from avecaesar.engine.core.ruleset_adapter import RaceRules, rules_from_ruleset
 from avecaesar.engine.course.load import contract_water, load_course
 from avecaesar.engine.data.content_memo import ContentMemo
 from avecaesar.engine.data.errors import InputError
+from avecaesar.engine.ruleset.embedded import embedded_texts
 from avecaesar.engine.ruleset.load import load_ruleset
 
 __all__ = ["CONTENT_KEYS", "content_hashes", "race_setup"]
@@ -49,7 +50,7 @@ def content_hashes(ruleset: str, variants: Sequence[str], overrides: Mapping[str
     and house rules applied; not the citations); ``house``, the house rules. Kept while
     the files they were read from are unchanged (the cache rule)."""
     key = (ruleset, tuple(variants), tuple(sorted(overrides.items())), course,
-           _canonical(house) if house else "")
+           _canonical(house) if house else "", tuple(sorted(embedded_texts().items())))
     return dict(_CONTENT.get(key, lambda: _content(ruleset, variants, overrides, course,
                                                    house))[0])
 
