@@ -99,6 +99,14 @@ def _in_alley(x: Context) -> bool:
     return p is not None and x.state.game.board.alley[p]
 
 
+def _alone_on_track(x: Context) -> bool:
+    """No other chariot still racing is on the track: every other has finished or left."""
+    st = x.state
+    if st.pos[x.chariot] is None:
+        return False
+    return not any(st.pos[o] is not None for o in st.racing() if o != x.chariot)
+
+
 def _last(x: Context) -> bool:
     racing = [c for c in x.state.racing() if x.state.pos[c] is not None]
     if x.chariot not in racing:
@@ -110,7 +118,9 @@ def _last(x: Context) -> bool:
 CONDITIONS: dict[str, Condition] = {
     "leading": Condition(
         "the chariot leads, alone or jointly with others (the greatest race progress among "
-        "the racing chariots on the track)", lambda x: x.chariot in _leaders(x)),
+        "the racing chariots on the track; where a finished chariot is ahead of every "
+        "chariot still racing, nobody leads once one has finished)",
+        lambda x: x.chariot in _leaders(x)),
     "leading_alone": Condition(
         "the chariot leads and no other is level with it", lambda x: _leaders(x) == [x.chariot]),
     "leading_jointly": Condition(
@@ -127,6 +137,9 @@ CONDITIONS: dict[str, Condition] = {
     "cannot_be_passed": Condition(
         "no other chariot still racing can pass it: it is alone on the track, or no other "
         "racing chariot has a legal move", lambda x: x.cannot_be_passed(x.state, x.chariot)),
+    "alone_on_track": Condition(
+        "no other chariot still racing is on the track (every other has finished or left "
+        "the race): nothing is left to pass it", _alone_on_track),
     "only_sixes_in_hand": Condition(
         "every card the chariot may play from is one of the restricted cards",
         lambda x: _only(x, x.chariot)),

@@ -127,12 +127,14 @@ class RaceRules:
         ``first_row_may_not`` (a first-row chariot may not open with it, a later row may),
         ``none``.
     start_rows: start places (1-based) per row, or None.
-    six_chicane: conditions under which a leader on a chicane with only sixes may play one
-        (None: no exception).
+    six_chicane: conditions (names or frozen ``all``/``any``/``not`` expressions, all
+        must hold) under which a leader on a chicane with only sixes may play one (None: no
+        exception).
     six_joint_exception: conditions under which one of several joint leaders, all with only
         sixes, may play one (None: no exception).
     six_ends: ``race_has_finisher`` or ``never``.
-    six_free: conditions under which a leader is not bound by the rule at all (None: none).
+    six_free: conditions (as ``six_chicane``) under which a leader is not bound by the rule
+        at all (None: none).
     finishers_lead: a chariot that has finished is ahead of every racing chariot, so no
         racing chariot leads once one has finished.
     alley_laps: laps in which the alley stop counts.
@@ -184,8 +186,8 @@ class RaceRules:
     six_joint: bool
     six_at_start: str
     start_rows: tuple[tuple[int, ...], ...] | None
-    six_chicane: tuple[str, ...] | None
-    six_joint_exception: tuple[str, ...] | None
+    six_chicane: tuple[Any, ...] | None
+    six_joint_exception: tuple[Any, ...] | None
     six_ends: str
     alley_laps: tuple[int, ...]
     alley_must_stop: bool
@@ -208,7 +210,7 @@ class RaceRules:
     chariots_per_player: int | tuple[tuple[int, int], ...] = 1
     team_order: str = "in_start_order"
     team_scoring: str | None = None
-    six_free: tuple[str, ...] | None = None
+    six_free: tuple[Any, ...] | None = None
     finishers_lead: bool = False
     extra_restrictions: tuple[CardRestriction, ...] = ()
     extra_effects: tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...] = ()
@@ -289,7 +291,7 @@ def _any(*parts: Any) -> Any:
     return given[0] if len(given) == 1 else {"any": given}
 
 
-def _conds(names: tuple[str, ...] | None) -> Any:
+def _conds(names: tuple[Any, ...] | None) -> Any:
     return None if not names else _all(*names)
 
 
@@ -301,8 +303,9 @@ def six_restrictions(r: RaceRules) -> tuple[CardRestriction, ...]:
     any :class:`CardRestriction` the same way, whatever rule it came from.
     """
     six = frozenset({r.six_card})
-    ends = "race_has_finisher" if (r.six_ends == "race_has_finisher" or r.finishers_lead) \
-        else None
+    # finishers_lead needs no clause here: the leading conditions read Position.leaders,
+    # which names no leader once a chariot has finished
+    ends = "race_has_finisher" if r.six_ends == "race_has_finisher" else None
     exempt = "driven_by_nobody" if r.ownerless is not None and not r.ownerless.six_rule \
         else None
     free = _all("leading", _conds(r.six_free)) if r.six_free else None

@@ -21,6 +21,7 @@ from avecaesar.engine.core.rule_values import (
     OwnerlessRules,
     RaceRules,
     UnsupportedRuleError,
+    freeze,
 )
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 
@@ -103,18 +104,25 @@ def _check(key: str, value: object, allowed: tuple[object, ...]) -> str:
     return str(value)
 
 
-def _conditions(key: str, value: Any) -> tuple[str, ...] | None:
-    if value in (None, False, [], "none"):
+def _conditions(key: str, value: Any) -> tuple[Any, ...] | None:
+    """A ``six_rule`` list of conditions (all must hold): each entry a name or an
+    ``all`` / ``any`` / ``not`` expression, as ``card_restrictions`` take; checked against
+    the registry and frozen (:func:`~avecaesar.engine.core.rule_values.freeze`)."""
+    if value is None or value is False or value == [] or value == "none":
         return None
     if isinstance(value, Mapping):
         value = value.get("when", [])
-    out = tuple(str(v) for v in value)
-    for c in out:
-        _check(key, c, CONDITIONS)
-    return out
+    if isinstance(value, str | Mapping):
+        value = [value]
+    out = tuple(value)
+    for i, e in enumerate(out):
+        problems = check_expression(e, f"{key}[{i}]")
+        if problems:
+            raise UnsupportedRuleError(key, e, list(CONDITIONS), problems[0])
+    return tuple(freeze(e) for e in out)
 
 
-def _joint_exception(key: str, value: Any) -> tuple[str, ...] | None:
+def _joint_exception(key: str, value: Any) -> tuple[Any, ...] | None:
     """The joint leaders' exception: its ``when`` conditions, and the one its ``who`` names
     (:data:`JOINT_WHO`)."""
     when = _conditions(key, value)
