@@ -141,6 +141,8 @@ class RaceRules:
     alley_must_stop: whether a chariot must stop in the alley.
     alley_wait: ``must_wait`` / ``may_wait`` / ``no_wait`` when the alley is blocked on
         the last chance (the data's ``must_move`` is ``no_wait``).
+    alley_wait_laps: the laps in which a chariot blocked from the alley is held to
+        ``alley_wait`` for the stop in that very lap (None: only on its last chance).
     no_stop: what a missing alley stop does: ``disqualify``, ``execute`` (removed at once,
         0 points) or ``none``.
     no_move: when no card can be moved in full: ``skip_turn``, ``cycle_card`` (skip, put
@@ -211,6 +213,7 @@ class RaceRules:
     team_order: str = "in_start_order"
     team_scoring: str | None = None
     six_free: tuple[Any, ...] | None = None
+    alley_wait_laps: tuple[int, ...] | None = None
     finishers_lead: bool = False
     extra_restrictions: tuple[CardRestriction, ...] = ()
     extra_effects: tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...] = ()

@@ -78,6 +78,7 @@ RULE_KEYS: dict[str, str] = {
     "alley_must_stop": "alley.must_stop",
     "alley_overtaking": "alley.overtaking",
     "alley_wait": "alley.blocked_last_chance",
+    "alley_wait_laps": "alley.wait_laps",
     "no_stop": "alley.no_stop",
     "dq_may_finish": "disqualification.may_finish",
     "dq_keeps_place": "disqualification.keeps_place",
@@ -438,6 +439,8 @@ def _rules_from(ruleset: Any) -> RaceRules:
         team_scoring=team_scoring,
         six_free=_conditions(k["six_free"], v(k["six_free"])) if ruleset.has(k["six_free"])
         else None,
+        alley_wait_laps=tuple(int(x) for x in v(k["alley_wait_laps"]))
+        if ruleset.has(k["alley_wait_laps"]) else None,
         finishers_lead=bool(v(k["finishers_lead"])) if ruleset.has(k["finishers_lead"])
         else False,
         citations=cites,

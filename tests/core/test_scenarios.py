@@ -10,6 +10,8 @@ Notation: pos,crossings,alley,hand,deck,played,status per chariot | turn idle pl
 
 from __future__ import annotations
 
+import pytest
+
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.race import outcome
 from avecaesar.engine.core.state import WAIT, Move
@@ -180,14 +182,31 @@ def test_no_alley_stop_disqualifies_but_the_chariot_may_finish(position):
     assert s.dq[0] and s.status[0] == "r"
 
 
-def test_blocked_alley_on_the_last_chance_may_wait(position):
-    # "Ist die Zufahrt in der zweiten Runde versperrt, darfst du aussetzen" S.6: the last
-    # chance is lap 3 under the default reading of the window (laps 2-3)
-    text = "2,3,c,222,-,6,r 5,3,s,111,-,4,r | A 0 2 -"
-    s = position("dicetree-2022", text)
-    assert WAIT in s.legal_moves() and len(s.legal_moves()) > 1
-    s.push(WAIT)
-    assert s.turn == 1 and s.hands[0] == (2, 2, 2)
+@pytest.mark.covers("rule:alley.wait_laps", "rule:alley.blocked_last_chance")
+def test_2022_blocked_alley_in_lap_2_may_wait(position, oval):
+    # "Ist die Zufahrt in der zweiten Runde versperrt, darfst du aussetzen" S.6: the wait is
+    # offered in the chariot's second lap, whichever reading of the window is chosen, and in
+    # no other lap
+    from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+    from avecaesar.engine.core.state import RaceGame, RaceState
+    from avecaesar.engine.ruleset.load import load_ruleset
+
+    for variants in ([], ["dicetree-2022-alley-laps-1-2"]):
+        rules = rules_from_ruleset(load_ruleset("dicetree-2022", variants))
+        assert rules.alley_wait_laps == (2,)
+        game = RaceGame(rules, oval, ("A", "B"))
+        s = RaceState.parse(game, "2,2,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -")
+        assert WAIT in s.legal_moves() and len(s.legal_moves()) > 1, variants
+        s.push(WAIT)
+        assert s.turn == 1 and s.hands[0] == (2, 2, 2)
+    # lap 3 under the default window (laps 2-3): the sentence names lap 2 only
+    t = position("dicetree-2022", "2,3,c,222,-,6,r 5,3,s,111,-,4,r | A 0 2 -")
+    assert WAIT not in t.legal_moves() and t.legal_moves()
+    # lap 1 under the 1-2 reading: a later chance remains, no wait
+    early = rules_from_ruleset(load_ruleset("dicetree-2022", ["dicetree-2022-alley-laps-1-2"]))
+    u = RaceState.parse(RaceGame(early, oval, ("A", "B")),
+                        "2,1,c,222,-,6,r 5,1,s,111,-,4,r | A 0 2 -")
+    assert WAIT not in u.legal_moves()
 
 
 def test_blocked_alley_on_the_last_chance_must_wait(position):
@@ -196,7 +215,7 @@ def test_blocked_alley_on_the_last_chance_must_wait(position):
     moves = s.legal_moves()
     assert not moves and moves.skip_reason == "alley_blocked"
     why = why_not(s, Move(2, (4, 7)))
-    assert why.startswith("the alley is blocked on your last chance: you must wait")
+    assert why.startswith("the alley is blocked and you still owe the stop: you must wait")
     assert why.endswith("Ravensburger 1989 rules (EN summary), The Imperial Alley")
     # in lap 1 there is a next chance: driving past is allowed
     assert position("ravensburger-1989", "2,1,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -"
