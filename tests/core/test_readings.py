@@ -8,13 +8,17 @@ alley 9 → 10 → 14 → 18 entered only from 5; the chicane 49 reached from 46
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+import yaml
 
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.race import new_race, outcome
 from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
 from avecaesar.engine.core.state import WAIT, Move
-from avecaesar.engine.ruleset.load import load_ruleset
+from avecaesar.engine.ruleset.load import load_ruleset, rule_kind
 
 EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")
 
@@ -49,6 +53,54 @@ def test_kinds_of_the_readings():
     assert k22["disqualification.keeps_place"] == "stated"
     for rule in ("leader.finishers_lead", "six_rule.free_when"):
         assert k89[rule] == k06[rule] == k22[rule] == "read"
+
+
+# A note that says no text gives the value contradicts the kind ``stated``: such a value is
+# ``read`` (its ``reading`` quotes the words it rests on). The test reads every rule of every
+# bundled ruleset file, so a new contradiction fails wherever it is written.
+NO_TEXT_GIVES_IT = re.compile(r"""
+    \b(?:does|do|did)\s+not\s+(?:define|give|say|state|name|mention|specify|tell)\b
+  | \bnot\s+(?:given|stated|defined|said|named|mentioned|specified)\b
+  | \bno\s+(?:text|source|rulebook|sentence|rule)s?\s+(?:gives?|says?|states?|defines?|names?)\b
+  | \bno\s+[\w-]+(?:\s+[\w-]+)?\s+is\s+(?:given|stated|defined|named|mentioned)\b
+  | \b(?:is|are)\s+not\s+in\s+the\s+(?:texts?|sources?|rules|rulebook)\b
+  | \b(?:texts?|sources?|rules|rulebook)\s+(?:is|are)\s+silent\b
+""", re.I | re.X)
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
+
+
+def _rules_of_file(path):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for group, keys in (data.get("rules") or {}).items():
+        for key, rule in (keys or {}).items():
+            if isinstance(rule, dict) and "source" in rule:
+                yield f"{group}.{key}", rule
+
+
+def test_the_criterion_catches_the_notes_that_claimed_too_much():
+    # the two notes the re-check found under `stated` (issue 20)
+    assert NO_TEXT_GIVES_IT.search("'The player with the most total points wins'; no "
+                                   "tie-break is given.")
+    assert NO_TEXT_GIVES_IT.search("The rulebook does not define who leads; the common "
+                                   "measure of race progress is used.")
+    assert not NO_TEXT_GIVES_IT.search("'you miss your turn (do not play a card)'")
+    assert not NO_TEXT_GIVES_IT.search("Start places I-VI, no start rows.")
+
+
+@pytest.mark.parametrize("path", sorted(RULESETS.rglob("*.yaml")), ids=lambda p: p.stem)
+def test_no_stated_value_says_no_text_gives_it(path):
+    for key, rule in _rules_of_file(path):
+        if rule_kind(rule) == "stated":
+            note = str(rule.get("note", ""))
+            assert not NO_TEXT_GIVES_IT.search(note), (
+                f"{path.name}: {key} is stated, but its note says no text gives it: mark it "
+                f"read, with a reading that quotes the words it rests on ({note!r})")
+
+
+def test_the_tie_breaks_and_2006_leader_measure_are_read():
+    k89, k06 = load_ruleset("ravensburger-1989").kinds(), load_ruleset("pro-ludo-2006").kinds()
+    assert k89["tournament.tie_break"] == k06["tournament.tie_break"] == "read"
+    assert k06["leader.measure"] == "read"
 
 
 # --- disqualification.keeps_place, read false in 1989 and 2006 ----------------------------
