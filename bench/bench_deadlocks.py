@@ -2,7 +2,8 @@
 
 Each edition races on its own bundled courses in turn (race i on course i mod n, seed i),
 2, 3 and 6 chariots (each a run of its own), every chariot the same bot: 3,000 greedy races
-and 3,000 random races per edition and chariot count by default. Target: 0 deadlocks with greedy bots, under 0.1 % with random bots.
+and 3,000 random races per edition and chariot count by default. Target: 0 deadlocks with
+greedy bots, under 0.1 % with random bots.
 
 Run: .venv/bin/python bench/bench_deadlocks.py [--races 3000] [--bots greedy,random]
 [--chariots 2,3,6] [--editions pro-ludo-2006]

@@ -11,6 +11,7 @@ import typer
 from avecaesar.editor.cli.common import (
     HouseOpt,
     bot_kinds,
+    check_players,
     house_rules,
     rule_settings,
 )
@@ -105,7 +106,6 @@ def simulate_cmd(
     """
     import os
 
-    from avecaesar.engine.core.race import check_seats
     from avecaesar.engine.core.race_setup import race_setup
     from avecaesar.engine.lab.simulate import simulate
 
@@ -122,7 +122,7 @@ def simulate_cmd(
             check_output(heat_map.with_name(f"{heat_map.name}-{part}.svg"), "--heat-map")
     rules, board = race_setup(ruleset, spec.variants, dict(spec.settings), course,
                               house_rules(house))
-    check_seats(rules, board, players)
+    check_players(ruleset, spec.variants, rules, board, players)
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None
     if quiet or json_file == Path("-"):

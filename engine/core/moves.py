@@ -514,9 +514,10 @@ class _Analysis:
             self._moves.extend(more)
         self.count += len(more)
 
-    def _keeps_alley(self, state: Position, c: int, laps: tuple[int, ...]) -> bool:
-        """Some legal move does not give up the alley stop in ``laps``
-        (:func:`gives_up_alley`)."""
+    def _keeps_alley(self, state: Position, c: int,
+                     laps: tuple[int, ...] | None = None) -> bool:
+        """Some legal move does not give up the alley stop in ``laps`` (default: every lap
+        the stop counts in; :func:`gives_up_alley`)."""
         if self._moves is not None:
             return any(not gives_up_alley(state, c, m.path, laps) for m in self._moves)
         lap = state.lap(c)

@@ -173,6 +173,8 @@ class RaceRules:
     team_scoring: None (one chariot each) or how a player's chariots score:
         ``all_chariots_score`` / ``individual_and_team`` / ``team_total`` — each chariot
         scores by its place, the player's (team's) points are their sum.
+    players_min, players_max: how many players the rules are written for (enforced when a
+        race is set up, :func:`~avecaesar.engine.core.race.check_seats`).
     dq_may_finish, dq_keeps_place: what a disqualified chariot may do.
     out_of_cards: ``remove``.
     places: points per place (1st first).
@@ -214,6 +216,8 @@ class RaceRules:
     team_scoring: str | None = None
     six_free: tuple[Any, ...] | None = None
     alley_wait_laps: tuple[int, ...] | None = None
+    players_min: int = 1
+    players_max: int = 6
     finishers_lead: bool = False
     extra_restrictions: tuple[CardRestriction, ...] = ()
     extra_effects: tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...] = ()

@@ -92,6 +92,8 @@ RULE_KEYS: dict[str, str] = {
     "ownerless": "ownerless.when",
     "must_play": "turns.must_play",
     "chariots_per_player": "players.chariots_per_player",
+    "players_min": "players.min",
+    "players_max": "players.max",
     "exact_move": "turns.exact_move",
     "no_move": "turns.no_move",
 }
@@ -441,6 +443,8 @@ def _rules_from(ruleset: Any) -> RaceRules:
         else None,
         alley_wait_laps=tuple(int(x) for x in v(k["alley_wait_laps"]))
         if ruleset.has(k["alley_wait_laps"]) else None,
+        players_min=int(v(k["players_min"])) if ruleset.has(k["players_min"]) else 1,
+        players_max=int(v(k["players_max"])) if ruleset.has(k["players_max"]) else 6,
         finishers_lead=bool(v(k["finishers_lead"])) if ruleset.has(k["finishers_lead"])
         else False,
         citations=cites,

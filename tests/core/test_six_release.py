@@ -120,6 +120,6 @@ def test_six_rule_lists_take_all_any_not(rules_of):
                                             "[{not: {any: [leading_jointly, on_chicane]}}]"})
     rules = rules_from_ruleset(rs)
     assert rules.six_free == (("not", ("any", ("leading_jointly", "on_chicane"))),)
-    leader = [r for r in rules.card_restrictions if r.why.startswith("{lead}")][0]
+    leader = next(r for r in rules.card_restrictions if r.why.startswith("{lead}"))
     assert isinstance(leader, CardRestriction)
     assert ("not", ("any", ("leading_jointly", "on_chicane"))) in leader.unless[1]

@@ -135,7 +135,7 @@ def test_alley_race_card_instead_of_the_coin(position):
 def test_no_waiting_before_the_alley(position):
     """DiceTree 2022 rulebook (DE) S.8-12, option "kein Warten vor der Gasse"; 2022 itself
     lets a chariot wait (S.6)."""
-    text = "5,3,c,111,-,-,r 9,3,s,123,-,-,r | A 0 4 -"  # lap 3: the last chance
+    text = "5,2,c,111,-,-,r 9,2,s,123,-,-,r | A 0 4 -"  # lap 2: "in der zweiten Runde"
     assert WAIT in list(position(race_rules("dicetree-2022"), text).legal_moves())
     s = position(race_rules("dicetree-2022", ("no-waiting",)), text)
     assert WAIT not in list(s.legal_moves()) and s.legal_moves()
