@@ -67,7 +67,8 @@ def format_report(r: SimReport) -> str:
               f"per race: 6-card-rule skips {r.six_rule_skips:.2f} · blocked turns "
               f"{r.blocked_skips:.2f} · alley waits {r.alley_waits:.2f}",
               f"deadlocks {r.deadlocks} of {r.races} races ({r.deadlock_rate:.2%}): the "
-              "safety-net end, a full round in which no chariot could move"]
+              "safety-net end, a full round in which no chariot moved (each skipped or "
+              "waited)"]
     return "\n".join(lines)
 
 

@@ -60,9 +60,11 @@ def describe(game: RaceGame, e: Event) -> str:
             return f"   {who} forfeits the prize of lap {d['lap']} (stopped in the alley)"
         return f"   {who} wins {d['money']} for lap {d['lap']}"
     if e.kind == "skip":
+        if d.get("why"):  # the card restrictions' own words (the 6-card rule, a house ban)
+            return f"{who} skips — no card it may play: {d['why']}"
         why = {"blocked": "no card can be moved in full; keeps its cards",
-               "six_rule": "leads with only sixes in hand (6-card rule)",
-               "alley_blocked": "waits: the alley is blocked on its last chance"}
+               "six_rule": "the card restrictions forbid every card it could move",
+               "alley_blocked": "waits: the alley is blocked and it still owes the stop"}
         return f"{who} skips — {why.get(d['reason'], d['reason'])}"
     if e.kind == "lap":
         if d["lap"] > game.rules.laps:
@@ -84,6 +86,7 @@ def result_lines(result: Outcome) -> list[str]:
         lines.append(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: {p.points} points"
                      + (f" ({notes})" if notes else ""))
     if result.termination == "deadlock":
-        lines.append("the race ended in deadlock: a full round in which no chariot could move "
-                     "(the safety net; every chariot still racing scores as not finished)")
+        lines.append("the race ended in deadlock: for a full round no chariot moved (each "
+                     "still racing skipped its turn or chose to wait at the alley) — the "
+                     "safety net; every chariot still racing scores as not finished")
     return lines

@@ -33,6 +33,7 @@ __all__ = [
     "ownerless_skip",
     "ram_targets",
     "ram_winner",
+    "restriction_reasons",
     "runs_out",
     "six_rule",
     "stops_in_alley",
@@ -234,6 +235,19 @@ def card_forbidden(state: Position, c: int, card: int) -> str | None:
             if why is not None:
                 return why
     return None
+
+
+def restriction_reasons(state: Position, c: int) -> str:
+    """Why the card restrictions forbid the cards ``c`` may play from, in their own words
+    (each restriction's ``why`` with its citation, once each): the reason a skip of kind
+    ``six_rule`` gives, whichever restriction — the 6-card rule or a house rule's ban —
+    forbade the cards."""
+    out: list[str] = []
+    for k in sorted(set(state.cards(c))):
+        why = card_forbidden(state, c, k)
+        if why is not None and why not in out:
+            out.append(why)
+    return "; ".join(out)
 
 
 def six_rule(state: Position, c: int) -> str | None:

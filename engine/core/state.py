@@ -18,6 +18,7 @@ from avecaesar.engine.core.moves import (
     only_restricted,
     ownerless_skip,
     ram_winner,
+    restriction_reasons,
     runs_out,
     stops_in_alley,
     why_not,
@@ -215,7 +216,11 @@ class RaceState(Position):
         """
         c = self.turn
         self.ply += 1
-        events: list[Event] = [Event("skip", c, {"reason": reason})] if self.log else []
+        events: list[Event] = []
+        if self.log:  # a skip by the card restrictions says which of them, in its words
+            why = restriction_reasons(self, c) if reason == "six_rule" else ""
+            events.append(Event("skip", c, {"reason": reason, "why": why} if why
+                                else {"reason": reason}))
         counts = True
         fx = self.fx
         if self.game.is_ownerless(c) and self.decks[c]:
