@@ -17,6 +17,7 @@ EVENT_TEXT = {
     "reshuffle": "   {who} reshuffles its whole deck ({cards} cards)",
     "bonus": "   {who} receives the +{points} bonus piece",
     "alley_card": "   {who} picks up the race card {card} in the alley",
+    "discard_card": "   {who} discards a {card}",
     "wait": "{who} waits in front of the blocked alley",
     "alley_stop": "   {who} stops in the alley: Ave Caesar! (coin paid, lap {lap})",
     "disqualified": "   {who} is disqualified: no alley stop",
@@ -42,6 +43,8 @@ def describe(game: RaceGame, e: Event) -> str:
     d = e.data
     if e.kind == "cycle" and d.get("card") is None:  # as the others saw it (core/view.py)
         return f"   {who} puts a card under its deck and draws a replacement"
+    if e.kind == "draw":  # the card only for its own seat (core/view.py)
+        return f"   {who} draws an extra card" + (f" ({d['card']})" if "card" in d else "")
     if e.kind in EVENT_TEXT:
         return EVENT_TEXT[e.kind].format(who=who, **d)
     if e.kind == "move":

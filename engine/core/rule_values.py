@@ -38,7 +38,11 @@ def freeze(expr: Any) -> Any:
     if expr is None or isinstance(expr, str | tuple):
         return expr
     (op, arg), = expr.items()
-    return (op, freeze(arg)) if op == "not" else (op, tuple(freeze(e) for e in arg))
+    if op == "not":
+        return (op, freeze(arg))
+    if op in ("all", "any"):
+        return (op, tuple(freeze(e) for e in arg))
+    return (op, arg)  # a condition with a parameter: {name: value}
 
 
 @dataclass(frozen=True)

@@ -181,7 +181,7 @@ def _extra_restrictions(ruleset: Any) -> tuple[CardRestriction, ...]:
         problems = [p for part in ("forbidden_when", "unless", "ends_when") if part in e
                     for p in check_expression(e[part], f"{key}[{i}].{part}")]
         if problems:
-            raise UnsupportedRuleError(key, problems[0], list(CONDITION_REGISTRY))
+            raise UnsupportedRuleError(key, e, list(CONDITION_REGISTRY), problems[0])
         cards = frozenset(int(k) for k in e["cards"])
         out.append(CardRestriction(cards, e["forbidden_when"], e.get("unless"),
                                    e.get("ends_when"), e.get("why", "no {card} now"), cite))

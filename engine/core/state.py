@@ -169,7 +169,7 @@ class RaceState(Position):
                 events.append(Event("finish", c, {"order": len(self.finish_order)}))
         if fx.move_ended:
             self._apply(fx.move_ended, "move_ended", c, t)
-        while not own and len(hand) < rules.hand_size and self.decks[c]:
+        while not own and len(hand) < rules.hand_size + t.extra and self.decks[c]:
             hand.append(self.decks[c][0])
             self.decks[c] = self.decks[c][1:]
         self.hands[c] = tuple(sorted(hand))

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.conditions import CONDITIONS, Context
+from avecaesar.engine.core.conditions import CONDITIONS, PARAM_CONDITIONS, Context
 from avecaesar.engine.core.moves import six_rule
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import CardRestriction
@@ -48,7 +48,7 @@ PRIVATE_HEADER = ("seed", "start")
 #: per turn line, what the table has not seen: how many moves the hand allowed
 PRIVATE_TURN = ("legal",)
 #: event kinds whose data names a card nobody else saw, and that field
-PRIVATE_EVENT_FIELDS = {"cycle": "card"}
+PRIVATE_EVENT_FIELDS = {"cycle": "card", "draw": "card"}
 
 
 # -- the 6-card status, in three values -----------------------------------------------------
@@ -62,6 +62,8 @@ def _holds3(expr: Any, x: Context) -> bool | None:
     if op == "not":
         inner = _holds3(arg, x)
         return None if inner is None else not inner
+    if op in PARAM_CONDITIONS:  # where the chariot stands: no hand is read
+        return PARAM_CONDITIONS[op].test(x, arg)
     found = [_holds3(e, x) for e in arg]
     if op == "all":
         return False if False in found else (True if all(found) else None)
