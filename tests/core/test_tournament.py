@@ -89,6 +89,8 @@ def expected_next(rule: str, header_seats: list[int], result: dict) -> list[int]
 
 @pytest.mark.covers("command:tournament")
 @pytest.mark.parametrize("edition", list(EDITIONS))
+@pytest.mark.covers("rule:tournament.races", "rule:tournament.course_rotation",
+                    "rule:tournament.course_choice")
 def test_a_seeded_tournament_per_edition(tmp_path, edition):
     """Ravensburger 1989 rules (EN summary), Tournament Winner / Recommended Course Rotation;
     Pro Ludo 2006 Spielregel (DE) VI; DiceTree 2022 rulebook (DE) S.2-3, S.7."""
@@ -115,6 +117,7 @@ def test_a_seeded_tournament_per_edition(tmp_path, edition):
     assert res.exit_code == 1 and "standings differ" in res.output
 
 
+@pytest.mark.covers("rule:tournament.tie_break")
 def test_tie_break_more_wins_then_seconds():
     """DiceTree 2022 rulebook (DE) S.7: "bei Gleichstand zählen die Siege, dann die zweiten
     Plätze usw."; 1989 gives no tie-break: the tied share the rank."""
@@ -134,6 +137,7 @@ def test_tie_break_more_wins_then_seconds():
     assert [s.rank for s in shared] == [1, 1, 1]
 
 
+@pytest.mark.covers("rule:tournament.next_start_order")
 def test_next_race_orders():
     """1989 EN: the loser starts first; 1989 SV and 2006 VI: whoever started last opens; 2022
     S.7 and the start-by-result variant: by the last race's result."""
