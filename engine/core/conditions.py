@@ -58,12 +58,11 @@ class Context:
 
 @dataclass(frozen=True)
 class Condition:
-    """A named predicate and the sentence that defines it; ``cite``: where a rulebook
-    defines it (empty: the engine's own vocabulary, or a house rule's)."""
+    """A named predicate and the sentence that defines it (where a rulebook describes it,
+    the rule that names it cites the rulebook; docs/ruleset-reference.md lists them)."""
 
     doc: str
     test: Callable[[Context], bool]
-    cite: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,7 +73,6 @@ class ParamCondition:
     doc: str
     test: Callable[[Context, int], bool]
     param: str
-    cite: str = ""
 
 
 def _leaders(x: Context) -> list[int]:
