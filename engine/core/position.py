@@ -105,9 +105,9 @@ class Position:
         """The racing chariots with the greatest race progress (several: joint leaders).
 
         The one definition of who leads, for every question (the ``leading`` conditions,
-        Team Gladiator's 2-4-6 measure, any house rule): where the rules say a finished
-        chariot is ahead of every chariot still racing (``finishers_lead``), nobody leads
-        once one has crossed the line."""
+        the 2-4-6 measure, any house rule): where the rules say a finished chariot is ahead
+        of every chariot still racing (``finishers_lead``), nobody leads once one has
+        crossed the line."""
         if self.finish_order and self.game.rules.finishers_lead:
             return []
         board = self.game.board

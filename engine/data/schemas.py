@@ -200,17 +200,21 @@ def vocabulary_error(err: ValidationError) -> tuple[list[str | int], str] | None
     effect, an event) somewhere under ``err`` (a ``oneOf`` of the forms a name may take), as
     (path, ``unknown condition 'x' — did you mean …? (one of: …)``); None if there is none.
     Preferred to the best-matching branch, which may blame the form instead of the name."""
-    for sub in [err, *_descendants(err)]:
+    every = [err, *_descendants(err)]
+    for sub in every:  # a misspelt name, first: the deepest place it can be
         kind = _vocabulary(sub.schema)
         if sub.validator == "enum" and kind and isinstance(sub.instance, str):
             return list(sub.absolute_path), unknown_name(
                 kind, sub.instance, [str(o) for o in sub.validator_value])
-        if (sub.validator == "additionalProperties" and kind == "condition"
+    plain = schema(RULESET_ID)["$defs"]["condition"]["enum"]
+    for sub in every:  # then a {name: value} whose name is no condition with a parameter
+        if (sub.validator == "additionalProperties" and _vocabulary(sub.schema) == "condition"
                 and isinstance(sub.instance, dict) and len(sub.instance) == 1):
-            (name,), = [list(sub.instance)]
-            plain = schema(RULESET_ID)["$defs"]["condition"]["enum"]
+            name = str(next(iter(sub.instance)))
+            if name in ("all", "any", "not") or name in plain:
+                continue
             return list(sub.absolute_path), unknown_name(
-                "condition", str(name), [*plain, *sub.schema.get("properties", {})])
+                "condition", name, [*plain, *sub.schema.get("properties", {})])
     return None
 
 
