@@ -17,6 +17,7 @@ from avecaesar.engine.core.notation import to_notation
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import RaceRules
 from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move
+from avecaesar.engine.course.alley_window import counts, later_chance, passed
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = [
@@ -118,7 +119,7 @@ def stops_in_alley(state: Position, c: int, node: int, lap: int) -> bool:
     ``alley_stop``): an alley space in an alley lap, and no stop made yet (with a lap prize,
     none this lap)."""
     rules = state.game.rules
-    return (state.game.board.alley[node] and lap in rules.alley_laps
+    return (state.game.board.alley[node] and counts(rules.alley_laps, lap)
             and (not state.stopped[c] or (rules.stop_each_lap and not state.forfeit[c])))
 
 
@@ -129,7 +130,7 @@ def misses_alley(state: Position, c: int, own: bool, lap: int, finished: bool,
     alley is not bound."""
     rules = state.game.rules
     return (state.game.board.has_alley and not stopped and not state.dq[c]
-            and (finished or lap > max(rules.alley_laps))
+            and (finished or passed(rules.alley_laps, lap))
             and not (own and rules.ownerless is not None and rules.ownerless.alley_free))
 
 
@@ -261,9 +262,9 @@ def _chance(state: Position, lap: int, node: int | None,
     (default: the laps in which the stop counts)."""
     if laps is None:
         laps = state.game.rules.alley_laps
-    if any(x > lap for x in laps):
+    if later_chance(laps, lap):
         return True
-    return lap in laps and node is not None and state.game.board.before_alley[node]
+    return counts(laps, lap) and node is not None and state.game.board.before_alley[node]
 
 
 def alley_pending(state: Position, c: int) -> bool:
@@ -289,7 +290,11 @@ def wait_window(state: Position, c: int) -> tuple[int, ...] | None:
     if rules.alley_wait_laps is None:
         return rules.alley_laps
     lap = state.lap(c)
-    return (lap,) if lap in rules.alley_wait_laps and lap in rules.alley_laps else None
+    node = state.pos[c]
+    if (lap in rules.alley_wait_laps and counts(rules.alley_laps, lap) and node is not None
+            and state.game.board.before_alley[node]):
+        return (lap,)
+    return None  # not a waiting lap, or past the alley's entry: no stop left this lap
 
 
 def gives_up_alley(state: Position, c: int, path: tuple[int, ...],
@@ -311,7 +316,7 @@ def _gives_up_at(state: Position, lap: int, end: int,
     """:func:`gives_up_alley` for a path that ends on ``end`` in lap ``lap``."""
     if laps is None:
         laps = state.game.rules.alley_laps
-    if state.game.board.alley[end] and lap in laps:
+    if state.game.board.alley[end] and counts(laps, lap):
         return False
     return not _chance(state, lap, end, laps)
 

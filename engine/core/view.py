@@ -34,6 +34,7 @@ from avecaesar.engine.core.moves import six_rule
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.core.types import LETTERS, RACING, Event
+from avecaesar.engine.course.alley_window import counts
 
 __all__ = ["HAND_CONDITIONS", "PRIVATE_HEADER", "distance_to_finish", "private_view",
            "public_card_status", "public_event", "public_record", "public_view",
@@ -159,6 +160,7 @@ def _search(board: Board, start: int, left: int, lap: int, alley: bool,
             alley_laps: Sequence[int]) -> int | None:
     """Breadth-first over (space, crossings, stop made) from ``start``."""
     begin = (start, 0, not alley)
+    window = tuple(alley_laps)
     seen = {begin}
     queue = deque([(begin, 0)])
     while queue:
@@ -169,7 +171,7 @@ def _search(board: Board, start: int, left: int, lap: int, alley: bool,
                 if stopped:
                     return steps + 1
                 continue
-            s = stopped or (board.alley[nxt] and lap + k in alley_laps)
+            s = stopped or (board.alley[nxt] and counts(window, lap + k))
             item = (nxt, k, s)
             if item not in seen:
                 seen.add(item)
