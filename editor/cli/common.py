@@ -150,13 +150,8 @@ def check_players(ruleset: str, variants: Sequence[str], rules: Any, board: Any,
                   players: int) -> int:
     """:func:`~avecaesar.engine.core.race.check_seats`, with the bundled variants that allow
     the number of players named when the rules are written for another."""
-    from avecaesar.engine.core.race import PlayerCountError, check_player_count, check_seats
-    from avecaesar.engine.ruleset.load import variants_for_players
+    from avecaesar.engine.core.race import check_player_count, check_seats
 
     seats = check_seats(rules, board, players)
-    try:
-        check_player_count(rules, players)
-        return seats
-    except PlayerCountError as err:
-        raise PlayerCountError(err.players, err.lo, err.hi, err.cite,
-                               variants_for_players(ruleset, variants, err.players)) from None
+    check_player_count(rules, players, ruleset, variants)
+    return seats

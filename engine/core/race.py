@@ -182,15 +182,22 @@ class PlayerCountError(UsageError):
                          f"players ({cite}){hint}")
 
 
-def check_player_count(rules: RaceRules, players: int) -> None:
+def check_player_count(rules: RaceRules, players: int, ruleset: str | None = None,
+                       variants: Sequence[str] = ()) -> None:
     """Refuse a number of players outside the range the rules are written for
-    (``players.min`` to ``players.max``) with :class:`PlayerCountError`. Every place a
-    person sets up a race asks it (the CLI's race, play, simulate and tournament, the
-    table's setup); the engine's own :func:`new_race` seats whatever it is given (the
-    benchmarks and tests race bots in any number)."""
+    (``players.min`` to ``players.max``) with :class:`PlayerCountError`, naming the bundled
+    variants that allow the number when the ``ruleset`` and its ``variants`` are given.
+    Every place a person sets up a race asks it (the CLI's race, play, simulate and
+    tournament, the web table); the engine's own :func:`new_race` seats whatever it is
+    given (the benchmarks and tests race bots in any number)."""
     lo, hi = rules.players_min, rules.players_max
     if not lo <= players <= hi:
-        raise PlayerCountError(players, lo, hi, rules.cite("players_min"))
+        named: list[str] = []
+        if ruleset is not None:
+            from avecaesar.engine.ruleset.load import variants_for_players
+
+            named = variants_for_players(ruleset, variants, players)
+        raise PlayerCountError(players, lo, hi, rules.cite("players_min"), named)
 
 
 def check_seats(rules: RaceRules, board: Board, players: int) -> int:
