@@ -15,6 +15,12 @@ from avecaesar.editor.cli.common import (
     house_rules,
     rule_settings,
 )
+from avecaesar.editor.cli.complete import (
+    complete_bots,
+    complete_course,
+    complete_ruleset,
+    complete_variant,
+)
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
@@ -73,15 +79,19 @@ def format_report(r: SimReport) -> str:
 
 
 def simulate_cmd(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")],
-    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")],
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.",
+                                         autocompletion=complete_ruleset)],
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.",
+                                        autocompletion=complete_course)],
     players: Annotated[int, typer.Option("--players", "-n", help="Chariots.", min=1, max=6)
                        ] = 6,
     races: Annotated[int, typer.Option("--races", "-k", help="Races to run.", min=1)] = 1000,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      autocompletion=complete_variant,
                                                       help="Variant (repeat).")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled.")
+    bots: Annotated[str, typer.Option(autocompletion=complete_bots,
+                                      help="Bots per seat, comma-separated, cycled.")
                     ] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
     workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
@@ -106,6 +116,7 @@ def simulate_cmd(
     --races 200 --chart winrate.svg
     """
     import os
+    import sys
 
     from avecaesar.engine.core.race_setup import race_setup
     from avecaesar.engine.lab.simulate import simulate
@@ -126,10 +137,11 @@ def simulate_cmd(
     check_players(ruleset, spec.variants, rules, board, players)
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None
-    if quiet or json_file == Path("-"):
+    if quiet or json_file == Path("-") or not sys.stderr.isatty():
+        # no progress bar into a pipe or a file: the output is the report only
         report = simulate(spec, workers, heat, cluster=cluster)
     else:
-        with typer.progressbar(length=races, label="racing", file=None) as bar:
+        with typer.progressbar(length=races, label="racing", file=sys.stderr) as bar:
             done = [0]
 
             def tick(n: int) -> None:
