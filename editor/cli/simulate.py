@@ -11,6 +11,7 @@ import typer
 from avecaesar.editor.cli.common import (
     HouseOpt,
     bot_kinds,
+    check_players,
     house_rules,
     rule_settings,
 )
@@ -74,7 +75,8 @@ def format_report(r: SimReport) -> str:
               f"per race: 6-card-rule skips {r.six_rule_skips:.2f} · blocked turns "
               f"{r.blocked_skips:.2f} · alley waits {r.alley_waits:.2f}",
               f"deadlocks {r.deadlocks} of {r.races} races ({r.deadlock_rate:.2%}): the "
-              "safety-net end, a full round in which no chariot could move"]
+              "safety-net end, a full round in which no chariot moved (each skipped or "
+              "waited)"]
     return "\n".join(lines)
 
 
@@ -118,7 +120,6 @@ def simulate_cmd(
     import os
     import sys
 
-    from avecaesar.engine.core.race import check_seats
     from avecaesar.engine.core.race_setup import race_setup
     from avecaesar.engine.lab.simulate import simulate
 
@@ -135,7 +136,7 @@ def simulate_cmd(
             check_output(heat_map.with_name(f"{heat_map.name}-{part}.svg"), "--heat-map")
     rules, board = race_setup(ruleset, spec.variants, dict(spec.settings), course,
                               house_rules(house))
-    check_seats(rules, board, players)
+    check_players(ruleset, spec.variants, rules, board, players)
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None
     if quiet or json_file == Path("-") or not sys.stderr.isatty():
