@@ -21,6 +21,7 @@ from avecaesar.editor.cli.complete import (
     complete_ruleset,
     complete_variant,
 )
+from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
@@ -51,7 +52,8 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
 def format_report(r: SimReport) -> str:
     """The report as text a designer reads."""
     s = r.spec
-    partial = f"PARTIAL (stopped by Ctrl-C): {r.races} of {s.races} races\n" if r.partial else ""
+    partial = (f"PARTIAL (stopped by {stopped_by()[0]}): {r.races} of {s.races} races\n"
+               if r.partial else "")
     lines = [f"{partial}{r.races} races · {s.players} chariots · {s.course} · ruleset {s.ruleset}"
              + (f" + {' + '.join(s.variants)}" if s.variants else "")
              + f" · bots {','.join(s.bots)} · seed {s.seed}", "",
@@ -109,8 +111,8 @@ def simulate_cmd(
 ) -> None:
     """Run many seeded bot races on one course and report balance figures.
 
-    Ctrl-C stops the workers and writes the report of the races finished so far, marked
-    partial (exit 130).
+    Ctrl-C (or SIGTERM, SIGHUP) stops the workers and writes the report of the races
+    finished so far, marked partial (exit 130; 143, 129).
 
     Example: avecaesar simulate --ruleset 2022 --course dicetree-2022/hippodrom-constantinople
     --races 200 --chart winrate.svg
@@ -150,7 +152,8 @@ def simulate_cmd(
 
             report = simulate(spec, workers, heat, tick, cluster=cluster)
     if report.partial:
-        typer.echo(f"interrupted (Ctrl-C): {report.races} of {races} races finished; the "
+        typer.echo(f"interrupted ({stopped_by()[0]}): {report.races} of {races} races "
+                   "finished; the "
                    "report covers those only (partial)", err=True)
     if json_file == Path("-"):
         typer.echo(json.dumps(report.to_json(), indent=2))
@@ -167,7 +170,7 @@ def simulate_cmd(
     if heat_map and report.races:
         _heat_maps(spec, report, heat_map)
     if report.partial:
-        raise typer.Exit(130)
+        raise typer.Exit(stopped_by()[1])
 
 
 def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
