@@ -2,7 +2,9 @@
 
 Exit codes: 0 valid / done; 1 problems in a valid input (a course with problems, a course
 that cannot be finished, an illegal move in a record); 2 usage (unknown ids, bad option
-values, missing files or folders — typer's own usage errors are 2 too); 130 Ctrl-C.
+values, missing files or folders — typer's own usage errors are 2 too); 128 + N stopped by
+signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: editor/cli/signals.py). The one table is in
+docs/architecture.md ("Exit codes").
 
 :func:`harden` wraps every command of the app in :func:`handles_errors`, so a command added
 anywhere gets the same boundary: option parsing, ``--set``, file reading and output writing
@@ -14,12 +16,13 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 
+from avecaesar.editor.cli.signals import stopped_by, stopping_like_ctrl_c
 from avecaesar.engine.data.errors import AveCaesarError, InputError, UsageError
 
 __all__ = ["bot_kinds", "echo_json", "fail", "handles_errors", "harden", "rule_settings",
@@ -43,7 +46,8 @@ def handles_errors(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with stopping_like_ctrl_c():
+                return func(*args, **kwargs)
         except InputError as err:
             for p in err.problems:
                 typer.echo(str(p), err=True)
@@ -53,8 +57,9 @@ def handles_errors(func: F) -> F:
         except BrokenPipeError:  # `avecaesar … | head`
             sys.stderr.close()
             raise typer.Exit(0) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted (Ctrl-C): stopped; no output was half-written", 130
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP
+            name, code = stopped_by()
+            raise fail(f"interrupted ({name}): stopped; no output was half-written", code
                        ) from None
         except RecursionError:
             raise fail("error: the input is nested too deeply to read", 1) from None
@@ -153,5 +158,20 @@ def seat_bots(bots: str, players: int, seed: int, budget: int | None = None
     kinds = bot_kinds(bots)
     seats = [kinds[i % len(kinds)] for i in range(players)]
     names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
+<<<<<<< HEAD
     return names, seats, [make_policy(k, seed * 100 + i, budget)
                           for i, k in enumerate(seats)]
+=======
+    return names, seats, [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]
+
+
+def check_players(ruleset: str, variants: Sequence[str], rules: Any, board: Any,
+                  players: int) -> int:
+    """:func:`~avecaesar.engine.core.race.check_seats`, with the bundled variants that allow
+    the number of players named when the rules are written for another."""
+    from avecaesar.engine.core.race import check_player_count, check_seats
+
+    seats = check_seats(rules, board, players)
+    check_player_count(rules, players, ruleset, variants)
+    return seats
+>>>>>>> main

@@ -13,6 +13,7 @@ from avecaesar.editor.cli.common import (
     BudgetOpt,
     HouseOpt,
     LangOpt,
+    check_players,
     echo_json,
     house_rules,
     rule_settings,
@@ -91,7 +92,7 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
           budget: int | None = None) -> None:
     from avecaesar.editor.render.event_text import describe
     from avecaesar.engine.bots.registry import OWNERLESS
-    from avecaesar.engine.core.race import check_seats, run_race
+    from avecaesar.engine.core.race import run_race
     from avecaesar.engine.core.race_setup import race_setup as load_race_setup
     from avecaesar.engine.core.record import record_lines, write_record
     from avecaesar.engine.core.state import LETTERS
@@ -99,8 +100,13 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
     check_output(record, "--record")
     house = house_rules(house_file)
     rules, board = load_race_setup(ruleset, variants, overrides, course, house)
+<<<<<<< HEAD
     check_seats(rules, board, players)
     names, seats, policies = seat_bots(bots, players, seed, budget)
+=======
+    check_players(ruleset, variants, rules, board, players)
+    names, seats, policies = seat_bots(bots, players, seed)
+>>>>>>> main
     run = run_race(rules, board, names, policies, seed, ownerless=OWNERLESS)
     if as_json:
         header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
@@ -196,7 +202,7 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
           house_file: Path | None = None) -> None:
     from avecaesar.editor.cli.ask_open import with_answers
     from avecaesar.editor.cli.play_session import run_play
-    from avecaesar.engine.core.race import check_seats, ownerless_count
+    from avecaesar.engine.core.race import ownerless_count
     from avecaesar.engine.core.race_setup import race_setup as load_race_setup
     from avecaesar.engine.core.record import read_record
 
@@ -213,7 +219,7 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
 
         def setup(answers: dict[str, dict[str, Any]] | None) -> tuple[RaceRules, Board]:
             rules, board = load_race_setup(ruleset, variants, overrides, course, answers)
-            check_seats(rules, board, chariots_of)
+            check_players(ruleset, variants, rules, board, chariots_of)
             chariots = chariots_of * rules.chariots_for(chariots_of)
             if rules.ownerless is not None and ownerless_count(rules, board, chariots):
                 rules.ownerless.check()  # the open values of the chariots nobody drives
@@ -263,16 +269,22 @@ def replay_cmd(
     max_bytes: Annotated[int | None, typer.Option(
         "--max-bytes", min=1, help="Refuse records larger than this (default 20 MB, or "
         "AVECAESAR_MAX_RECORD_BYTES).")] = None,
+    course: Annotated[str | None, typer.Option(
+        "--course", "-c", help="Re-check the moves on this course (id or file) instead of "
+        "the one the header names.")] = None,
 ) -> None:
     """Re-check every move of a game record; report the first illegal one with its line.
 
     Strict: the header first and once, the names and seats as replayed, every ply in
-    order, and a result line that matches the replayed result (exit 1 otherwise).
+    order, and a result line whose every field matches the replayed result (exit 1
+    otherwise). The header's hashes of the course, rules and house rules are compared with
+    the files given: when one differs, every move is still re-checked against the files
+    given, and replay says so (exit 1, unless --course names the course to use).
 
     Example: avecaesar replay game.jsonl --html game.html
     """
     check_output(html, "--html")
-    _replay(file, as_json, partial, max_bytes)
+    _replay(file, as_json, partial, max_bytes, course)
     if html is not None:
         _replay_html(file, html)
 
@@ -284,30 +296,44 @@ def _replay_html(file: Path, out: Path) -> None:
     typer.echo(f"replay viewer written to {out}")
 
 
-def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None) -> None:
+_DIFFERS = {"course": "the course differs", "ruleset": "the rule values (ruleset, "
+            "variants, --set values) differ", "house": "the house rules differ"}
+
+
+def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
+            course: str | None = None) -> None:
     from avecaesar.engine.core.race import outcome
-    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
-    from avecaesar.engine.core.record import check_header_files, read_record, replay
+    from avecaesar.engine.core.record import header_setup, read_record, replay
     from avecaesar.engine.core.state import LETTERS
     from avecaesar.engine.ruleset.embedded import embedded
 
     lines = read_record(file, max_bytes)
     head = lines[0]
-    check_header_files(head, str(file))
     with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
-        rules, board = load_race_setup(head["ruleset"], head["variants"],
-                                       head.get("overrides", {}), head["course"],
-                                       head.get("house"))
+        rules, board, differs = header_setup(head, str(file), course)
     state = replay(lines, rules, board, str(file), partial=partial)
     result = outcome(state)
     turns = sum(1 for line in lines if line["type"] not in ("header", "result"))
     running = not state.over
+    # with --course the user chose the course: a difference there is what they asked for
+    failing = [k for k in differs if not (k == "course" and course is not None)]
     if as_json:
-        echo_json({"ok": True, "turns": turns, "in_progress": running, **result.to_json()})
+        echo_json({"ok": not failing, "turns": turns, "in_progress": running,
+                   "differs": differs, **result.to_json()})
+        if failing:
+            raise typer.Exit(1)
         return
+    for k in differs:
+        typer.echo(f"{'note' if k not in failing else 'error'}: {file}:{head['_line']}: "
+                   f"{_DIFFERS[k]} from what this record was played on (the header's content "
+                   "hash); every move was re-checked against the files given", err=True)
     if running:
         typer.echo(f"{file}: {turns} turns replayed, every move legal; a race in progress "
                    f"(partial record), {LETTERS[state.turn]} to move")
+        if failing:
+            raise typer.Exit(1)
         return
     typer.echo(f"{file}: {turns} turns replayed, every move legal; "
                f"{result.termination}")
+    if failing:
+        raise typer.Exit(1)

@@ -12,6 +12,7 @@ from avecaesar.editor.cli.common import (
     BudgetOpt,
     HouseOpt,
     bot_kinds,
+    check_players,
     house_rules,
     rule_settings,
 )
@@ -21,6 +22,7 @@ from avecaesar.editor.cli.complete import (
     complete_ruleset,
     complete_variant,
 )
+from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
@@ -52,7 +54,8 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
 def format_report(r: SimReport) -> str:
     """The report as text a designer reads."""
     s = r.spec
-    partial = f"PARTIAL (stopped by Ctrl-C): {r.races} of {s.races} races\n" if r.partial else ""
+    partial = (f"PARTIAL (stopped by {stopped_by()[0]}): {r.races} of {s.races} races\n"
+               if r.partial else "")
     lines = [f"{partial}{r.races} races · {s.players} chariots · {s.course} · ruleset {s.ruleset}"
              + (f" + {' + '.join(s.variants)}" if s.variants else "")
              + f" · bots {','.join(s.bots)}"
@@ -75,7 +78,8 @@ def format_report(r: SimReport) -> str:
               f"per race: 6-card-rule skips {r.six_rule_skips:.2f} · blocked turns "
               f"{r.blocked_skips:.2f} · alley waits {r.alley_waits:.2f}",
               f"deadlocks {r.deadlocks} of {r.races} races ({r.deadlock_rate:.2%}): the "
-              "safety-net end, a full round in which no chariot could move"]
+              "safety-net end, a full round in which no chariot moved (each skipped or "
+              "waited)"]
     return "\n".join(lines)
 
 
@@ -111,8 +115,8 @@ def simulate_cmd(
 ) -> None:
     """Run many seeded bot races on one course and report balance figures.
 
-    Ctrl-C stops the workers and writes the report of the races finished so far, marked
-    partial (exit 130).
+    Ctrl-C (or SIGTERM, SIGHUP) stops the workers and writes the report of the races
+    finished so far, marked partial (exit 130; 143, 129).
 
     Example: avecaesar simulate --ruleset 2022 --course dicetree-2022/hippodrom-constantinople
     --races 200 --chart winrate.svg
@@ -120,7 +124,6 @@ def simulate_cmd(
     import os
     import sys
 
-    from avecaesar.engine.core.race import check_seats
     from avecaesar.engine.core.race_setup import race_setup
     from avecaesar.engine.lab.simulate import simulate
 
@@ -138,7 +141,7 @@ def simulate_cmd(
             check_output(heat_map.with_name(f"{heat_map.name}-{part}.svg"), "--heat-map")
     rules, board = race_setup(ruleset, spec.variants, dict(spec.settings), course,
                               house_rules(house))
-    check_seats(rules, board, players)
+    check_players(ruleset, spec.variants, rules, board, players)
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None
     if quiet or json_file == Path("-") or not sys.stderr.isatty():
@@ -154,7 +157,8 @@ def simulate_cmd(
 
             report = simulate(spec, workers, heat, tick, cluster=cluster)
     if report.partial:
-        typer.echo(f"interrupted (Ctrl-C): {report.races} of {races} races finished; the "
+        typer.echo(f"interrupted ({stopped_by()[0]}): {report.races} of {races} races "
+                   "finished; the "
                    "report covers those only (partial)", err=True)
     if json_file == Path("-"):
         typer.echo(json.dumps(report.to_json(), indent=2))
@@ -171,7 +175,7 @@ def simulate_cmd(
     if heat_map and report.races:
         _heat_maps(spec, report, heat_map)
     if report.partial:
-        raise typer.Exit(130)
+        raise typer.Exit(stopped_by()[1])
 
 
 def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:

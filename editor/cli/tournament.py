@@ -14,6 +14,7 @@ import typer
 from avecaesar.editor.cli.common import (
     BudgetOpt,
     HouseOpt,
+    check_players,
     echo_json,
     house_rules,
     rule_settings,
@@ -21,6 +22,7 @@ from avecaesar.editor.cli.common import (
     seat_bots,
 )
 from avecaesar.editor.cli.complete import complete_bots, complete_ruleset, complete_variant
+from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, record_bytes_limit
@@ -110,7 +112,6 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                 record: Path | None, replay_file: Path | None, as_json: bool,
                 house_file: Path | None = None, budget: int | None = None) -> None:
     from avecaesar.engine.bots.registry import OWNERLESS
-    from avecaesar.engine.core.race import check_seats
     from avecaesar.engine.core.tournament import (
         planned_courses,
         replay_tournament,
@@ -119,10 +120,11 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
 
     check_output(record, "--record")
     if replay_file is not None:
+        from avecaesar.engine.core.record import files_the_record_named
         from avecaesar.engine.ruleset.embedded import embedded
 
         doc = read_tournament_record(replay_file)
-        with embedded(doc.get("rules_files")):  # the record's copy of its ruleset files
+        with embedded(doc.get("rules_files")), files_the_record_named(str(replay_file), 1):
             t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
                                            doc.get("house"))
             done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
@@ -146,7 +148,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     setup = _setup(ruleset, variants, overrides, house)
     for course in dict.fromkeys(planned_courses(t, players, seed, given, _pool(edition))):
         rules, board = setup(course)  # every course is checked before the first race
-        check_seats(rules, board, players)
+        check_players(ruleset, variants, rules, board, players)
     header: dict[str, Any] = {"ruleset": ruleset, "variants": variants, "overrides": overrides,
                               "courses": given,
                               "players": [{"name": n, "bot": k}
@@ -157,7 +159,8 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     if record is not None:
         write_atomic(record, json.dumps(done.record(), ensure_ascii=False) + "\n")
     if done.partial:
-        typer.echo(f"interrupted (Ctrl-C): {len(done.races)} of {t.races} races finished"
+        typer.echo(f"interrupted ({stopped_by()[0]}): {len(done.races)} of {t.races} races "
+                   "finished"
                    + (f"; their record is in {record} (marked partial)" if record else ""),
                    err=True)
     if as_json:
@@ -168,7 +171,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                + f", {players} players, {len(done.races)} races, seed {seed}")
     _print(done)
     if done.partial:
-        raise typer.Exit(130)
+        raise typer.Exit(stopped_by()[1])
 
 
 def read_tournament_record(path: Path) -> dict[str, Any]:

@@ -12,13 +12,13 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
 from typing import Any
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import new_race, outcome, play_turn
 from avecaesar.engine.core.race_setup import race_setup
-from avecaesar.engine.data.errors import UsageError
+from avecaesar.engine.data.content_memo import ContentMemo
+from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.lab.stats import mean, wilson_interval
 
 __all__ = ["RaceSummary", "SimReport", "SimSpec", "race_seed", "simulate", "summarise_race"]
@@ -67,22 +67,55 @@ def race_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-@cache
-def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
-    """Rules and board for a spec, built once per process."""
+# rules and boards by spec, each kept with the digests of the files it was built from
+# (engine/data/content_memo.py): a course file saved between two simulations of a server
+# or a notebook is read again, never answered from the old board
+_SETUPS: ContentMemo[tuple[Any, Any]] = ContentMemo(16)
+
+
+def _build(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
     ruleset, variants, settings, course, *rest = spec_key  # rest: the house rules (JSON)
     house = rest[0] if rest else ""
     return race_setup(ruleset, variants, dict(settings), course,
                       json.loads(house) if house else None)
 
 
+def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
+    """Rules and board for a spec, built once per content of the files they are read from."""
+    return _setup_read(spec_key)[0]
+
+
+def _setup_read(spec_key: tuple[Any, ...]) -> tuple[tuple[Any, Any], dict[str, str]]:
+    return _SETUPS.get(spec_key, lambda: _build(spec_key))
+
+
+def _setup_as_read(spec_key: tuple[Any, ...], reads: dict[str, str]) -> tuple[Any, Any]:
+    """Rules and board built from exactly the files the simulation started with (``reads``:
+    their digests): a forked worker uses its parent's as they are; a worker that builds its
+    own and finds a file changed stops the simulation rather than mix two courses in one
+    report."""
+    kept = _SETUPS.kept(spec_key, reads)
+    if kept is not None:
+        return kept
+    value, now = _setup_read(spec_key)
+    # (a file only one side read was read once per process, into a cache of its own: the
+    # bundled ruleset catalogue)
+    changed = sorted(f for f in reads.keys() & now.keys() if reads[f] != now[f])
+    if changed:
+        raise InputError([Problem(f, 1, 1, "changed while the simulation ran — run it again "
+                                  "once the file is saved") for f in changed])
+    return value
+
+
 def _spec_key(spec: SimSpec) -> tuple[Any, ...]:
     return (spec.ruleset, spec.variants, spec.settings, spec.course, spec.house)
 
 
-def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary:
-    """Run race ``index`` of the simulation and summarise it."""
-    rules, board = _setup(_spec_key(spec))
+def summarise_race(spec: SimSpec, index: int, heat: bool = False,
+                   built: tuple[Any, Any] | None = None) -> RaceSummary:
+    """Run race ``index`` of the simulation and summarise it (on ``built``, the rules and
+    board, when given)."""
+    rules, board = built if built is not None else _setup(_spec_key(spec))
     seed = race_seed(spec.seed, index)
     names = [f"{spec.bots[i % len(spec.bots)]}-{i + 1}" for i in range(spec.players)]
     state, setup = new_race(rules, board, names, seed)
@@ -139,8 +172,11 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary
                        tuple(sorted(stood.items())), tuple(sorted(blocked_at.items())))
 
 
-def _batch(spec: SimSpec, indices: Sequence[int], heat: bool) -> list[RaceSummary]:
-    return [summarise_race(spec, i, heat) for i in indices]
+def _batch(spec: SimSpec, indices: Sequence[int], heat: bool,
+           reads: dict[str, str] | None = None) -> list[RaceSummary]:
+    key = _spec_key(spec)
+    setup = _setup(key) if reads is None else _setup_as_read(key, reads)
+    return [summarise_race(spec, i, heat, setup) for i in indices]
 
 
 @dataclass
@@ -256,7 +292,9 @@ def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
     cluster's workers instead, which must have this package installed; see
     docs/simulation.md.
     """
-    _setup(_spec_key(spec))  # bad names fail here, in the caller's process, with a clear error
+    # bad names fail here, in the caller's process, with a clear error; every chunk runs on
+    # the rules and board of these files' content (``reads``)
+    reads = _setup_read(_spec_key(spec))[1]
     # Chunks: a worker takes the next one when it is done, so the last chunk running alone
     # is the only idle time on the other workers — about 32 per worker keep it to ~3 % of a
     # run (a few hundred bytes of summaries each way); a cluster has higher per-task costs.
@@ -266,29 +304,34 @@ def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
     summaries: list[RaceSummary] = []
     interrupted = False
     if cluster is not None:
-        summaries, interrupted = _on_cluster(cluster, spec, chunks, heat, progress)
+        summaries, interrupted = _on_cluster(cluster, spec, chunks, heat, progress, reads)
     elif workers <= 1:
         try:
             for ch in chunks:
-                summaries.extend(_batch(spec, ch, heat))
+                summaries.extend(_batch(spec, ch, heat, reads))
                 if progress:
                     progress(len(summaries))
         except KeyboardInterrupt:
             interrupted = True
     else:
-        summaries, interrupted = _on_processes(workers, spec, chunks, heat, progress)
+        summaries, interrupted = _on_processes(workers, spec, chunks, heat, progress, reads)
     return replace(report(spec, summaries), partial=interrupted)
 
 
 def _worker_init(parent: int) -> None:
-    """In each worker: leave Ctrl-C to the parent (it stops the pool), and exit as soon as
-    the parent is gone, even after ``kill -9`` (no worker outlives its parent)."""
+    """In each worker: leave Ctrl-C and SIGHUP to the parent (it stops the pool), die
+    quietly on SIGTERM (how the pool stops a worker; a forked worker would otherwise keep
+    the parent's handler, editor/cli/signals.py, and raise), and exit as soon as the parent
+    is gone, even after ``kill -9`` (no worker outlives its parent)."""
     import os
     import signal
     import threading
     import time
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -298,12 +341,13 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def _run_chunk(job: tuple[SimSpec, list[int], bool]) -> list[RaceSummary]:
+def _run_chunk(job: tuple[SimSpec, list[int], bool, dict[str, str]]) -> list[RaceSummary]:
     return _batch(*job)
 
 
 def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
-                  progress: Callable[[int], None] | None) -> tuple[list[RaceSummary], bool]:
+                  progress: Callable[[int], None] | None,
+                  reads: dict[str, str]) -> tuple[list[RaceSummary], bool]:
     """Run the chunks on a pool of ``workers`` processes; on Ctrl-C stop the workers at once
     and return the races finished so far, with ``True``."""
     import multiprocessing
@@ -314,11 +358,12 @@ def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
     # fork on Linux (the default there before Python 3.14, which takes forkserver): the
     # workers start with the rules and the board already built (``_setup``'s cache) and
     # nothing to import; elsewhere the platform's default (each worker builds them once)
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    context = _quiet_context() if sys.platform == "linux" else multiprocessing.get_context()
     pool = context.Pool(min(workers, len(chunks)), _worker_init,
                                                (os.getpid(),))
     try:
-        for done in pool.imap_unordered(_run_chunk, [(spec, list(ch), heat) for ch in chunks]):
+        for done in pool.imap_unordered(_run_chunk, [(spec, list(ch), heat, reads)
+                                                    for ch in chunks]):
             summaries.extend(done)
             if progress:
                 progress(len(summaries))
@@ -329,6 +374,26 @@ def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
         pool.terminate()
         pool.join()
     return summaries, False
+
+
+def _quiet_context() -> Any:
+    """The fork context with workers that exit without a word when the parent's pipe is
+    gone (the parent stopped or killed while they send a result): no ``BrokenPipeError``
+    traceback on the way down."""
+    import multiprocessing.context as mp
+    import os
+
+    class QuietWorker(mp.ForkProcess):
+        def run(self) -> None:
+            try:
+                super().run()
+            except (BrokenPipeError, ConnectionResetError, EOFError):
+                os._exit(0)
+
+    class QuietFork(mp.ForkContext):
+        Process = QuietWorker
+
+    return QuietFork()
 
 
 def _reachable(address: str) -> None:
@@ -344,9 +409,11 @@ def _reachable(address: str) -> None:
 
 
 def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
-                progress: Callable[[int], None] | None) -> tuple[list[RaceSummary], bool]:
+                progress: Callable[[int], None] | None,
+                reads: dict[str, str]) -> tuple[list[RaceSummary], bool]:
     """Run the chunks on a Dask cluster (the optional ``dask`` extra); on Ctrl-C cancel
-    them and return the races finished so far, with ``True``."""
+    them and return the races finished so far, with ``True``. A worker whose copy of a
+    file differs from what this process read stops the run (``_setup_as_read``)."""
     try:
         from distributed import Client, as_completed
     except ImportError as err:
@@ -361,7 +428,7 @@ def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
                              "one with `dask scheduler` or check the address") from err
     summaries: list[RaceSummary] = []
     try:
-        futures = [client.submit(_batch, spec, list(ch), heat, pure=False) for ch in chunks]
+        futures = [client.submit(_batch, spec, list(ch), heat, reads, pure=False) for ch in chunks]
         for fut in as_completed(futures):
             summaries.extend(fut.result())
             if progress:
