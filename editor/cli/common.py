@@ -158,11 +158,8 @@ def seat_bots(bots: str, players: int, seed: int, budget: int | None = None
     kinds = bot_kinds(bots)
     seats = [kinds[i % len(kinds)] for i in range(players)]
     names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
-<<<<<<< HEAD
     return names, seats, [make_policy(k, seed * 100 + i, budget)
                           for i, k in enumerate(seats)]
-=======
-    return names, seats, [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]
 
 
 def check_players(ruleset: str, variants: Sequence[str], rules: Any, board: Any,
@@ -174,4 +171,3 @@ def check_players(ruleset: str, variants: Sequence[str], rules: Any, board: Any,
     seats = check_seats(rules, board, players)
     check_player_count(rules, players, ruleset, variants)
     return seats
->>>>>>> main

@@ -100,13 +100,8 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
     check_output(record, "--record")
     house = house_rules(house_file)
     rules, board = load_race_setup(ruleset, variants, overrides, course, house)
-<<<<<<< HEAD
-    check_seats(rules, board, players)
-    names, seats, policies = seat_bots(bots, players, seed, budget)
-=======
     check_players(ruleset, variants, rules, board, players)
-    names, seats, policies = seat_bots(bots, players, seed)
->>>>>>> main
+    names, seats, policies = seat_bots(bots, players, seed, budget)
     run = run_race(rules, board, names, policies, seed, ownerless=OWNERLESS)
     if as_json:
         header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
