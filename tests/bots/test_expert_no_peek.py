@@ -99,13 +99,13 @@ def compare_decisions(bot: Callable[..., Move], fork: Callable[[], Callable[...,
         c = state.turn
         moves = state.legal_moves()
         if c == me and moves:
-            distinct = {(m.card, m.path[-1]) for m in moves.distinct()}
+            distinct = {(m.card, m.path[-1:]) for m in moves.distinct()}
             forks = [fork() for _ in range(redeals)]
             chosen = bot(state, moves)
             for other in forks:
                 dealt = redeal(state, me, skips, rng)
                 legal = dealt.legal_moves()
-                if {(m.card, m.path[-1]) for m in legal.distinct()} != distinct:
+                if {(m.card, m.path[-1:]) for m in legal.distinct()} != distinct:
                     skipped += 1
                     continue
                 compared += 1
