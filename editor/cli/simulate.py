@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,9 +22,11 @@ from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
+    from avecaesar.engine.lab.paired import Comparison
     from avecaesar.engine.lab.simulate import SimReport, SimSpec
 
-__all__ = ["format_report", "simulate_cmd", "spec_from_options"]
+__all__ = ["compare_spec", "format_comparison", "format_report", "progress_bar", "simulate_cmd",
+           "spec_from_options"]
 
 
 def spec_from_options(ruleset: str, course: str, players: int, races: int, seed: int,
@@ -59,8 +64,8 @@ def format_report(r: SimReport) -> str:
                      f"{mp:>9}  {p.not_finished:6.1%} ({p.out_of_cards:5.1%} / "
                      f"{p.disqualified:5.1%})          {res:>5}{mark}")
     lines += ["",
-              f"balance {r.balance:.3f} (1 − the largest gap in win rate between start "
-              "places)",
+              f"balance {r.balance:.2f}: the largest gap in win rate between start places is "
+              f"{100 * r.spread:.1f} percentage points",
               f"lead changes per race {r.lead_changes:.2f} · race length {r.turns_mean:.1f} "
               f"turns ({r.turns_min}–{r.turns_max})",
               f"per race: 6-card-rule skips {r.six_rule_skips:.2f} · blocked turns "
@@ -94,11 +99,21 @@ def simulate_cmd(
                                                 "scheduler's address (tcp://host:8786). "
                                                 "Needs the 'dask' extra.")] = None,
     house: HouseOpt = None,
+    compare: Annotated[list[str] | None, typer.Option(
+        help="Race a second side on the same deals and seeds and report each figure's "
+        "difference with its interval: KEY=VALUE for what differs (ruleset=, course=, "
+        "bots=, variant= (comma-separated, empty for none), set=key=value; repeat).")
+                       ] = None,
+    report_file: Annotated[Path | None, typer.Option(
+        "--report", help="Write the balance report as one self-contained HTML page.")
+                           ] = None,
 ) -> None:
     """Run many seeded bot races on one course and report balance figures.
 
-    Ctrl-C stops the workers and writes the report of the races finished so far, marked
-    partial (exit 130).
+    With --compare, a second side (another ruleset, course, edited copy or bot line-up)
+    races the same deals and seeds, and each figure's difference comes with a 95 % interval
+    from the paired races. --report writes every figure as one HTML page. Ctrl-C stops the
+    workers and writes the report of the races finished so far, marked partial (exit 130).
 
     Example: avecaesar simulate --ruleset 2022 --course dicetree-2022/hippodrom-constantinople
     --races 200 --chart winrate.svg
@@ -107,7 +122,9 @@ def simulate_cmd(
 
     from avecaesar.engine.core.race import check_seats
     from avecaesar.engine.core.race_setup import race_setup
-    from avecaesar.engine.lab.simulate import simulate
+    from avecaesar.engine.lab.paired import compare_summaries
+    from avecaesar.engine.lab.simulate import report as make_report
+    from avecaesar.engine.lab.simulate import run_many
 
     spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house)
     if workers > max_workers():
@@ -115,6 +132,11 @@ def simulate_cmd(
                          "0 uses every core)")
     check_output(json_file, "--json")
     check_output(chart, "--chart")
+    check_output(report_file, "--report")
+    other = compare_spec(spec, compare) if compare else None
+    if other is not None and (chart or heat_map):
+        raise UsageError("--chart and --heat-map draw one simulation: with --compare, "
+                         "--report draws both sides on one page")
     if heat_map is not None:
         if not heat_map.name:
             raise UsageError(f"--heat-map {heat_map}: give a file name prefix, e.g. out/heat")
@@ -123,19 +145,21 @@ def simulate_cmd(
     rules, board = race_setup(ruleset, spec.variants, dict(spec.settings), course,
                               house_rules(house))
     check_seats(rules, board, players)
+    if other is not None:
+        rules_b, board_b = race_setup(other.ruleset, other.variants, dict(other.settings),
+                                      other.course, house_rules(house))
+        check_seats(rules_b, board_b, players)
     workers = workers or os.cpu_count() or 1
-    heat = heat_map is not None
-    if quiet or json_file == Path("-"):
-        report = simulate(spec, workers, heat, cluster=cluster)
-    else:
-        with typer.progressbar(length=races, label="racing", file=None) as bar:
-            done = [0]
-
-            def tick(n: int) -> None:
-                bar.update(n - done[0])
-                done[0] = n
-
-            report = simulate(spec, workers, heat, tick, cluster=cluster)
+    heat = heat_map is not None or report_file is not None
+    specs = [spec] if other is None else [spec, other]
+    quiet = quiet or json_file == Path("-")
+    with progress_bar(races * len(specs), quiet) as tick:
+        found, interrupted = run_many(specs, workers, heat, tick, cluster=cluster)
+    report = replace(make_report(spec, found[0], heat), partial=interrupted)
+    if other is not None:
+        _compared(report, replace(make_report(other, found[1], heat), partial=interrupted),
+                  compare_summaries(found[0], found[1]), json_file, report_file)
+        raise typer.Exit(130 if interrupted else 0)
     if report.partial:
         typer.echo(f"interrupted (Ctrl-C): {report.races} of {races} races finished; the "
                    "report covers those only (partial)", err=True)
@@ -153,8 +177,104 @@ def simulate_cmd(
         typer.echo(f"wrote {chart}")
     if heat_map and report.races:
         _heat_maps(spec, report, heat_map)
+    if report_file and report.races:
+        from avecaesar.editor.render.balance_page import balance_page
+
+        write_atomic(report_file, balance_page(report))
+        typer.echo(f"wrote {report_file}")
     if report.partial:
         raise typer.Exit(130)
+
+
+COMPARE_KEYS = ("ruleset", "course", "bots", "variant", "set")
+
+
+def compare_spec(spec: SimSpec, pairs: list[str]) -> SimSpec:
+    """The second side of ``--compare``: ``spec`` with what each KEY=VALUE changes."""
+    changes: dict[str, object] = {}
+    settings: list[str] = []
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        key = key.strip()
+        if not eq or key not in COMPARE_KEYS:
+            raise UsageError(f"--compare {pair!r}: give KEY=VALUE with KEY one of "
+                             f"{', '.join(COMPARE_KEYS)} (e.g. --compare ruleset=1989)")
+        value = value.strip()
+        if key == "set":
+            settings.append(value)
+        elif key == "variant":
+            changes["variants"] = tuple(v.strip() for v in value.split(",") if v.strip())
+        elif key == "bots":
+            changes["bots"] = tuple(bot_kinds(value))
+        elif not value:
+            raise UsageError(f"--compare {pair!r}: give the {key} to compare with")
+        else:
+            changes[key] = value
+    if settings:
+        changes["settings"] = (*spec.settings, *rule_settings(settings).items())
+    other = replace(spec, **changes)  # type: ignore[arg-type]
+    if other == spec:
+        raise UsageError("--compare: the second side is the same as the first; change the "
+                         "ruleset, the course, the bots, the variants or a setting")
+    return other
+
+
+@contextmanager
+def progress_bar(length: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar's tick (None when quiet), for ``run_many``."""
+    if quiet:
+        yield None
+        return
+    with typer.progressbar(length=length, label="racing", file=None) as bar:
+        done = [0]
+
+        def tick(n: int) -> None:
+            bar.update(n - done[0])
+            done[0] = n
+
+        yield tick
+
+
+def _compared(a: SimReport, b: SimReport, comparison: Comparison, json_file: Path | None,
+              report_file: Path | None) -> None:
+    """Print (or write) a paired comparison and its page."""
+    from avecaesar.editor.render.balance_page import balance_page
+
+    data = {"a": a.to_json(), "b": b.to_json(), "comparison": comparison.to_json()}
+    if json_file == Path("-"):
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        typer.echo(format_comparison(a, b, comparison))
+        if json_file:
+            write_atomic(json_file, json.dumps(data, indent=2))
+            typer.echo(f"wrote {json_file}")
+    if report_file and comparison.races:
+        write_atomic(report_file, balance_page(a, b, comparison))
+        typer.echo(f"wrote {report_file}", err=json_file == Path("-"))
+
+
+def format_comparison(a: SimReport, b: SimReport, c: Comparison) -> str:
+    """The paired comparison as text: each figure, A, B and B − A with its interval."""
+    from avecaesar.editor.render.balance_page import describe
+
+    partial = "PARTIAL (stopped by Ctrl-C)\n" if a.partial else ""
+    lines = [f"{partial}{c.races:,} paired races (the same deals and seeds on both sides)",
+             f"A: {describe(a.spec)}", f"B: {describe(b.spec)}", "",
+             f"{'figure':28}  {'A':>8}  {'B':>8}  {'B − A (95% interval)':>28}  independent ×"]
+    for d in c.differences:
+        if d.unit == "rate":
+            va, vb = f"{100 * d.a:.1f}%", f"{100 * d.b:.1f}%"
+            diff = f"{100 * d.diff:+.1f} pp ({100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f})"
+        else:
+            va, vb = f"{d.a:.2f}", f"{d.b:.2f}"
+            diff = f"{d.diff:+.2f} ({d.ci[0]:+.2f} to {d.ci[1]:+.2f})"
+        eff = "—" if d.efficiency is None else ("inf" if d.efficiency == float("inf")
+                                                 else f"{d.efficiency:.1f}")
+        lines.append(f"{d.name:28}  {va:>8}  {vb:>8}  {diff:>28}{' *' if d.significant else '  '}"
+                     f"  {eff:>6}")
+    lines += ["", "*: the interval leaves out 0. independent ×: how many times more races two "
+              "independent simulations would need for an interval as narrow."]
+    return "\n".join(lines)
 
 
 def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
