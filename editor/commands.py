@@ -72,6 +72,8 @@ COMMANDS: tuple[Command, ...] = (
             "avecaesar.editor.cli.race:play"),
     Command(("simulate",), "Many seeded bot races on one course: balance figures.",
             "avecaesar.editor.cli.simulate:simulate_cmd"),
+    Command(("balance",), "Rank courses from best to worst balanced (simulated).",
+            "avecaesar.editor.cli.balance:balance_cmd"),
     Command(("tournament",), "A tournament with bots: each race's result and standings.",
             "avecaesar.editor.cli.tournament:tournament"),
     Command(("serve",), "Serve the table in the browser: play, replay, design.",

@@ -1,6 +1,6 @@
 """The extension points' tables in docs/architecture.md, made from the registries: the bots,
-the course checks, the commands and the web pages, each entry with its one-line doc and
-where it lives.
+the course checks, the commands, the web pages and the balance report's sections, each entry
+with its one-line doc and where it lives.
 
 ``python -m avecaesar.editor.registry_docs`` rewrites the block between the markers in
 docs/architecture.md; ``--check`` exits 1 when the committed block differs (a test runs it),
@@ -36,6 +36,7 @@ def _where(target: str) -> str:
 def tables() -> str:
     """The generated block, markers included."""
     from avecaesar.editor.commands import COMMANDS
+    from avecaesar.editor.render.report_sections import SECTIONS
     from avecaesar.editor.web.pages import PAGES
     from avecaesar.engine.bots.registry import BOTS
     from avecaesar.engine.course.checks import CHECKS
@@ -54,6 +55,9 @@ def tables() -> str:
     lines += _table("Web pages (`editor/web/pages.py`, `PAGES`)",
                     ("page", "what a person does there", "routes"),
                     [(f"/{p.name}", p.doc, _where(p.routes)) for p in PAGES])
+    lines += _table("Balance report sections (`editor/render/report_sections.py`, `SECTIONS`)",
+                    ("section", "what it shows", "function"),
+                    [(s.name, s.doc, _where(s.function)) for s in SECTIONS])
     return "\n".join([*lines, END])
 
 

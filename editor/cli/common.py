@@ -123,11 +123,12 @@ def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
 
 def bot_kinds(bots: str) -> list[str]:
     """``--bots greedy,search`` as a list of known bot names (an unknown one is an error
-    with "did you mean")."""
+    with "did you mean"); ``all`` stands for every registered bot, in registry order."""
     from avecaesar.engine.bots.registry import POLICIES
     from avecaesar.engine.data.suggest import did_you_mean
 
     kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    kinds = [k for b in kinds for k in (POLICIES if b == "all" else (b,))]
     for k in kinds:
         if k not in POLICIES:
             raise UsageError(f"unknown bot {k!r}{did_you_mean(k, POLICIES)}; known: "

@@ -84,8 +84,8 @@ def simulate_cmd(
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
                                                       help="Variant (repeat).")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled.")
-                    ] = "greedy",
+    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled (all: "
+                                      "every registered bot).")] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
     workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
     json_file: Annotated[Path | None, typer.Option("--json", help="Write the report as "

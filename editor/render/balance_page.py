@@ -53,7 +53,7 @@ def course_spaces(spec: SimSpec) -> tuple[dict[int, tuple[float, float]], dict[i
     return spaces, starts
 
 
-def _sections(data: PageData, skip: tuple[str, ...] = ()) -> list[str]:
+def _sections(data: PageData, skip: tuple[str, ...] = (), prefix: str = "") -> list[str]:
     out = []
     for s in SECTIONS:
         if s.name in skip:
@@ -61,7 +61,8 @@ def _sections(data: PageData, skip: tuple[str, ...] = ()) -> list[str]:
         body = s.render(data)
         if body:
             title = s.title or s.name
-            out.append(f'<section id="{s.name}"><h2>{escape(title)}</h2>{body}</section>')
+            out.append(f'<section id="{prefix}{s.name}"><h2>{escape(title)}</h2>{body}'
+                       "</section>")
     return out
 
 
@@ -86,7 +87,7 @@ def balance_page(report: SimReport, other: SimReport | None = None,
                         sides=(describe(report.spec), describe(other.spec)))
         body += _sections(head, skip=tuple(s.name for s in SECTIONS if s.name != "comparison"))
         for side, d in zip("AB", datas, strict=True):
-            inner = "".join(_sections(d, skip=("comparison",)))
+            inner = "".join(_sections(d, skip=("comparison",), prefix=f"{side.lower()}-"))
             body.append(f'<section class="side" id="side-{side.lower()}"><h2>{side}: '
                         f"{escape(describe(d.report.spec))}</h2>{inner}</section>")
     partial = ("<p><b>Partial: stopped before every race ran.</b></p>"
