@@ -86,6 +86,8 @@ COMMANDS: tuple[Command, ...] = (
             "avecaesar.editor.cli.course:print_board"),
     Command(("course", "diff"), "Two courses side by side: figures and pieces.",
             "avecaesar.editor.cli.course:diff"),
+    Command(("course", "balance"), "Edits that even out the start places, verified.",
+            "avecaesar.editor.cli.course_balance:balance_course"),
     Command(("course", "list"), "The bundled courses with their figures.",
             "avecaesar.editor.cli.course:list_courses"),
     Command(("course", "dump"), "The compiled lane graph as node-link JSON.",

@@ -89,13 +89,24 @@ def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
     ruleset, variants, settings, course, *rest = spec_key  # rest: house rules, edits
     house = rest[0] if rest else ""
     edits = rest[1] if len(rest) > 1 else ()
-    rules, board = race_setup(ruleset, variants, dict(settings), course,
-                              json.loads(house) if house else None)
-    if edits:
-        from avecaesar.engine.lab.edited import edited_board
+    if not edits:
+        return race_setup(ruleset, variants, dict(settings), course,
+                          json.loads(house) if house else None)
+    from avecaesar.engine.lab.edited import edited_board
 
-        board = edited_board(course, edits, rules)
-    return rules, board
+    rules = _rules(ruleset, variants, settings, house)
+    return rules, edited_board(course, edits, rules)
+
+
+@cache
+def _rules(ruleset: str, variants: tuple[str, ...], settings: tuple[tuple[str, str], ...],
+           house: str) -> Any:
+    """The race rules alone (an edited course's simulations share them)."""
+    from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+    from avecaesar.engine.ruleset.load import load_ruleset
+
+    return rules_from_ruleset(load_ruleset(ruleset, list(variants), dict(settings),
+                                           json.loads(house) if house else None))
 
 
 def _spec_key(spec: SimSpec) -> tuple[Any, ...]:
