@@ -121,8 +121,8 @@ def simulate_cmd(
     import os
 
     from avecaesar.engine.core.race import check_seats
-    from avecaesar.engine.core.race_setup import race_setup
     from avecaesar.engine.lab.paired import compare_summaries
+    from avecaesar.engine.lab.simulate import _setup, _spec_key
     from avecaesar.engine.lab.simulate import report as make_report
     from avecaesar.engine.lab.simulate import run_many
 
@@ -142,13 +142,10 @@ def simulate_cmd(
             raise UsageError(f"--heat-map {heat_map}: give a file name prefix, e.g. out/heat")
         for part in ("stood", "blocked"):
             check_output(heat_map.with_name(f"{heat_map.name}-{part}.svg"), "--heat-map")
-    rules, board = race_setup(ruleset, spec.variants, dict(spec.settings), course,
-                              house_rules(house))
-    check_seats(rules, board, players)
-    if other is not None:
-        rules_b, board_b = race_setup(other.ruleset, other.variants, dict(other.settings),
-                                      other.course, house_rules(house))
-        check_seats(rules_b, board_b, players)
+    for side in [spec] if other is None else [spec, other]:
+        # built once: the simulation's own cache of rules and board, which the workers
+        # inherit when they fork
+        check_seats(*_setup(_spec_key(side)), players)
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None or report_file is not None
     specs = [spec] if other is None else [spec, other]
