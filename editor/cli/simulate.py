@@ -122,9 +122,8 @@ def simulate_cmd(
 
     from avecaesar.engine.core.race import check_seats
     from avecaesar.engine.lab.paired import compare_summaries
-    from avecaesar.engine.lab.simulate import _setup, _spec_key
+    from avecaesar.engine.lab.simulate import _setup, _spec_key, run_many
     from avecaesar.engine.lab.simulate import report as make_report
-    from avecaesar.engine.lab.simulate import run_many
 
     spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house)
     if workers > max_workers():
