@@ -89,10 +89,12 @@ def echo_json(value: object) -> None:
 def rule_settings(texts: list[str] | None) -> dict[str, str]:
     """``--set KEY=VALUE`` options as a mapping; each key and value is checked early against
     the ruleset schema (an unknown key gets "did you mean")."""
+    out: dict[str, str] = {}
+    if not texts:
+        return out  # nothing to check: the ruleset library is not loaded (start-up)
     from avecaesar.engine.ruleset.compose import parse_override
 
-    out: dict[str, str] = {}
-    for text in texts or []:
+    for text in texts:
         key, _value = parse_override(text)
         out[key] = text.partition("=")[2].strip()
     return out

@@ -17,7 +17,6 @@ from typing import Any
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import new_race, outcome, play_turn
-from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.lab.balance import (
     SeatAdvantage,
@@ -85,17 +84,58 @@ def race_seed(seed: int, index: int) -> int:
 
 @cache
 def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
-    """Rules and board for a spec, built once per process."""
+    """Rules and board for a spec, built once per process — or loaded from the setup cache
+    (engine/lab/setup_cache.py), which keeps them by the content they are built from."""
+    from avecaesar.engine.lab import setup_cache
+
     ruleset, variants, settings, course, *rest = spec_key  # rest: house rules, edits
     house = rest[0] if rest else ""
     edits = rest[1] if len(rest) > 1 else ()
-    if not edits:
-        return race_setup(ruleset, variants, dict(settings), course,
-                          json.loads(house) if house else None)
-    from avecaesar.engine.lab.edited import edited_board
+    if edits:
+        from avecaesar.engine.lab.edited import edited_board
+
+        rules = _rules(ruleset, variants, settings, house)
+        return rules, edited_board(course, edits, rules)
+    found = setup_cache.load(spec_key)
+    if found is not None:
+        _STORED[spec_key] = len(found[1]._moves)
+        return found
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.course.load import contract_water, load_course
+    from avecaesar.engine.data.errors import InputError
 
     rules = _rules(ruleset, variants, settings, house)
-    return rules, edited_board(course, edits, rules)
+    c = load_course(course)  # as race_setup does, keeping the course for its includes
+    if c.errors:
+        raise InputError(c.errors)
+    g = contract_water(c.graph) if rules.water_skipped else c.graph
+    board = Board.from_graph(g, c.id)
+    _INCLUDES[spec_key] = list(c.model.includes)
+    setup_cache.store(spec_key, rules, board, _INCLUDES[spec_key])
+    _STORED[spec_key] = 0
+    return rules, board
+
+
+_STORED: dict[tuple[Any, ...], int] = {}  # per spec: the walk tables the cache entry holds
+_INCLUDES: dict[tuple[Any, ...], list[str]] = {}
+
+
+def _store_warm(specs: Sequence[SimSpec]) -> None:
+    """After races run in this process: keep each board with the walk tables they built, so
+    the next process starts warm."""
+    from avecaesar.engine.lab import setup_cache
+
+    for spec in specs:
+        key = _spec_key(spec)
+        rules, board = _setup(key)
+        if key in _STORED and len(board._moves) > _STORED[key] and not spec.edits:
+            includes = _INCLUDES.get(key)
+            if includes is None:
+                from avecaesar.engine.course.load import load_course
+
+                includes = list(load_course(spec.course).model.includes)
+            setup_cache.store(key, rules, board, includes)
+            _STORED[key] = len(board._moves)
 
 
 @cache
@@ -413,6 +453,7 @@ def run_many(specs: Sequence[SimSpec], workers: int = 1, heat: bool = False,
                 collect(k, _batch(spec, ch, heat))
         except KeyboardInterrupt:
             interrupted = True
+        _store_warm(specs)
     else:
         interrupted = _on_processes(workers, jobs, heat, collect)
     return [sorted(f, key=lambda s: s.index) for f in found], interrupted
