@@ -92,8 +92,8 @@ def simulate_cmd(
                                                    "JSON here ('-' for stdout).")] = None,
     chart: Annotated[Path | None, typer.Option(help="Write the win-rate chart (SVG).")
                      ] = None,
-    heat_map: Annotated[Path | None, typer.Option(help="Write heat maps: PATH-stood.svg "
-                                                  "and PATH-blocked.svg.")] = None,
+    heat_map: Annotated[Path | None, typer.Option(help="Write heat maps: PATH-stood.svg, "
+                                                  "PATH-blocked.svg and PATH-waited.svg.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     cluster: Annotated[str | None, typer.Option(help="Run on a Dask cluster: the "
                                                 "scheduler's address (tcp://host:8786). "
@@ -139,7 +139,7 @@ def simulate_cmd(
     if heat_map is not None:
         if not heat_map.name:
             raise UsageError(f"--heat-map {heat_map}: give a file name prefix, e.g. out/heat")
-        for part in ("stood", "blocked"):
+        for part in ("stood", "blocked", "waited"):
             check_output(heat_map.with_name(f"{heat_map.name}-{part}.svg"), "--heat-map")
     for side in [spec] if other is None else [spec, other]:
         # built once: the simulation's own cache of rules and board, which the workers
@@ -279,9 +279,13 @@ def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
 
     g = load_course(spec.course).graph
     for name, counts, what in (("stood", report.stood, "where chariots stood"),
-                               ("blocked", report.blocked_at, "where chariots were blocked")):
+                               ("blocked", report.blocked_at, "where chariots were blocked"),
+                               ("waited", report.waited_at, "where chariots waited")):
+        top = max(counts.values(), default=0)
+        scale = (f"white: never · pale yellow to deep red: 1 to {top} turns "
+                 f"({100 * top / max(1, report.races):.1f} per 100 races)")
         dot = course_dot(g, heat={int(k): v for k, v in counts.items()},
-                         title=f"{g.graph['name']} — {what}, {report.races} races")
+                         title=f"{g.graph['name']} — {what}, {report.races} races\\n{scale}")
         target = prefix.with_name(f"{prefix.name}-{name}.svg")
         try:
             write_atomic(target, render(dot, "svg"))
