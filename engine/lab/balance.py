@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from avecaesar.engine.lab.stats import wilson_interval
 
 if TYPE_CHECKING:
-    from avecaesar.engine.lab.simulate import RaceSummary
+    from avecaesar.engine.lab.summary import RaceSummary
 
 __all__ = ["GroupRate", "SeatAdvantage", "SkillTable", "attrition", "length_histogram",
            "seat_advantage", "skill_table", "start_rows"]

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from avecaesar.engine.lab.stats import Z95, variance
 
 if TYPE_CHECKING:
-    from avecaesar.engine.lab.simulate import RaceSummary
+    from avecaesar.engine.lab.summary import RaceSummary
 
 __all__ = ["Comparison", "Difference", "compare_summaries", "paired_difference"]
 
