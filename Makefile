@@ -100,6 +100,7 @@ typecheck: setup
 docs: setup
 	$(BIN)/python -m avecaesar.editor.render.ruleset_docs
 	$(BIN)/python -m avecaesar.editor.registry_docs
+	$(BIN)/python -m avecaesar.engine.ruleset.house_schema
 
 bench: setup
 	$(BIN)/python bench/bench_course.py

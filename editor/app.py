@@ -24,8 +24,8 @@ def _options(
     allow_path: Annotated[list[Path] | None, typer.Option(
         "--allow-path", metavar="DIR", help=_OPTION_HELP["--allow-path"])] = None,
     _version: Annotated[bool, typer.Option(
-        "--version", callback=show_version, is_eager=True,
-        help=_OPTION_HELP["--version"])] = False,
+        "--version", "-V", callback=show_version, is_eager=True,
+        help=_OPTION_HELP["-V, --version"])] = False,
 ) -> None:
     """Ave Caesar: validate and render courses, compare rulesets, race, and serve the
     table in the browser (avecaesar serve)."""

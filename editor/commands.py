@@ -108,7 +108,7 @@ GLOBAL_OPTIONS: tuple[GlobalOption, ...] = (
     GlobalOption("--allow-path", "DIR", "A folder that course includes and record headers "
                  "may also read from (repeat); by default only the course's own folder tree "
                  "and the bundled data."),
-    GlobalOption("--version", "", "Print the version and exit."),
+    GlobalOption("-V, --version", "", "Print the version and exit."),
 )
 
 # typer's own options of every app, in the words typer prints them (a test compares the

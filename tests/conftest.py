@@ -16,6 +16,10 @@ from avecaesar.engine.core.ruleset_adapter import RaceRules, rules_from_ruleset
 from avecaesar.engine.core.state import LETTERS, RaceGame, RaceState
 from avecaesar.engine.course.load import load_course
 
+# the players' language of `play` and `race` follows the locale (editor/render/lang.py): the
+# tests read English unless they ask for another language
+os.environ["AVECAESAR_LANG"] = "en"
+
 OVAL = Path(__file__).parent / "core" / "courses" / "oval.yaml"
 
 

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import typer
 
+from avecaesar.editor.table.messages import say
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 from avecaesar.engine.ruleset.compose import parse_override
 from avecaesar.engine.ruleset.house import house_file_text
@@ -26,12 +27,12 @@ SOURCE = "house rule: asked at the table"
 
 def ask_open_values(err: MissingRuleValueError) -> dict[str, dict[str, Any]]:
     """Ask for every value of ``err``; return them as house rules (dotted key → rule)."""
-    typer.echo(f"The rules leave {len(err.entries)} value(s) open that this race needs; "
-               "answer for your group:")
+    typer.echo(say("open_intro", n=len(err.entries)))
     out: dict[str, dict[str, Any]] = {}
     for key, why, choices in err.entries:
         typer.echo(f"  {key}: {why}")
-        pick = f" (one of: {', '.join(_text(c) for c in choices)})" if choices else ""
+        pick = f" ({say('one_of', choices=', '.join(_text(c) for c in choices))})" \
+            if choices else ""
         while True:
             answer = typer.prompt(f"  {key}{pick}").strip()
             try:
@@ -40,7 +41,7 @@ def ask_open_values(err: MissingRuleValueError) -> dict[str, dict[str, Any]]:
                 typer.echo(f"  {bad}")
                 continue
             if choices and value not in choices:
-                typer.echo(f"  choose one of: {', '.join(_text(c) for c in choices)}")
+                typer.echo(say("open_choose", choices=", ".join(_text(c) for c in choices)))
                 continue
             out[key] = {"value": value, "source": SOURCE}
             break
@@ -53,18 +54,17 @@ def _text(value: object) -> str:
 
 def offer_to_save(answers: dict[str, dict[str, Any]]) -> None:
     """Offer to write the answers as a house-rules file for ``--house``."""
-    where = typer.prompt("Save these answers as a house-rules file? File name, or Enter "
-                         "to skip", default="", show_default=False).strip()
+    where = typer.prompt(say("save_house"), default="", show_default=False).strip()
     if not where:
         return
     text = house_file_text({k: r["value"] for k, r in answers.items()},
-                           "our answers to the open rule values; pass with --house")
+                           say("house_note"), where)
     try:
         Path(where).write_text(text, encoding="utf-8")
     except OSError as err:
-        typer.echo(f"could not write {where}: {err}")
+        typer.echo(say("house_not_saved", file=where, why=err.strerror or err))
         return
-    typer.echo(f"wrote {where}: next time pass --house {where}")
+    typer.echo(say("house_saved", file=where))
 
 
 def with_answers(build: Callable[[dict[str, dict[str, Any]] | None], T],

@@ -105,6 +105,11 @@ HouseOpt = Annotated[Path | None, typer.Option(
                     "answers to the open values, applied after the variants.")]
 
 
+LangOpt = Annotated[str | None, typer.Option(
+    "--lang", metavar="en|de", help="The players' language: en or de (default: "
+    "AVECAESAR_LANG, else the locale, LANG; English when neither names one of these).")]
+
+
 def rules_header(ruleset: str, variants: list[str], overrides: dict[str, str],
                  house: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
     """What a record header says about the rules beyond their names

@@ -15,6 +15,7 @@ from avecaesar.editor.cli.common import (
     house_rules,
     rule_settings,
 )
+from avecaesar.editor.cli.complete import complete_course, complete_ruleset, complete_variant
 from avecaesar.editor.cli.course_validate import report
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
@@ -60,14 +61,20 @@ def _courses(ref: str) -> list[Course]:
 
 
 def validate(
-    courses: Annotated[list[str], typer.Argument(help=COURSE_HELP)],
-    json_out: Annotated[bool, typer.Option("--json", help="One JSON object per course.")] = False,
+    courses: Annotated[list[str], typer.Argument(help=COURSE_HELP,
+                                                      autocompletion=complete_course)],
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON array with an object per course checked (course, "
+        "name, file, direction, valid, figures, rules, problems; docs/course-format.md).")
+    ] = False,
     deck_points: Annotated[int | None, typer.Option(help="Points in a deck (default 84, or "
                                                     "the ruleset's).", min=1)] = None,
     ruleset: Annotated[str | None, typer.Option(help="Take deck points, bonus, laps and alley "
-                                                "laps from this ruleset.")] = None,
+                                                "laps from this ruleset.",
+                                                autocompletion=complete_ruleset)] = None,
     variant: Annotated[list[str] | None, typer.Option(help="Variant(s) of the ruleset, in "
-                                                      "order.")] = None,
+                                                      "order.",
+                                                      autocompletion=complete_variant)] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="key=value for a rule "
                                                    "value.")] = None,
     simulate: Annotated[int, typer.Option("--simulate", help="Also run K seeded greedy-bot "
@@ -235,7 +242,8 @@ def _simulation(ref: str, ruleset: str | None, variants: list[str] | None,
 
 
 def render(
-    course: Annotated[str, typer.Argument(help=COURSE_HELP)],
+    course: Annotated[str, typer.Argument(help=COURSE_HELP,
+                                                      autocompletion=complete_course)],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="Output file; its name "
                                              "gives the format (.svg, .png, .pdf, .dot). "
                                              "Default: <course>.<format> here.")] = None,
@@ -306,7 +314,8 @@ def render(
 
 
 def print_board(
-    course: Annotated[str, typer.Argument(help=COURSE_HELP)],
+    course: Annotated[str, typer.Argument(help=COURSE_HELP,
+                                                      autocompletion=complete_course)],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="The PDF to write (default: "
                                              "<course>-print.pdf here).")] = None,
     paper: Annotated[str, typer.Option(help="a4, a3 or letter.")] = "a4",
@@ -380,8 +389,10 @@ def _course_in_direction(ref: str, direction: str | None) -> Course:
 
 
 def diff(
-    a: Annotated[str, typer.Argument(help="The first course (file or bundled id).")],
-    b: Annotated[str, typer.Argument(help="The second course.")],
+    a: Annotated[str, typer.Argument(help="The first course (file or bundled id).",
+                                     autocompletion=complete_course)],
+    b: Annotated[str, typer.Argument(help="The second course.",
+                                     autocompletion=complete_course)],
     json_out: Annotated[bool, typer.Option("--json", help="Machine-readable.")] = False,
     deck_points: Annotated[int | None, typer.Option(help="Points in a deck (default 84).",
                                                     min=1)] = None,
@@ -429,7 +440,8 @@ def list_courses(
 
 
 def dump(
-    course: Annotated[str, typer.Argument(help=COURSE_HELP)],
+    course: Annotated[str, typer.Argument(help=COURSE_HELP,
+                                                      autocompletion=complete_course)],
     out: Annotated[Path | None, typer.Option("-o", "--out", help="File (default: stdout).")
                    ] = None,
 ) -> None:
@@ -492,14 +504,14 @@ def new(
 
     Example: avecaesar course new --from dicetree-2022/arena-carthago my-arena.yaml
     """
-    from avecaesar.engine.data.paths import SCHEMAS_DIR
+    from avecaesar.engine.data.paths import schema_modeline
 
     target, title = _new_target(name, out)
     if target.exists() and not force:
         raise fail(f"error: {target} exists — choose another name or pass --force")
     if not target.parent.is_dir():
         raise fail(f"error: the folder {target.parent} does not exist — create it first")
-    schema = (SCHEMAS_DIR / "course.schema.json").resolve().as_uri()
+    schema = schema_modeline(target, "course.schema.json").split("$schema=", 1)[1]
     if from_ is not None:
         from avecaesar.editor.cli.course_copy import course_copy
 

@@ -1,10 +1,14 @@
 """``avecaesar play`` at one terminal: people and bots around one keyboard.
 
-A random seed unless one is given (printed, so the race can be repeated); between two
-people a "pass to NAME — press Enter" screen that clears the previous hand; ``undo`` of
-one's own last move (until another person has seen their hand); ``save [FILE]``; the
-record is rewritten after every turn when it has a file, and Ctrl-C (or the input ending)
-keeps it, to be continued with ``--resume FILE``.
+A random seed unless one is given (printed, so the race can be repeated). Each person's
+turn screen keeps what everyone at the table may see — the seed line, the moves since
+their last turn (the bots' too), every chariot's space, lap, alley stop and points left
+against its shortest way home — and below it their hand, card by card: the numbered moves,
+or why a card has none (the rule's reason and citation). Between two people a pass screen
+clears only the hand (the public part is drawn again) and waits for Enter; there the person
+who just moved can still type ``undo``. ``save [FILE]`` keeps the record, which is then
+rewritten after every turn. Ctrl-C exits 130 and the end of input 1, both keeping the
+record (``--resume FILE`` continues it).
 """
 
 from __future__ import annotations
@@ -19,18 +23,16 @@ from typing import Any
 import typer
 
 from avecaesar.editor.cli.common import bot_kinds
+from avecaesar.editor.cli.play_screen import hand_screen, short_chariots, table_screen
 from avecaesar.editor.render.event_text import result_lines
 from avecaesar.editor.table.choices import options
 from avecaesar.editor.table.game import Game, GameSetup
+from avecaesar.editor.table.messages import say
 from avecaesar.engine.core.race import outcome
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["run_play"]
-
-
-class _Input(Exception):
-    """What a person typed other than a move: undo or save."""
 
 
 def run_play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
@@ -45,29 +47,53 @@ def run_play(ruleset: str, course: str, humans: str, players: int, variants: lis
             game.write()
         elif record is None:
             game.path = resume
-        typer.echo(f"resuming {resume}: {len(game.turns)} turns replayed")
+        typer.echo(say("resuming", file=resume, turns=len(game.turns)))
     else:
         game = Game.new(_setup(ruleset, course, humans, players, variants, overrides, bots,
                                seed, house), record)
     state = game.state
     s = game.setup
-    typer.echo(f"race on {state.game.board.id} under {s.ruleset}, seed {s.seed} "
-               f"(repeat it with --seed {s.seed}); start order: "
-               + ", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(state.game.names)))
+    typer.echo(say("start_line", course=state.game.board.id, ruleset=s.ruleset, seed=s.seed,
+                   order=", ".join(f"{LETTERS[i]}={n}"
+                                   for i, n in enumerate(state.game.names))))
+    table = _Table(game, draw)
     try:
-        _loop(game, draw)
-    except (typer.Abort, KeyboardInterrupt, EOFError):
-        if game.path is None and sys.stdin.isatty():  # a person pressed Ctrl-C: keep it
-            game.path = Path(f"avecaesar-play-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
-        if game.path is None:
-            raise AveCaesarError("input ended before the race did; nothing was recorded "
-                                 "(give --record FILE to keep a game)") from None
-        game.write()
-        raise AveCaesarError(f"input ended before the race did; the record is kept in "
-                             f"{game.path}: continue with --resume {game.path}") from None
+        table.run()
+    except KeyboardInterrupt:
+        _keep(game, always=True)
+        typer.echo(say("interrupted_kept", file=game.path), err=True)
+        raise typer.Exit(130) from None
+    except EOFError:
+        if not _keep(game, always=sys.stdin.isatty()):  # Ctrl-D at a terminal: a person
+            raise AveCaesarError(say("ended_lost")) from None
+        raise AveCaesarError(say("ended_kept", file=game.path)) from None
     if draw is not None:
         draw(game.state)
     _result(game)
+
+
+def _keep(game: Game, always: bool) -> bool:
+    """Write the record; without a file, into a new one in the working folder when
+    ``always``. False: nothing was written."""
+    if game.path is None and always:
+        game.path = Path(f"avecaesar-play-{time.strftime('%Y%m%d-%H%M%S')}.jsonl")
+    if game.path is None:
+        return False
+    game.write()
+    return True
+
+
+def _read(text: str, default: str | None = None) -> str:
+    """One answer typed at the terminal; Ctrl-C raises KeyboardInterrupt and the end of
+    input EOFError (click's prompt turns both into Abort)."""
+    try:
+        answer: str = typer.prompt(text, default=default, show_default=False,
+                                   prompt_suffix=" " if default is not None else ": ")
+    except typer.Abort as err:
+        if isinstance(err.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise EOFError from None
+    return answer.strip()
 
 
 def _setup(ruleset: str, course: str, humans: str, players: int, variants: list[str],
@@ -86,93 +112,129 @@ def _setup(ruleset: str, course: str, humans: str, players: int, variants: list[
                      house=house)
 
 
-def _loop(game: Game, draw: Callable[[RaceState], None] | None) -> None:
-    shown = 0
-    while not game.state.over:
-        state = game.state
-        c = state.turn
-        if not game.is_human(c):
-            game.step_bot()
-        elif game.needs_pass():
-            _pass_screen(state.game.names[c])
-            game.reveal()
-            continue
+class _Table:
+    """The turns at one terminal: whose screen shows what, and when it is cleared."""
+
+    def __init__(self, game: Game, draw: Callable[[RaceState], None] | None) -> None:
+        self.game = game
+        self.draw = draw
+        self.seen: dict[int, int] = {}  # seat → log entries shown on its last turn screen
+        self.opened: dict[int, int] = {}  # log length at a turn screen → its first entry
+        self.passed = len(game.log)  # log entries shown on the last pass screen
+        self.shared = game.humans > 1
+
+    def run(self) -> None:
+        game = self.game
+        while not game.state.over:
+            c = game.state.turn
+            if not game.is_human(c):
+                game.step_bot()
+            elif game.needs_pass():
+                self._pass_screen(game.state.game.names[c])
+            elif not game.skip_if_forced():
+                self._turn_screen()
+        _clear(self.shared)
+        for line in table_screen(game, self._since(), say("last_moves")):
+            typer.echo(line)
+
+    def _since(self) -> int:
+        """The first log entry not yet on a screen of the person to move (or anyone's)."""
+        if self.game.state.over:
+            return min(self.passed, *self.seen.values()) if self.seen else 0
+        return self.seen.get(self.game.owner[self.game.state.turn], 0)
+
+    def _pass_screen(self, name: str) -> None:
+        """Between two people: the hand leaves the screen, the public part stays; Enter
+        shows the next hand, ``undo`` takes back the last person's move first."""
+        game = self.game
+        _clear(True)
+        for line in table_screen(game, self.passed, say("last_moves")):
+            typer.echo(line)
+        who = game.undo_seat()
+        while True:
+            if who is None:
+                answer = _read(say("pass_to", name=name), default="")
+            else:
+                prev = game.setup.players[who]["name"]
+                answer = _read(say("pass_or_undo", name=name, prev=prev), default="")
+            if answer != "undo":  # Enter (anything else counts as Enter)
+                break
+            if who is None:
+                typer.echo("  " + say("nothing_to_undo"))
+                continue
+            game.undo_last()
+            self._undone(who)
+            _clear(True)  # the mover's own screen again
+            typer.echo(say("undone", ply=game.state.ply))
+            return
+        self.passed = len(game.log)
+        game.reveal()
+        _clear(True)
+
+    def _turn_screen(self) -> None:
+        game = self.game
+        if self.draw is not None:
+            self.draw(game.state)
+        seat = game.owner[game.state.turn]
+        since = self.seen.get(seat, 0)
+        self.opened[len(game.log)] = since
+        for line in table_screen(game, since, say("since_your_turn")):
+            typer.echo(line)
+        short = short_chariots(game)
+        if short:
+            typer.echo(say("short_alert", letters=", ".join(short)))
+        for line in hand_screen(game):
+            typer.echo(line)
+        if _ask(game):
+            self.seen[seat] = len(game.log)
         else:
-            if draw is not None:
-                draw(state)
-            if not game.skip_if_forced():
-                _ask(game)
-        shown = _echo_log(game, shown)
+            self._undone(seat)
+        if not self.shared:
+            self.passed = len(game.log)
+
+    def _undone(self, seat: int) -> None:
+        """After an undo the turn screen of ``seat`` shows again what it showed then."""
+        self.seen[seat] = self.opened.get(len(self.game.log), len(self.game.log))
+        self.passed = min(self.passed, len(self.game.log))
 
 
-def _echo_log(game: Game, shown: int) -> int:
-    for turn in game.log[shown:]:
-        for text in turn["events"]:
-            typer.echo(text)
-    return len(game.log)
-
-
-def _clear() -> None:
-    """Clear a terminal screen (nothing when the output is not a terminal)."""
-    if sys.stdout.isatty():
+def _clear(shared: bool) -> None:
+    """Clear a terminal screen at a table of several people (nothing when the output is not
+    a terminal: a pipe keeps everything)."""
+    if shared and sys.stdout.isatty():
         sys.stdout.write("\033[2J\033[3J\033[H")
         sys.stdout.flush()
 
 
-def _pass_screen(name: str) -> None:
-    _clear()  # the previous hand leaves the screen (on a terminal)
-    typer.echo("\n" * 3 + "=" * 60)
-    typer.prompt(f"pass to {name} — press Enter", default="", show_default=False,
-                 prompt_suffix=" ")
-    _clear()
-
-
-def _ask(game: Game) -> None:
-    state = game.state
-    board = state.game.board
-    c = state.turn
-    moves = options(state)
-    pos = state.pos[c]
-    where = f"space {pos} ({board.label[pos]})" if pos is not None else "-"
-    typer.echo(f"\n{LETTERS[c]} ({state.game.names[c]}), lap {max(state.lap(c), 0)}, on "
-               f"{where}; alley {'done' if state.stopped[c] else 'still to do'}")
-    typer.echo("  others: " + ", ".join(
-        f"{LETTERS[o]} {state.pos[o]}" for o in state.racing()
-        if o != c and state.pos[o] is not None))
-    typer.echo(f"  hand: {' '.join(str(x) for x in state.cards(c))}")
-    for i, m in enumerate(moves, start=1):
-        text = "wait for the alley" if m.card == 0 else (
-            f"play {m.card} to space {m.path[-1]} ({board.label[m.path[-1]]})")
-        typer.echo(f"  {i:2d}. {text}")
-    extra = ", undo" if game.undo else ""
+def _ask(game: Game) -> bool:
+    """Ask the person to move until they move (True) or undo their last move (False)."""
+    moves = options(game.state)
     while True:
-        answer = typer.prompt(f"your move (number, or card:space{extra}, save [FILE])").strip()
+        extra = say("or_undo") if game.undo else ""
+        answer = _read(say("ask_move", undo=extra))
         if answer == "undo":
             if not game.undo:
-                typer.echo("  nothing to undo (or another person has seen their hand)")
+                typer.echo("  " + say("nothing_to_undo"))
                 continue
             game.undo_last()
-            typer.echo(f"  undone: back to ply {game.state.ply}")
-            return
+            typer.echo(say("undone", ply=game.state.ply))
+            return False
         if answer.split(" ")[0] == "save":
             _save(game, answer[4:].strip())
             continue
         chosen = _parse(answer, moves)
+        if chosen is None:
+            first = next((m for m in moves if m.card), None)
+            example = f"{first.card}:{first.path[-1]}" if first is not None else "1"
+            typer.echo(say("answer_help", n=len(moves), example=example))
+            continue
         if isinstance(chosen, Move):
             why = game.move(chosen.card, chosen.path[-1] if chosen.path else None)
-            if why is None:
-                return
-            typer.echo(f"  not allowed: {why}")
-            continue
-        if chosen is not None:
+        else:
             why = game.move(*chosen)
-            if why is None:
-                return
-            typer.echo(f"  not allowed: {why}")
-            continue
-        first = moves[0]
-        typer.echo(f"  please answer 1-{len(moves)} or card:space, e.g. "
-                   f"{first.card}:{first.path[-1] if first.path else ''}; undo; save FILE")
+        if why is None:
+            return True
+        typer.echo(say("not_allowed", why=why))
 
 
 def _parse(answer: str, moves: list[Move]) -> Move | tuple[int, int] | None:
@@ -192,10 +254,9 @@ def _save(game: Game, name: str) -> None:
     try:
         game.write()
     except OSError as err:
-        typer.echo(f"  cannot save to {game.path}: {err.strerror}")
+        typer.echo(say("cannot_save", file=game.path, why=err.strerror))
         return
-    typer.echo(f"  saved to {game.path} (continue with --resume {game.path}); from now on "
-               "every turn is written there")
+    typer.echo(say("saved", file=game.path))
 
 
 def _result(game: Game) -> None:
@@ -203,4 +264,4 @@ def _result(game: Game) -> None:
     for line in result_lines(outcome(game.state)):
         typer.echo(line)
     if game.path is not None:
-        typer.echo(f"record written to {game.path}")
+        typer.echo(say("record_written", file=game.path))

@@ -11,12 +11,20 @@ import typer
 
 from avecaesar.editor.cli.common import (
     HouseOpt,
+    LangOpt,
     echo_json,
     house_rules,
     rule_settings,
     rules_header,
     seat_bots,
 )
+from avecaesar.editor.cli.complete import (
+    complete_bots,
+    complete_course,
+    complete_ruleset,
+    complete_variant,
+)
+from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
@@ -44,27 +52,35 @@ __all__ = ["play", "race", "replay_cmd"]  # and load_race_setup, lazily
 
 
 def race(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")],
-    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")],
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.",
+                                         autocompletion=complete_ruleset)],
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.",
+                                        autocompletion=complete_course)],
     players: Annotated[int, typer.Option("--players", "-n", help="Number of chariots.")] = 4,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      autocompletion=complete_variant,
                                                       help="Variant to apply (repeat).")] = None,
     setting: Annotated[list[str] | None, typer.Option("--set",
                                                       help="Rule value key=value.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled: "
+    bots: Annotated[str, typer.Option(autocompletion=complete_bots,
+                                      help="Bots per seat, comma-separated, cycled: "
                                       + ", ".join(POLICIES))] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed of the race's random generator.")] = 1,
     record: Annotated[Path | None, typer.Option(help="Write the game record (JSONL).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     house: HouseOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Run a race with bots: print a readable log and the result.
 
     Example: avecaesar race --ruleset dicetree-2022 --course dicetree-2022/arena-carthago
     --players 4 --bots search,greedy --seed 7 --record game.jsonl
     """
-    _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed, record,
-          as_json, house)
+    from avecaesar.editor.render.lang import choose, language
+
+    with language(choose(lang)):
+        _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed,
+              record, as_json, house)
 
 
 def _race(ruleset: str, course: str, players: int, variants: list[str],
@@ -95,8 +111,8 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
                    "final": run.state.notation()})
         return
     game = run.state.game
-    typer.echo(f"race on {board.id} under {ruleset}, seed {seed}; start order: "
-               + ", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(game.names)))
+    typer.echo(say("race_start", course=board.id, ruleset=ruleset, seed=seed,
+                   order=", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(game.names))))
     for i, t in enumerate(run.turns, start=1):
         for e in t["events"]:
             text = describe(game, e)
@@ -106,16 +122,20 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
 
 
 def play(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")] = "",
-    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")] = "",
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.",
+                                         autocompletion=complete_ruleset)] = "",
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.",
+                                        autocompletion=complete_course)] = "",
     humans: Annotated[str, typer.Option(help="Names of the people, comma-separated.")] = "",
     players: Annotated[int, typer.Option("--players", "-n",
                                          help="Chariots driven by people and bots.")] = 2,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      autocompletion=complete_variant,
                                                       help="Variant to apply (repeat).")] = None,
     setting: Annotated[list[str] | None, typer.Option("--set",
                                                       help="Rule value key=value.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots for the other seats, cycled.")] = "greedy",
+    bots: Annotated[str, typer.Option(autocompletion=complete_bots,
+                                      help="Bots for the other seats, cycled.")] = "greedy",
     seed: Annotated[int | None, typer.Option(
         help="Seed of the race's random generator (default: a random one, printed).")
     ] = None,
@@ -129,6 +149,7 @@ def play(
         help="Continue the game of this record (saved, or kept when the game stopped).")
     ] = None,
     house: HouseOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Race at one terminal: people choose their moves, bots drive the other seats.
 
@@ -138,8 +159,11 @@ def play(
     Example: avecaesar play -r dicetree-2022 -c dicetree-2022/arena-carthago --humans Anna,Ben
     --players 4 --bots greedy,search
     """
-    _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots, seed,
-          record, board_svg, resume, house)
+    from avecaesar.editor.render.lang import choose, language
+
+    with language(choose(lang)):
+        _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots,
+              seed, record, board_svg, resume, house)
 
 
 def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
@@ -218,7 +242,7 @@ def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str
     for line in result_lines(run.outcome):
         typer.echo(line)
     if record is not None:
-        typer.echo(f"record written to {record}")
+        typer.echo(say("record_written", file=record))
     if board_svg is not None:
         typer.echo(f"board drawn to {board_svg}")
 
@@ -261,12 +285,15 @@ def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None) -> 
     from avecaesar.engine.core.race_setup import race_setup as load_race_setup
     from avecaesar.engine.core.record import check_header_files, read_record, replay
     from avecaesar.engine.core.state import LETTERS
+    from avecaesar.engine.ruleset.embedded import embedded
 
     lines = read_record(file, max_bytes)
     head = lines[0]
     check_header_files(head, str(file))
-    rules, board = load_race_setup(head["ruleset"], head["variants"],
-                                   head.get("overrides", {}), head["course"], head.get("house"))
+    with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
+        rules, board = load_race_setup(head["ruleset"], head["variants"],
+                                       head.get("overrides", {}), head["course"],
+                                       head.get("house"))
     state = replay(lines, rules, board, str(file), partial=partial)
     result = outcome(state)
     turns = sum(1 for line in lines if line["type"] not in ("header", "result"))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from avecaesar.editor.cli.common import echo_json, house_rules, rule_settings
+from avecaesar.editor.cli.complete import complete_ruleset, complete_variant
 from avecaesar.engine.data.errors import FileAccessError, InputError, Problem
 
 if TYPE_CHECKING:
@@ -20,7 +21,9 @@ if TYPE_CHECKING:
 __all__ = ["diff_cmd", "list_cmd", "show_cmd", "validate_cmd"]
 
 VariantOpt = Annotated[list[str] | None, typer.Option(
-    "--variant", "-v", help="a variant id, alias or overlay file; repeat, applied in order")]
+    "--variant", "-v",
+    autocompletion=complete_variant,
+    help="a variant id, alias or overlay file; repeat, applied in order")]
 SetOpt = Annotated[list[str] | None, typer.Option(
     "--set", help="KEY=VALUE: set a rule (dotted key, e.g. scoring.places=9,6,4,3,2,1)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of text")]
@@ -60,7 +63,8 @@ HouseOpt = Annotated[Path | None, typer.Option(
                     "variants")]
 
 
-def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file")],
+def show_cmd(name: Annotated[str, typer.Argument(help="ruleset id, alias or file",
+                                               autocompletion=complete_ruleset)],
              variant: VariantOpt = None, set_: SetOpt = None, house: HouseOpt = None,
              as_json: JsonOpt = False,
              only_open: Annotated[bool, typer.Option(
@@ -121,14 +125,19 @@ def _show_open(rs: Ruleset, as_json: bool) -> None:
         typer.echo(f"  {r['key']}: {r['why']}{pick} [{r['source']}]")
 
 
-def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/variant files")],
-                 ) -> None:
+def validate_cmd(files: Annotated[list[str], typer.Argument(
+        help="ruleset, variant or house-rules files")]) -> None:
     """Check files against the schema and the rules' consistency; exit 1 on problems.
+
+    A house-rules file (rules: with group.key: value lines, as --house reads and play
+    writes) is recognised and checked as one. Every problem is reported at once, each as
+    file:line:col.
 
     Example: avecaesar ruleset validate my-variant.yaml
     """
     from avecaesar.engine.data.yamlsource import load_yaml
     from avecaesar.engine.ruleset.catalog import check_source
+    from avecaesar.engine.ruleset.house import house_rules_of, is_house_file
 
     problems: list[Problem] = []
     unreadable = False  # a missing or unreadable file: exit 2
@@ -141,7 +150,10 @@ def validate_cmd(files: Annotated[list[str], typer.Argument(help="ruleset/varian
             continue
         if source.data is None:
             problems.append(Problem(f, 1, 1, "the file is empty — a ruleset needs id, kind, "
-                                    "title and rules"))
+                                    "title and rules; a house-rules file needs rules"))
+            continue
+        if is_house_file(source.data):  # a group's house rules (--house), not a ruleset
+            problems += house_rules_of(source)[1]
             continue
         problems += check_source(source)
     if problems:
@@ -168,8 +180,10 @@ def _differences(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:
     return rows
 
 
-def diff_cmd(a: Annotated[str, typer.Argument(help="first ruleset")],
-             b: Annotated[str, typer.Argument(help="second ruleset")],
+def diff_cmd(a: Annotated[str, typer.Argument(help="first ruleset",
+                                              autocompletion=complete_ruleset)],
+             b: Annotated[str, typer.Argument(help="second ruleset",
+                                              autocompletion=complete_ruleset)],
              variant: VariantOpt = None,
              variant_b: Annotated[list[str] | None, typer.Option(
                  "--variant-b", help="variants for B only (--variant applies to both)")] = None,

@@ -17,6 +17,12 @@ from avecaesar.editor.cli.common import (
     house_rules,
     rule_settings,
 )
+from avecaesar.editor.cli.complete import (
+    complete_bots,
+    complete_course,
+    complete_ruleset,
+    complete_variant,
+)
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
@@ -76,15 +82,19 @@ def format_report(r: SimReport) -> str:
 
 
 def simulate_cmd(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.")],
-    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.")],
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.",
+                                         autocompletion=complete_ruleset)],
+    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.",
+                                        autocompletion=complete_course)],
     players: Annotated[int, typer.Option("--players", "-n", help="Chariots.", min=1, max=6)
                        ] = 6,
     races: Annotated[int, typer.Option("--races", "-k", help="Races to run.", min=1)] = 1000,
     variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      autocompletion=complete_variant,
                                                       help="Variant (repeat).")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled (all: "
+    bots: Annotated[str, typer.Option(autocompletion=complete_bots,
+                                      help="Bots per seat, comma-separated, cycled (all: "
                                       "every registered bot).")] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
     workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
@@ -217,11 +227,14 @@ def compare_spec(spec: SimSpec, pairs: list[str]) -> SimSpec:
 
 @contextmanager
 def progress_bar(length: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
-    """A progress bar's tick (None when quiet), for ``run_many``."""
-    if quiet:
+    """A progress bar's tick on stderr, for ``run_many``: None when quiet or when stderr is
+    not a terminal (no bar into a pipe or a file)."""
+    import sys
+
+    if quiet or not sys.stderr.isatty():
         yield None
         return
-    with typer.progressbar(length=length, label="racing", file=None) as bar:
+    with typer.progressbar(length=length, label="racing", file=sys.stderr) as bar:
         done = [0]
 
         def tick(n: int) -> None:

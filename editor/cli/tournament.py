@@ -19,6 +19,7 @@ from avecaesar.editor.cli.common import (
     rules_header,
     seat_bots,
 )
+from avecaesar.editor.cli.complete import complete_bots, complete_ruleset, complete_variant
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, record_bytes_limit
@@ -71,17 +72,20 @@ def _pool(edition: str) -> list[str]:
 
 
 def tournament(
-    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset id or file.")]
+    ruleset: Annotated[str | None, typer.Option("--ruleset", "-r", help="Ruleset id or file.",
+                                         autocompletion=complete_ruleset)]
     = None,
     players: Annotated[int, typer.Option("--players", "-n", help="Number of players.")] = 4,
     variant: Annotated[list[str] | None, typer.Option(
-        "--variant", "-v", help="Variant id or overlay file (repeat).")] = None,
+    "--variant", "-v",
+    autocompletion=complete_variant, help="Variant id or overlay file (repeat).")] = None,
     setting: Annotated[list[str] | None, typer.Option("--set", help="Rule value key=value.")]
     = None,
     courses: Annotated[str | None, typer.Option(
         help="Courses race by race, comma-separated (cycled); 'draw' draws a course of the "
              "edition without repeats. Default: the ruleset's rotation.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots per player, comma-separated, cycled: "
+    bots: Annotated[str, typer.Option(autocompletion=complete_bots,
+                                      help="Bots per player, comma-separated, cycled: "
                                       + ", ".join(POLICIES))] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed of the tournament.")] = 1,
     record: Annotated[Path | None, typer.Option(help="Write the tournament record (JSON).")]
@@ -113,12 +117,15 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
 
     check_output(record, "--record")
     if replay_file is not None:
+        from avecaesar.engine.ruleset.embedded import embedded
+
         doc = read_tournament_record(replay_file)
-        t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
-                                       doc.get("house"))
-        done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
-                                                doc["overrides"], doc.get("house")),
-                                 str(replay_file), _pool(edition))
+        with embedded(doc.get("rules_files")):  # the record's copy of its ruleset files
+            t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
+                                           doc.get("house"))
+            done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
+                                                    doc["overrides"], doc.get("house")),
+                                     str(replay_file), _pool(edition))
         if as_json:
             echo_json({"replayed": True, **done.to_json()})
             return
@@ -200,7 +207,7 @@ def read_tournament_record(path: Path) -> dict[str, Any]:
         raise InputError(problems[:50])
     check_header_files({"ruleset": doc["ruleset"], "variants": doc["variants"],
                         "course": doc["races"][0]["course"] if doc["races"] else "",
-                        "_line": 1}, file)
+                        "rules_files": doc.get("rules_files"), "_line": 1}, file)
     return doc
 
 

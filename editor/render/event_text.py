@@ -3,6 +3,7 @@ replay viewer."""
 
 from __future__ import annotations
 
+from avecaesar.editor.render.lang import catalog, text
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import Outcome
 from avecaesar.engine.core.state import LETTERS, Event, RaceGame
@@ -10,19 +11,11 @@ from avecaesar.engine.core.state import LETTERS, Event, RaceGame
 __all__ = ["EVENT_TEXT", "describe", "result_lines", "space_name"]
 
 
-# Events whose text only fills in its fields; the others are worded in describe().
-EVENT_TEXT = {
-    "crashed": "   {who} crashes (leads with only sixes): its wreck blocks space {space}",
-    "cycle": "   {who} puts a {card} under its deck and draws a replacement",
-    "reshuffle": "   {who} reshuffles its whole deck ({cards} cards)",
-    "bonus": "   {who} receives the +{points} bonus piece",
-    "alley_card": "   {who} picks up the race card {card} in the alley",
-    "wait": "{who} waits in front of the blocked alley",
-    "alley_stop": "   {who} stops in the alley: Ave Caesar! (coin paid, lap {lap})",
-    "disqualified": "   {who} is disqualified: no alley stop",
-    "finish": "   {who} finishes ({order}. over the line)",
-    "end": "race over: {termination}",
-}
+# Events whose text only fills in its fields (the English; the catalog's ``events`` section
+# has every language); the others are worded in describe().
+EVENT_TEXT = {k: v["en"] for k, v in catalog()["events"].items()
+              if k in ("crashed", "cycle", "reshuffle", "bonus", "alley_card", "wait",
+                       "alley_stop", "disqualified", "finish", "end")}
 
 
 def space_name(board: Board, node: int | None) -> str:
@@ -30,60 +23,68 @@ def space_name(board: Board, node: int | None) -> str:
     ``course render --numbers`` draws); a start place also by its place number, as the box
     on the board reads: ``start place 4 (space 0)``."""
     if node is None:
-        return "off the board"
+        return text("events", "off_board")
     if node in board.start_places:
-        return f"start place {board.start_places.index(node) + 1} (space {node})"
-    return f"space {node}"
+        return text("events", "start_place", place=board.start_places.index(node) + 1, n=node)
+    return text("events", "space", n=node)
+
+
+def _ev(key: str, **fields: object) -> str:
+    return text("events", key, **fields)
 
 
 def describe(game: RaceGame, e: Event) -> str:
-    """One event in words; spaces are named by their numbers on the board."""
+    """One event in words, in the current language; spaces are named by their numbers on
+    the board."""
     who = f"{LETTERS[e.chariot]} ({game.names[e.chariot]})" if e.chariot is not None else ""
     d = e.data
     if e.kind == "cycle" and d.get("card") is None:  # as the others saw it (core/view.py)
-        return f"   {who} puts a card under its deck and draws a replacement"
+        return _ev("cycle_hidden", who=who)
+    if e.kind == "end":
+        how = d.get("termination")
+        word = _ev(f"end_{how}") if f"end_{how}" in catalog()["events"] else how
+        return _ev("end", termination=word)
     if e.kind in EVENT_TEXT:
-        return EVENT_TEXT[e.kind].format(who=who, **d)
+        return _ev(e.kind, who=who, **d)
     if e.kind == "move":
-        card = f"the +{-d['card']} bonus piece" if d["card"] < 0 else str(d["card"])
+        card = _ev("bonus_card", points=-d["card"]) if d["card"] < 0 else str(d["card"])
         lapsed = "" if d["card"] <= 0 or len(d["path"]) >= d["card"] else \
-            f" ({d['card'] - len(d['path'])} points lapse)"
-        return (f"{who} plays {card}: {space_name(game.board, d['from'])} → "
-                f"{space_name(game.board, d['path'][-1])}" + lapsed)
+            _ev("lapse", points=d["card"] - len(d["path"]))
+        return _ev("move", who=who, card=card, start=space_name(game.board, d["from"]),
+                   end=space_name(game.board, d["path"][-1])) + lapsed
     if e.kind == "ram":
         o = d["target"]
-        won = {e.chariot: "wins", o: "loses"}.get(d["winner"], "is a draw")
-        return (f"   {who} rams {LETTERS[o]} ({game.names[o]}): {d['cards'][0]} against "
-                f"{d['cards'][1]}, the attack {won}")
+        won = {e.chariot: "ram_wins", o: "ram_loses"}.get(d["winner"], "ram_draw")
+        return _ev("ram", who=who, target=f"{LETTERS[o]} ({game.names[o]})",
+                   mine=d["cards"][0], theirs=d["cards"][1], outcome=_ev(won))
     if e.kind == "prize":
         if d.get("forfeited"):
-            return f"   {who} forfeits the prize of lap {d['lap']} (stopped in the alley)"
-        return f"   {who} wins {d['money']} for lap {d['lap']}"
+            return _ev("prize_forfeit", who=who, lap=d["lap"])
+        return _ev("prize", who=who, money=d["money"], lap=d["lap"])
     if e.kind == "skip":
-        why = {"blocked": "no card can be moved in full; keeps its cards",
-               "six_rule": "leads with only sixes in hand (6-card rule)",
-               "alley_blocked": "waits: the alley is blocked on its last chance"}
-        return f"{who} skips — {why.get(d['reason'], d['reason'])}"
+        key = f"skip_{d['reason']}"
+        why = _ev(key) if key in catalog()["events"] else d["reason"]
+        return _ev("skip", who=who, why=why)
     if e.kind == "lap":
         if d["lap"] > game.rules.laps:
-            return f"   {who} crosses the finish line after the last lap"
-        return f"   {who} crosses the line: lap {d['lap']}"
+            return _ev("lap_last", who=who)
+        return _ev("lap", who=who, lap=d["lap"])
     if e.kind == "removed":
-        return f"   {who} is removed ({d['reason'].replace('_', ' ')})"
+        return _ev("removed", who=who, why=d["reason"].replace("_", " "))
     return f"{e.kind} {who} {d}"
 
 
 def result_lines(result: Outcome) -> list[str]:
     """The race's result in words: one line per chariot, then the deadlock note if any."""
-    lines = ["result:"]
+    lines = [_ev("result")]
     for p in result.placings:
         place = f"{p.place}." if p.place else "-"
-        notes = ", ".join(x for x, on in (("disqualified", p.disqualified),
-                                          ("removed", p.removed),
-                                          ("not finished", not p.finished)) if on)
-        lines.append(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: {p.points} points"
-                     + (f" ({notes})" if notes else ""))
+        notes = ", ".join(_ev(f"note_{x}") for x, on in (("disqualified", p.disqualified),
+                                                         ("removed", p.removed),
+                                                         ("not_finished", not p.finished))
+                          if on)
+        lines.append(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: "
+                     + _ev("points", points=p.points) + (f" ({notes})" if notes else ""))
     if result.termination == "deadlock":
-        lines.append("the race ended in deadlock: a full round in which no chariot could move "
-                     "(the safety net; every chariot still racing scores as not finished)")
+        lines.append(_ev("deadlock"))
     return lines

@@ -19,6 +19,7 @@ from avecaesar.engine.core.record import read_record, replay
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.core.view import public_event
 from avecaesar.engine.course.load import load_course
+from avecaesar.engine.ruleset.embedded import embedded
 
 __all__ = ["record_frames"]
 
@@ -44,8 +45,9 @@ def record_frames(path: Path, course_check: Any = None, public: bool | None = No
     lines = read_record(path)
     head = lines[0]
     course = head["course"] if course_check is None else course_check(head)
-    rules, board = race_setup(head["ruleset"], head.get("variants", []),
-                              head.get("overrides", {}), course, head.get("house"))
+    with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
+        rules, board = race_setup(head["ruleset"], head.get("variants", []),
+                                  head.get("overrides", {}), course, head.get("house"))
     turns = [ln for ln in lines[1:] if ln["type"] != "result"]
     replay([head, *turns] + [ln for ln in lines[1:] if ln["type"] == "result"],
            rules, board, path.name, partial=True)

@@ -9,6 +9,7 @@ rule: a space the card cannot reach says how far ahead it is ("a 3 moves exactly
 from __future__ import annotations
 
 from avecaesar.editor.render.event_text import space_name
+from avecaesar.editor.render.lang import text, translate
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.state import Move, RaceState
@@ -50,12 +51,12 @@ def why_not_target(state: RaceState, card: int, target: int) -> str:
     if card not in state.cards(c):
         return say("no_card", card=card)
     if not 0 <= target < len(board.succ):
-        return say("not_on_board", space=f"space {target}")
+        return say("not_on_board", space=text("events", "space", n=target))
     for path in walks(state, c, card, empty=True):
         if path[-1] == target:
             reason = why_not(state, Move(card, path))
             if reason:
-                return reason
+                return translate(reason)
     cite = state.game.rules.cite("exact_move")
     name = space_name(board, target)
     pos = state.pos[c]
@@ -65,7 +66,7 @@ def why_not_target(state: RaceState, card: int, target: int) -> str:
     if len(counts) == 1:
         return say("exact_ahead", card=card, space=name, steps=counts[0], cite=cite)
     if counts:
-        cards = " or ".join(str(k) for k in counts)
+        cards = f" {say('or')} ".join(str(k) for k in counts)
         return say("exact_ahead_many", card=card, space=name, cards=cards, cite=cite)
     if target == pos or pos in _ahead_of(state, target):
         return say("behind", space=name, cite=cite)

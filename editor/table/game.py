@@ -22,7 +22,9 @@ from typing import Any
 
 from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
+from avecaesar.editor.render.lang import catalog, current, text, translate
 from avecaesar.editor.table.choices import options, why_not_target
+from avecaesar.editor.table.hand import hand_lines
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.policies import Policy, greedy_policy
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
@@ -38,6 +40,7 @@ from avecaesar.engine.core.record import (
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.core.view import public_event, public_record, view_for
 from avecaesar.engine.data.errors import AveCaesarError
+from avecaesar.engine.ruleset.embedded import embedded
 
 __all__ = ["Game", "GameSetup", "RecordWriteError"]
 
@@ -125,8 +128,10 @@ class Game:
                           [{"name": p["name"], "bot": p.get("bot")} for p in head["players"]],
                           head.get("race"), head["seats"] if head.get("seated") else None,
                           head.get("house"))
-        rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course,
-                                  setup.house)
+        with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
+            rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course,
+                                      setup.house)
+            setup.header()  # the rules facts, with those files, computed now
         turns = [ln for ln in lines[1:] if ln["type"] != "result"]
         replay([head, *turns], rules, board, str(path), partial=True)  # raises if illegal
         state, start = new_race(rules, board, [p["name"] for p in setup.players],
@@ -229,9 +234,21 @@ class Game:
 
     def _remember(self, turn: dict[str, Any]) -> None:
         self.turns.append(turn)
-        game = self.state.game
         self.log.append({"ply": len(self.turns), "chariot": LETTERS[turn["chariot"]],
-                         "events": [describe(game, public_event(e)) for e in turn["events"]]})
+                         "raw": [public_event(e) for e in turn["events"]]})
+
+    def log_texts(self, start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
+        """Log entries ``start:end`` as the table shows them: each event in words, in the
+        current language (each device its own)."""
+        game = self.state.game
+        lang = current()
+        out = []
+        for t in self.log[start:end]:
+            words = t.setdefault("words", {})  # each language worded once per entry
+            if lang not in words:
+                words[lang] = [describe(game, e) for e in t["raw"]]
+            out.append({"ply": t["ply"], "chariot": t["chariot"], "events": words[lang]})
+        return out
 
     def policy(self, c: int) -> Policy | None:
         """What moves chariot ``c`` when no person does (None: a person)."""
@@ -338,12 +355,13 @@ class Game:
             mine = self.seat_chariots(seat)
         elif shared and not s.over and self.is_human(s.turn) and not self.needs_pass():
             mine = self.seat_chariots(self.owner[s.turn])
-        view = view_for(s, mine)
+        view = _translated(view_for(s, mine))
         out: dict[str, Any] = {
             "record": self.path.name if self.path else None,
             "ruleset": rules_name(self), "ply": s.ply, "over": s.over,
             "chariots": self._chariots(view["public"]["chariots"]),
-            "log": self.log[-200:], "humans": self.humans, "mine": [LETTERS[c] for c in mine],
+            "log": self.log_texts(max(0, len(self.log) - 200)), "humans": self.humans,
+            "mine": [LETTERS[c] for c in mine],
             "start_places": list(s.game.board.start_places), "private": view["private"]}
         if s.over:
             out["result"] = outcome(s).to_json()
@@ -375,10 +393,32 @@ class Game:
         """The moves of the person to move (only ever sent to their own device)."""
         s = self.state
         moves = options(s)
+        lines, _wait = hand_lines(s)
         return {"options": [{"card": m.card, "space": m.path[-1], "path": list(m.path)}
                             for m in moves if m.card],
+                # why a card of the hand has no move: the rule's words and citation
+                "why": {str(k): line.why for line in lines if line.why for k in line.cards},
                 "wait": any(m.card == 0 for m in moves),
-                "skip": None if moves else (s.legal_moves().skip_reason or "blocked")}
+                "skip": None if moves else (s.legal_moves().skip_reason or "blocked"),
+                "skip_text": None if moves else _skip_words(s.legal_moves().skip_reason)}
+
+
+def _skip_words(reason: str | None) -> str:
+    """Why a chariot skips, in the current language (the log's words)."""
+    key = f"skip_{reason or 'blocked'}"
+    return text("events", key) if key in catalog()["events"] else str(reason)
+
+
+def _translated(view: dict[str, Any]) -> dict[str, Any]:
+    """The engine's view with its sentences (the 6-card reasons) in the current language;
+    the citations as their sources write them."""
+    for ch in view["public"]["chariots"]:
+        six = ch.get("six")
+        if six and six.get("why"):
+            ch["six"] = {**six, "why": translate(six["why"])}
+    private = view["private"]
+    private["six"] = {k: translate(v) if v else v for k, v in private.get("six", {}).items()}
+    return view
 
 
 def rules_name(game: Game) -> str:

@@ -23,7 +23,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from avecaesar.editor.render.lang import choose, from_accept, language
 from avecaesar.editor.table.game import RecordWriteError
 from avecaesar.editor.web.guard import Guard
 from avecaesar.editor.web.pages import PAGES
@@ -71,6 +73,27 @@ async def _server_error(request: Request, exc: Exception) -> Response:
                          "on disk is unchanged"}, status_code=500)
 
 
+class Language:
+    """Each request in its device's language (editor/render/lang.py): a ``lang`` query
+    parameter, else the ``Accept-Language`` header (which the page sets to its chosen
+    language); server sentences — errors, why-not, the race log — follow it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        from urllib.parse import parse_qs
+
+        asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("lang", [""])[0]
+        header = dict(scope.get("headers") or []).get(b"accept-language", b"")
+        lang = choose(asked) if asked else from_accept(header.decode("latin-1"))
+        with language(lang):
+            await self.app(scope, receive, send)
+
+
 def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / name, media_type="text/html")
@@ -114,7 +137,8 @@ def create_app(data: Path, public_url: str | None = None,
               Mount("/static", StaticFiles(directory=STATIC), name="static"),
               *[r for p in PAGES for r in p.api_routes()]]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(Guard, allow_hosts=list(allow_hosts))],
+                    middleware=[Middleware(Guard, allow_hosts=list(allow_hosts)),
+                                Middleware(Language)],
                     exception_handlers={
                         BadRequest: _bad_request, AveCaesarError: _user_error,
                         HTTPException: _http_error, Exception: _server_error})

@@ -22,6 +22,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from avecaesar.editor.render.board_svg import cached_board
+from avecaesar.editor.render.lang import LANGS, current
 from avecaesar.editor.table.game import Game
 from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.requests import field, json_body
@@ -55,6 +56,15 @@ def _token(request: Request) -> str | None:
 
 async def get_catalog(request: Request) -> Response:
     return JSONResponse(catalog())
+
+
+async def get_text(request: Request) -> Response:
+    """The page's words in every language (the ``page`` section of the one catalog the
+    server speaks from too) and the language the request asks for."""
+    from avecaesar.editor.render.lang import catalog as words
+
+    return JSONResponse({"languages": words()["languages"], "lang": current(),
+                         "page": words()["page"]})
 
 
 async def upload_course(request: Request) -> Response:
@@ -301,10 +311,11 @@ async def live(ws: WebSocket) -> None:
             await ws.send_json({"error": str(err) or "send your token first"})
             await ws.close(1008)
         return
-    sub = Subscriber(Table.key(role, seat), seat)
+    lang = first.get("lang") if isinstance(first, dict) else None
+    sub = Subscriber(Table.key(role, seat), seat, lang if lang in LANGS else current())
     table.subscribers.add(sub)
     await _online_changed(table)
-    sub.offer(table.view(role, seat))
+    sub.offer(table.view(role, seat, sub.lang))
     table.schedule_bots()
     try:
         await _pump(ws, sub)
@@ -411,6 +422,7 @@ async def table_of_save(request: Request) -> Response:
 def routes() -> list[BaseRoute]:
     return [
         Route("/api/catalog", get_catalog),
+        Route("/api/text", get_text),
         Route("/api/courses", upload_course, methods=["POST"]),
         Route("/api/rules-files", upload_rules, methods=["POST"]),
         Route("/api/board", board),

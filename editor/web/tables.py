@@ -27,6 +27,7 @@ from typing import Any
 
 import anyio.to_thread
 
+from avecaesar.editor.render.lang import DEFAULT, LANGS, current, language
 from avecaesar.editor.table.game import Game
 from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.storage import BadRequest, Storage
@@ -60,9 +61,10 @@ class Subscriber:
     """A device listening for its views: the newest one waits in a one-place queue (a slow
     device skips views it has not read, never the latest)."""
 
-    def __init__(self, key: str, seat: int | None) -> None:
+    def __init__(self, key: str, seat: int | None, lang: str = DEFAULT) -> None:
         self.key = key
         self.seat = seat
+        self.lang = lang  # the device's language: its views are in it
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)
 
     def offer(self, view: dict[str, Any]) -> None:
@@ -83,7 +85,7 @@ class Table:
     game: Game | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     version: int = 0
-    views: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    views: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict, repr=False)
     subscribers: set[Subscriber] = field(default_factory=set, repr=False)
     active: float = field(default_factory=time.monotonic, repr=False)
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -134,9 +136,16 @@ class Table:
                     out["tournament"] = tour.view(storage.saves)
         return out
 
-    def compute_views(self) -> dict[str, dict[str, Any]]:
-        """Every view of this moment, by key: each built from the engine's one view for
-        that seat (``Game.view_for``) — nothing else goes into a response."""
+    def compute_views(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Every view of this moment, by language and key: each built from the engine's one
+        view for that seat (``Game.view_for``) — nothing else goes into a response."""
+        out = {}
+        for lang in LANGS:
+            with language(lang):
+                out[lang] = self._views()
+        return out
+
+    def _views(self) -> dict[str, dict[str, Any]]:
         game = self.game
         assert game is not None
         facts = self.table_facts()
@@ -152,10 +161,12 @@ class Table:
                                           "race": game.view_for(i)}
         return views
 
-    def view(self, role: str, seat: int | None) -> dict[str, Any]:
+    def view(self, role: str, seat: int | None, lang: str | None = None) -> dict[str, Any]:
+        """The view of ``role``/``seat`` in ``lang`` (default: the request's language)."""
         if not self.views:
             raise BadRequest("the table is being set up: try again in a moment", 409)
-        return self.views.get(self.key(role, seat)) or self.views["spectator"]
+        views = self.views.get(lang or current()) or self.views[DEFAULT]
+        return views.get(self.key(role, seat)) or views["spectator"]
 
     def refresh(self) -> None:
         """A new version of every view (any thread, under the lock)."""
@@ -166,7 +177,8 @@ class Table:
     def push(self) -> None:
         """Offer the current views to every subscribed device (the event loop's thread)."""
         for sub in list(self.subscribers):
-            sub.offer(self.view("seat" if sub.seat is not None else sub.key, sub.seat))
+            sub.offer(self.view("seat" if sub.seat is not None else sub.key, sub.seat,
+                                sub.lang))
 
     def publish(self) -> None:
         self.refresh()

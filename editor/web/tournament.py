@@ -31,6 +31,7 @@ from avecaesar.engine.core.tournament import (
 )
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
+from avecaesar.engine.ruleset.embedded import embedded
 
 __all__ = ["WebTournament"]
 
@@ -96,8 +97,9 @@ class WebTournament:
         for r, name in enumerate(self.races, start=1):
             lines = read_record(saves / name)
             head = lines[0]
-            rules, board = race_setup(head["ruleset"], head["variants"], head["overrides"],
-                                      head["course"], head.get("house"))
+            with embedded(head.get("rules_files")):
+                rules, board = race_setup(head["ruleset"], head["variants"],
+                                          head["overrides"], head["course"], head.get("house"))
             state = replay(lines, rules, board, name, partial=True)
             if not state.over:
                 break

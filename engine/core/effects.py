@@ -3,7 +3,7 @@
 Two registries. :data:`EVENTS`: the named moments of a turn at which rules act (a lap
 completed, the alley stop, the alley missed, no legal move, only restricted cards left, out
 of cards, the end of a move). :data:`EFFECTS`: named effects, each with the sentence that
-defines it, where a rulebook defines it the citation (RULES.md's short form, e.g.
+defines it, where a rulebook defines it the citation (docs/sources.md's short form, e.g.
 ``[000 S.8-12]``: the engine names no edition, tests/ruleset), the events it may be
 attached to, its parameters and what it does to the mover's own facts (:class:`Facts`,
 read by the bots without pushing the move).
@@ -79,7 +79,7 @@ class Turn:
 class Effect:
     """A named effect.
 
-    doc: the sentence that defines it; cite: where a rulebook defines it (RULES.md's short
+    doc: the sentence that defines it; cite: where a rulebook defines it (docs/sources.md's
     form), else "". events: the events it may be attached to (empty: any).
     params: the parameters it takes (given by the adapter from the ruleset's values, or in
     ``effects.extra`` as ``{effect: name, param: value}``).

@@ -22,8 +22,10 @@ from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.course.load import bundled_course_ids
 from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem
 from avecaesar.engine.data.limits import record_bytes_limit
+from avecaesar.engine.data.paths import RULESETS_DIR
 from avecaesar.engine.data.safeio import allowed_roots, check_inside, read_text, write_atomic
 from avecaesar.engine.data.schemas import validator
+from avecaesar.engine.ruleset.embedded import recording
 from avecaesar.engine.ruleset.load import load_ruleset
 
 __all__ = ["FORMAT", "RecordError", "check_header_files", "read_record", "record_lines",
@@ -125,8 +127,9 @@ def check_header_files(head: dict[str, Any], file: str) -> None:
     roots = allowed_roots(here, Path.cwd())
     line = head.get("_line", 1)
     refs = [("ruleset", head["ruleset"]), *(("variant", v) for v in head["variants"])]
-    named = [(k, r) for k, r in refs if r.endswith((".yaml", ".yml")) or "/" in r
-             or "\\" in r]
+    carried = head.get("rules_files") or {}  # replayed from the record's own copy
+    named = [(k, r) for k, r in refs if (r.endswith((".yaml", ".yml")) or "/" in r
+                                         or "\\" in r) and r not in carried]
     if head["course"].lower().strip() not in bundled_course_ids():
         named.append(("course", head["course"]))
     for kind, ref in named:
@@ -240,11 +243,18 @@ def _turn(state: RaceState, line: dict[str, Any], file: str, n: int) -> None:
 
 def rules_header(ruleset: str, variants: list[str], overrides: dict[str, str],
                  house: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
-    """What a record header says about the rules beyond their names: the house rules (so
-    the record replays without the file) and the kind of every value that a text does not
-    state outright (read, conflict, open)."""
-    rs = load_ruleset(ruleset, variants, overrides, house)
+    """What a record header says about the rules beyond their names: the house rules and
+    the text of every ruleset or variant file read (``rules_files``), so that the record
+    replays without those files (engine/ruleset/embedded.py), and the kind of every value
+    that a text does not state outright (read, conflict, open)."""
+    with recording() as read:
+        rs = load_ruleset(ruleset, variants, overrides, house)
     out: dict[str, Any] = {"kinds": {k: v for k, v in rs.kinds().items() if v != "stated"}}
     if house:
         out["house"] = house
+    bundled = RULESETS_DIR.resolve()
+    files = {name: text for name, text in read.items()
+             if not Path(name).resolve().is_relative_to(bundled)}
+    if files:
+        out["rules_files"] = files
     return out

@@ -269,7 +269,8 @@ def _run_races(t: TournamentRules, setup: Setup, names: Sequence[str],
                                   f"{len(board.start_places)} start places")
         run = run_race(rules, board, names, policies, s, seats=seats,
                        ownerless=ownerless)
-        game_keys = ("ruleset", "variants", "overrides", "players", "house", "kinds")
+        game_keys = ("ruleset", "variants", "overrides", "players", "house", "kinds",
+                     "rules_files")
         head = {"players": [{"name": nm, "bot": None} for nm in names],
                 **{k: v for k, v in (header or {}).items() if k in game_keys},
                 "course": course, "seed": s, "race": r, "seated": seats is not None}

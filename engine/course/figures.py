@@ -1,7 +1,7 @@
 """The few rule values a course's figures depend on (shortest legal race, reserve).
 
 The course validator needs only these; by default they are the values every edition shares
-(RULES.md section 1). A ruleset supplies its own through
+(docs/sources.md). A ruleset supplies its own through
 :func:`avecaesar.engine.ruleset.load.race_figures`.
 """
 
@@ -32,7 +32,7 @@ class RaceFigures:
     deck_points: int = 84
     bonus_points: int = 0
     water: str = "space"
-    source: str = "defaults shared by every edition (RULES.md section 1)"
+    source: str = "defaults shared by every edition, docs/sources.md"
 
     @property
     def budget(self) -> int:

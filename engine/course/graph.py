@@ -8,7 +8,7 @@ u→v exists when (in the driving direction):
 * **diagonal**: v is in an adjacent lane, starts after u starts, ends after u ends, and
   starts no later than u ends (the next space forward in that lane) — and no wall lies
   between the lanes there (changing on the last space before a wall and right at its end
-  is allowed, RULES.md section 1 "Walls").
+  is allowed, docs/sources.md, "Course geometry").
 
 The alley is one more lane beside the track, entered only into its first space and left
 only from its last. See docs/course-format.md for the node and edge attributes.
@@ -327,7 +327,7 @@ def _crosses_wall(walls: list[tuple[int, int, Fraction, Fraction]], lane: int, o
                   x: Fraction, period: int) -> bool:
     """Whether a lane change between ``lane`` and ``other`` at ``x`` crosses a wall.
 
-    Changing at the wall's very start or end is allowed (RULES.md section 1, "Walls").
+    Changing at the wall's very start or end is allowed (docs/sources.md, "Course geometry").
     """
     lo, hi = min(lane, other), max(lane, other)
     for wlo, whi, t0, t1 in walls:

@@ -127,7 +127,7 @@ class Course:
 
 
 def contract_water(g: nx.DiGraph) -> nx.DiGraph:
-    """The graph with water ditches jumped over without counting (one reading in RULES.md
+    """The graph with water ditches jumped over without counting (one reading in docs/sources.md
     section 2, "water ditches"): each ditch is removed and its predecessors step straight to
     its successors."""
     wet = [n for n, w in g.nodes(data="water") if w]

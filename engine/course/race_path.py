@@ -4,7 +4,7 @@ A state is (space, finish-line crossings so far, alley stop made). A step along 
 crosses the line adds a crossing; landing on an alley space during a lap the rules allow
 makes the stop (a chariot can always end a move there: cards run from 1 to 6). The race is
 over with the crossing that completes the last lap, if the stop was made when it is required.
-Steps beyond the line lapse (RULES.md section 1, "Race end"), so the length counts
+Steps beyond the line lapse (docs/sources.md, finish.overshoot), so the length counts
 up to and including the step over the line.
 """
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["COURSES_DIR", "RULESETS_DIR", "SCHEMAS_DIR", "data_dir"]
+__all__ = ["COURSES_DIR", "RULESETS_DIR", "SCHEMAS_DIR", "data_dir", "schema_modeline"]
 
 _ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -22,3 +22,21 @@ def data_dir(name: str) -> Path:
 RULESETS_DIR = data_dir("rulesets")
 COURSES_DIR = data_dir("courses")
 SCHEMAS_DIR = data_dir("schemas")
+
+
+def schema_modeline(target: Path, schema_file: str) -> str:
+    """The editor modeline for a YAML file written at ``target``: ``# yaml-language-server:
+    $schema=PATH`` with the bundled schema ``schema_file`` named relative to the file's
+    folder (an editor with the YAML language server then completes and checks the file).
+
+    Relative, so that it holds wherever the repository or the installed package and the
+    file move together; never an absolute ``file:///`` URI. (On Windows a file on another
+    drive than the package has no relative path: the schema's own path is written.)"""
+    import os
+
+    schema = SCHEMAS_DIR / schema_file
+    try:
+        ref = Path(os.path.relpath(schema, Path(target).resolve().parent)).as_posix()
+    except ValueError:  # another drive
+        ref = schema.as_posix()
+    return f"# yaml-language-server: $schema={ref}"

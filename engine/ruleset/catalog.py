@@ -13,10 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from avecaesar.engine.data.errors import InputError, Problem, UnknownNameError
+from avecaesar.engine.data.limits import MAX_DATA_BYTES
 from avecaesar.engine.data.paths import RULESETS_DIR
+from avecaesar.engine.data.safeio import read_text
 from avecaesar.engine.data.schemas import schema_problems
-from avecaesar.engine.data.yamlsource import Source, load_yaml
+from avecaesar.engine.data.yamlsource import Source, load_yaml, load_yaml_text
 from avecaesar.engine.ruleset.checks import name_issues, rule_issues
+from avecaesar.engine.ruleset.embedded import embedded_text, note_read
 from avecaesar.engine.ruleset.keys import RULESET_SCHEMA
 
 __all__ = ["RulesetEntry", "bundled", "check_source", "load_checked", "resolve",
@@ -149,8 +152,14 @@ def _problems(source: Source) -> list[Problem]:
 
 
 def load_checked(path: str | Path) -> Source:
-    """Read one ruleset or variant file; raise :class:`InputError` with every problem."""
-    source = load_yaml(path)
+    """Read one ruleset or variant file; raise :class:`InputError` with every problem.
+
+    A file a record embeds is read from the record's copy (engine/ruleset/embedded.py)."""
+    text = embedded_text(str(path))
+    if text is None:
+        text = read_text(path, MAX_DATA_BYTES, "YAML file")
+    note_read(str(path), text)
+    source = load_yaml_text(text, str(path))
     if source.data is None:
         raise InputError([Problem(str(path), 1, 1, "the file is empty — a ruleset needs "
                                   "id, kind, title and rules")])

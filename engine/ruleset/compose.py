@@ -9,7 +9,7 @@ before anyone uses it.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ from avecaesar.engine.ruleset.catalog import (
     resolve_variant,
 )
 from avecaesar.engine.ruleset.checks import rule_issues
+from avecaesar.engine.ruleset.house import house_location
 from avecaesar.engine.ruleset.keys import RULESET_SCHEMA, leaf_schema, split_key
 
 __all__ = ["OVERRIDE_SOURCE", "Composed", "RulesetConflictError", "compose", "parse_override"]
@@ -50,6 +51,7 @@ class Composed:
     variants: list[str] = field(default_factory=list)
     conflicts: dict[str, list[str]] = field(default_factory=dict)
     origins: dict[str, str] = field(default_factory=dict)
+    house: dict[str, Any] = field(default_factory=dict)  # the house rules given, by key
 
     def data(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "title": self.title,
@@ -160,10 +162,19 @@ def compose(name: str, variants: Sequence[str] = (),
     """The ruleset ``name`` with ``variants`` applied in order, then the ``house`` rules
     (dotted key → rule, :func:`~avecaesar.engine.ruleset.house.load_house`), then the
     ``overrides``."""
+    state = _composed(name, variants, overrides, house)
+    _validate(state, lambda without: _composed(name, variants, overrides, {
+        k: r for k, r in (house or {}).items() if k != without}))
+    return state
+
+
+def _composed(name: str, variants: Sequence[str], overrides: Mapping[str, str] | None,
+              house: Mapping[str, Mapping[str, Any]] | None) -> Composed:
     state = _base(resolve(name))
     for v in variants:
         apply_variant(state, resolve_variant(v))
     for key, rule in (house or {}).items():
+        state.house[key] = rule
         group, name_ = split_key(key)
         state.rules.setdefault(group, {})[name_] = copy.deepcopy(dict(rule))
         state.origins[key] = "--house"
@@ -173,7 +184,6 @@ def compose(name: str, variants: Sequence[str] = (),
         state.rules.setdefault(group, {})[rule_name] = {"value": value,
                                                         "source": OVERRIDE_SOURCE}
         state.origins[k] = "--set"
-    _validate(state)
     return state
 
 
@@ -184,15 +194,34 @@ def _dotted(path: Sequence[str | int]) -> str:
     return ".".join(parts) or "(top level)"
 
 
-def _validate(state: Composed) -> None:
+def _messages(state: Composed) -> list[tuple[Any, str]]:
     data = state.data()
-    messages = data_messages(data, RULESET_SCHEMA) + rule_issues(data, complete=True)
+    return list(data_messages(data, RULESET_SCHEMA) + rule_issues(data, complete=True))
+
+
+def _validate(state: Composed, without: Callable[[str], Composed]) -> None:
+    """Raise :class:`RulesetConflictError` with every problem of the composed rules. A
+    problem that goes away without one of the house rules names that rule's place in its
+    file (``--house, ours.yaml:3:14``): the house file is what to change."""
+    messages = _messages(state)
     if not messages:
         return
+    blame: dict[int, list[str]] = {}
+    for key, rule in state.house.items():
+        at = house_location(key, rule)
+        if at is None:
+            continue
+        still = _messages(without(key))
+        for i, m in enumerate(messages):
+            if m not in still:
+                blame.setdefault(i, []).append(f"{key} at {at}")
     lines = []
-    for path, message in messages:
+    for i, (path, message) in enumerate(messages):
         key = ".".join(str(p) for p in list(path)[1:3]) if list(path)[:1] == ["rules"] else ""
         origin = state.origins.get(key)
+        if i in blame:
+            origin = f"{origin}; the house rule {', '.join(blame[i])}" if origin \
+                else f"the house rule {', '.join(blame[i])}"
         lines.append(f"  {_dotted(path)}: {message}" + (f" (from {origin})" if origin else ""))
     label = " + ".join([state.id, *state.variants])
     raise RulesetConflictError(f"the composed ruleset {label} is not valid:\n"

@@ -19,31 +19,54 @@ from pathlib import Path
 from typing import Any
 
 from avecaesar.engine.data.errors import InputError, Problem
+from avecaesar.engine.data.paths import schema_modeline
 from avecaesar.engine.data.suggest import did_you_mean
 from avecaesar.engine.data.yamlsource import Source, load_yaml
 from avecaesar.engine.ruleset.keys import leaf_schema, rule_keys, value_errors
 
-__all__ = ["HOUSE_KEYS", "house_file_text", "load_house"]
+__all__ = ["HOUSE_KEYS", "house_file_text", "house_location", "house_rules_of", "is_house_file",
+           "load_house"]
 
 HOUSE_KEYS = ("rules", "source", "note")
 LONG_FORM = ("value", "source", "note")
+
+
+def is_house_file(data: object) -> bool:
+    """Whether a file's data is a house-rules file rather than a ruleset or variant: no
+    ``id``, ``kind`` or ``title``, and ``rules`` that name dotted keys (a ruleset's
+    ``rules`` holds groups)."""
+    if not isinstance(data, Mapping) or any(k in data for k in ("id", "kind", "title")):
+        return False
+    rules = data.get("rules")
+    return isinstance(rules, Mapping) and (not rules or any("." in str(k) for k in rules))
 
 
 def load_house(path: str | Path) -> dict[str, dict[str, Any]]:
     """The house rules of ``path`` as dotted key → rule (``value``, ``source``, maybe
     ``note``); an :class:`InputError` with every problem located otherwise."""
     source = load_yaml(path)
+    rules, problems = house_rules_of(source)
+    if problems:
+        raise InputError(problems)
+    return rules
+
+
+def house_rules_of(source: Source) -> tuple[dict[str, dict[str, Any]], list[Problem]]:
+    """The house rules of a read file and every problem in it, each located."""
     problems: list[Problem] = []
     data = source.data
     if not isinstance(data, Mapping) or not isinstance(data.get("rules"), Mapping):
-        raise InputError([source.problem([], "a house-rules file needs 'rules:' with one "
-                                         "'group.key: value' line per rule, e.g.\nrules:\n"
-                                         "  disqualification.keeps_place: false")])
+        return {}, [source.problem([], "a house-rules file needs 'rules:' with one "
+                                   "'group.key: value' line per rule, e.g.\nrules:\n"
+                                   "  disqualification.keeps_place: false")]
+    if not data["rules"]:
+        problems.append(source.problem(["rules"], "no rules: write one 'group.key: value' "
+                                       "line per rule under rules:"))
     for key in data:
         if key not in HOUSE_KEYS:
             problems.append(source.problem([], f"unknown key {key!r} — a house-rules file "
                                            f"holds {', '.join(HOUSE_KEYS)}", key=str(key)))
-    default_source = _citation(data.get("source"), Path(path).name)
+    default_source = _citation(data.get("source"), Path(source.file).name)
     out: dict[str, dict[str, Any]] = {}
     for key, raw in data["rules"].items():
         where = ["rules", key]
@@ -55,9 +78,26 @@ def load_house(path: str | Path) -> dict[str, dict[str, Any]]:
         rule = _rule(source, where, raw, default_source, problems)
         if rule is not None:
             out[str(key)] = rule
-    if problems:
-        raise InputError(problems)
-    return out
+            line, col = source.where(where)
+            _WHERE[_fingerprint(str(key), rule)] = f"{source.file}:{line}:{col}"
+    return out, sorted(problems)
+
+
+#: where each house rule read in this process was written: (key, rule) → "file:line:col",
+#: so that a problem found only when the rules are composed points into the house file
+_WHERE: dict[str, str] = {}
+
+
+def _fingerprint(key: str, rule: Mapping[str, Any]) -> str:
+    import json
+
+    return key + "\0" + json.dumps(rule, sort_keys=True, default=str)
+
+
+def house_location(key: str, rule: Mapping[str, Any]) -> str | None:
+    """``file:line:col`` of house rule ``key`` as read by :func:`load_house` (None: not read
+    from a file in this process, e.g. replayed from a record)."""
+    return _WHERE.get(_fingerprint(key, rule))
 
 
 def _citation(given: object, name: str) -> str:
@@ -99,11 +139,15 @@ def _rule(source: Source, where: list[str | int], raw: Any, default_source: str,
     return rule
 
 
-def house_file_text(values: Mapping[str, object], note: str | None = None) -> str:
-    """The text of a house-rules file holding ``values`` (dotted key → value)."""
+def house_file_text(values: Mapping[str, object], note: str | None = None,
+                    target: str | Path | None = None) -> str:
+    """The text of a house-rules file holding ``values`` (dotted key → value); written at
+    ``target``, its first line is the editor modeline naming ``schemas/house.schema.json``
+    relative to it."""
     import yaml
 
-    lines = [f"# {note}"] if note else []
+    lines = [schema_modeline(Path(target), "house.schema.json")] if target is not None else []
+    lines += [f"# {note}"] if note else []
     lines.append("rules:")
     for key, value in values.items():
         dumped = yaml.safe_dump(value, default_flow_style=True).strip()

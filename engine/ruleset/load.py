@@ -97,7 +97,7 @@ class Ruleset:
         return rule["value"]
 
     def citation(self, key: str) -> str:
-        """Where the rule comes from, as RULES.md names the documents."""
+        """Where the rule comes from, as docs/sources.md names the documents."""
         source = self.rule(key)["source"]
         return "; ".join(source) if isinstance(source, list) else str(source)
 

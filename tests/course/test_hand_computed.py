@@ -52,7 +52,7 @@ def test_alley_costs_its_extra_space() -> None:
 
 
 def test_alley_route_stops_in_lap_one_or_two() -> None:
-    """The route found passes an alley space during lap 1 or 2 (RULES.md section 1)."""
+    """The route found passes an alley space during lap 1 or 2 (docs/sources.md)."""
     c = course("alley")
     g = c.graph
     route = shortest_race_route(g, 1)

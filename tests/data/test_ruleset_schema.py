@@ -103,7 +103,7 @@ def test_every_rule_cites_a_source_in_rules_md_form(path: Path) -> None:
     ("dicetree-2022", ("DiceTree 2022 rulebook (DE) S.",)),
 ])
 def test_an_edition_cites_only_its_own_documents(edition: str, prefixes) -> None:
-    """RULES.md: seed files 001/004 are 1989, 002/003 are 2006, 000 is 2022."""
+    """docs/sources.md: the texts of 1989, 2006 and 2022."""
     data = yaml.safe_load((RULESETS_DIR / "editions" / f"{edition}.yaml").read_text("utf-8"))
     for cite in _citations(data):
         assert cite.startswith(prefixes), cite
@@ -124,7 +124,7 @@ def test_citation_format_accepts(good: str) -> None:
 
 @pytest.mark.parametrize("bad", [
     "[000 S.5]", "DiceTree rulebook S.5", "DiceTree 2022 rulebook (DE) p.5",
-    "Ravensburger 1989 rules", "Pro Ludo 2006 Spielregel (DE) page 5", "", "RULES.md",
+    "Ravensburger 1989 rules", "Pro Ludo 2006 Spielregel (DE) page 5", "", "notes.md",
 ])
 def test_citation_format_rejects(bad: str) -> None:
     assert not CITATION.match(bad)

@@ -74,3 +74,98 @@ def test_play_without_a_race_or_resume_is_a_clear_error() -> None:
 def test_version() -> None:
     res = runner.invoke(app, ["--version"])
     assert res.exit_code == 0 and re.fullmatch(r"avecaesar \S+\n", res.output)
+
+
+def test_every_card_in_hand_is_listed_the_forbidden_ones_with_their_reason() -> None:
+    """Races among bots: at every turn each card value of the hand is on exactly one line,
+    with the legal moves of the table's choices or the engine's reason (and its citation)
+    why it has none."""
+    from avecaesar.editor.table.choices import options
+    from avecaesar.editor.table.hand import hand_lines
+    from avecaesar.engine.bots.policies import greedy_policy
+    from avecaesar.engine.core.moves import card_forbidden
+    from avecaesar.engine.core.race import new_race
+    from avecaesar.engine.core.race_setup import race_setup
+
+    rules, board = race_setup("dicetree-2022", [], {}, "dicetree-2022/arena-carthago", None)
+    forbidden = 0
+    for seed in range(3):
+        state, _ = new_race(rules, board, ["A", "B", "C", "D"], seed)
+        while not state.over and state.ply < 120:
+            lines, wait = hand_lines(state)
+            listed = [k for line in lines for k in line.cards]
+            assert sorted(listed) == sorted(set(state.cards(state.turn)) | {
+                m.card for m in options(state) if m.card < 0})
+            numbers = sorted(i for line in lines for i, _m in line.moves)
+            assert numbers + ([wait] if wait else []) == list(range(1, len(options(state)) + 1))
+            for line in lines:
+                if line.why is not None:
+                    assert not line.moves and "—" in line.why  # the reason cites its rule
+                    no = card_forbidden(state, state.turn, line.cards[0])
+                    if no is not None:
+                        assert line.why == no
+                        forbidden += 1
+            moves = state.legal_moves()
+            if moves:
+                state.push(greedy_policy(state, list(moves)))
+            else:
+                state.skip(moves.skip_reason or "blocked")
+    assert forbidden >= 3  # the 6-card rule forbade a 6 in hand, and it was said why
+
+
+def test_the_warning_when_points_left_fall_short_of_the_way_home() -> None:
+    from avecaesar.editor.cli.play_screen import short_chariots, table_screen
+    from avecaesar.editor.table.game import Game, GameSetup
+
+    game = Game.new(GameSetup("dicetree-2022", [], {}, "dicetree-2022/arena-carthago", 5,
+                              [{"name": "Anna", "bot": None}, {"name": "Ben", "bot": None}]),
+                    None)
+    assert short_chariots(game) == []
+    c = game.state.turn
+    game.state.decks[c] = ()  # a chariot that has spent its deck: its hand only is left
+    screen = "\n".join(table_screen(game, 0, "since"))
+    assert short_chariots(game) == ["AB"[c]]
+    row = next(ln for ln in screen.splitlines() if ln[2:].startswith(f"{'AB'[c]} "))
+    held = sum(game.state.hands[c])
+    assert f"{held} / " in row and "points short of its shortest way home" in row
+
+
+def test_end_of_input_has_its_own_message_and_code(tmp_path: Path) -> None:
+    rec = tmp_path / "g.jsonl"
+    res = runner.invoke(app, [*BASE, "--humans", "Anna,Ben", "--seed", "4",
+                              "--record", str(rec)], input="\n1\n")
+    assert res.exit_code == 1
+    assert f"input ended before the race did; the record is kept in {rec}" in res.output
+    assert read_record(rec)[-1]["type"] == "move"
+
+
+def test_undo_typed_on_the_pass_screen_takes_back_the_last_move() -> None:
+    res = runner.invoke(app, [*BASE, "--humans", "Anna,Ben", "--seed", "4"],
+                        input="\n1\nundo\n")
+    out = res.output
+    assert "(or type undo: Anna takes back their move)" in out
+    assert "undone: back to ply 0" in out
+    after = out.split("undone: back to ply 0")[1]
+    assert re.search(r"^A \(Anna\), your turn \(turn 1\)", after, re.M)  # Anna again, not Ben
+    assert "(Ben), your turn" not in after
+
+
+def test_the_table_view_says_why_a_card_in_hand_has_no_move() -> None:
+    """The web table's own-hand view carries, per card without a move, the same reason as
+    the terminal (and only on the device of the person to move)."""
+    from avecaesar.editor.table.game import Game, GameSetup
+
+    for seed in range(60):
+        game = Game.new(GameSetup("dicetree-2022", [], {}, "dicetree-2022/arena-carthago",
+                                  seed, [{"name": "Anna", "bot": None},
+                                         {"name": "Ben", "bot": None}]), None)
+        c = game.state.turn
+        if 6 not in game.state.cards(c):
+            continue
+        seat = game.owner[c]
+        mine = game.view_for(seat)["private"]
+        assert "nobody in the first start row may open with a 6" in mine["why"]["6"]
+        assert mine["why"]["6"].endswith("— DiceTree 2022 rulebook (DE) S.5")
+        assert "why" not in game.view_for(1 - seat)["private"]
+        return
+    raise AssertionError("no seed dealt a 6 to the first player")

@@ -28,8 +28,8 @@ def test_ruleset_modules_name_no_edition_or_variant() -> None:
 
 
 def test_engine_names_no_edition_or_variant() -> None:
-    """The whole engine, comments and docstrings included (cite sources as RULES.md's
-    short form, e.g. [002 p.5], in code)."""
+    """The whole engine, comments and docstrings included (cite sources as docs/sources.md's
+    "cite it as" column names them, in code)."""
     assert _hits("*.py") == []
 
 

@@ -79,6 +79,7 @@ def test_the_wheel_holds_every_data_file(built: tuple[Path, str]) -> None:
             for p in (ROOT / folder).rglob("*") if p.is_file() and p.suffix in (".yaml", ".json")]
     data += [p for p in (ROOT / "editor" / "web" / "static").iterdir()
              if p.suffix in (".html", ".js", ".css")]
+    data += list((ROOT / "editor" / "render").glob("*.json"))  # the players' words
     assert data
     expected = {"avecaesar/" + str(p.relative_to(ROOT)) for p in data}
     assert sorted(expected - names) == []
@@ -103,12 +104,28 @@ def test_the_wheel_works_outside_the_repository(built: tuple[Path, str],
     assert course.returncode == 0, course.stdout + course.stderr
     assert str(target) in course.stdout and "finishable on the deck" in course.stdout
 
+    german = _run([*cli, "race", "-r", "2022", "-c", "dicetree-2022/circus-maximus", "-n",
+                   "2", "--lang", "de"], here, env)
+    assert german.returncode == 0 and "Ergebnis:" in german.stdout, german.stderr
     race = _run([*cli, "race", "-r", "dicetree-2022", "-c", "dicetree-2022/circus-maximus",
                  "-n", "3", "--json", "--record", "race.jsonl"], here, env)
     assert race.returncode == 0, race.stdout + race.stderr
     assert json.loads(race.stdout)["termination"] == "finished"
     replay = _run([*cli, "replay", "race.jsonl"], here, env)
     assert replay.returncode == 0 and "every move legal" in replay.stdout
+
+    # every bundled YAML names its schema relative to itself: it resolves in the package too
+    for path in [*(target / "avecaesar" / "rulesets").rglob("*.yaml"),
+                 *(target / "avecaesar" / "courses").rglob("*.yaml")]:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        ref = first.removeprefix("# yaml-language-server: $schema=")
+        assert ref != first and (path.parent / ref).resolve().is_file(), (path, first)
+    new = _run([*cli, "course", "new", "via.yaml"], here, env)
+    first = (here / "via.yaml").read_text(encoding="utf-8").splitlines()[0]
+    ref = first.removeprefix("# yaml-language-server: $schema=")
+    assert new.returncode == 0 and not ref.startswith(("/", "file:"))
+    assert (here / ref).resolve() == (target / "avecaesar" / "schemas" /
+                                      "course.schema.json").resolve()
 
     bundled = sorted(str(p) for p in (target / "avecaesar" / "rulesets").rglob("*.yaml"))
     rulesets = _run([*cli, "ruleset", "validate", *bundled], here, env)

@@ -71,3 +71,67 @@ def test_bad_house_files(tmp_path: Path, text: str, where: str) -> None:
     with pytest.raises(InputError) as err:
         load_house(path)
     assert where in str(err.value)
+
+
+def test_the_house_schema_is_current() -> None:
+    """schemas/house.schema.json is made from the ruleset schema (`make docs` rewrites it)."""
+    from avecaesar.engine.ruleset.house_schema import FILE, house_schema_text
+
+    assert FILE.read_text(encoding="utf-8") == house_schema_text(), \
+        "run: python -m avecaesar.engine.ruleset.house_schema"
+
+
+@pytest.mark.parametrize("text,where", [*BAD_HOUSE_FILES[1:4], *BAD_HOUSE_FILES[5:]])
+def test_the_house_schema_agrees_with_the_reader(text: str, where: str) -> None:
+    """What the reader refuses, the schema an editor checks against refuses too; the files
+    the reader accepts the schema accepts."""
+    import jsonschema
+    import yaml
+
+    from avecaesar.engine.data.schemas import schema
+
+    v = jsonschema.Draft202012Validator(schema("urn:avecaesar:house"))
+    assert list(v.iter_errors(yaml.safe_load(text))), text
+    good = ("rules:\n  ramming.tie: defender_wins\n  hand.size: {value: 4, source: ours}\n"
+            "source: our club\n")
+    assert not list(v.iter_errors(yaml.safe_load(good)))
+
+
+def test_ruleset_validate_checks_a_house_file_as_one(tmp_path: Path) -> None:
+    """The file `play` writes validates; a bad one gets every mistake at once, located."""
+    from typer.testing import CliRunner
+
+    from avecaesar.editor.main import app
+
+    ours = tmp_path / "ourhouse.yaml"
+    ours.write_text(house_file_text({"ramming.tie": "defender_wins",
+                                     "ramming.attack_chips": "no_effect"},
+                                    "our answers to the open rule values; pass with --house",
+                                    ours), encoding="utf-8")
+    res = CliRunner().invoke(app, ["ruleset", "validate", str(ours)])
+    assert res.exit_code == 0 and res.output == "1 file(s) valid\n", res.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rules:\n  scoring.places: [a, 2]\n  hand.size: 0\n  foo.bar: 1\n"
+                   "extra: 2\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["ruleset", "validate", str(bad)])
+    assert res.exit_code == 1
+    lines = res.output.splitlines()
+    assert [ln.split(": ")[0] for ln in lines] == [f"{bad}:2:19", f"{bad}:3:14",
+                                                   f"{bad}:4:3", f"{bad}:5:1"], res.output
+    assert "missing key 'id'" not in res.output
+
+
+def test_a_house_value_that_breaks_the_composed_rules_is_located(tmp_path: Path) -> None:
+    """A value valid on its own that contradicts the edition is found only when the rules
+    are composed: the error names every house rule to blame, with its file:line:col."""
+    from avecaesar.engine.ruleset.compose import RulesetConflictError
+
+    path = tmp_path / "ours.yaml"
+    path.write_text("rules:\n  hand.size: 4\n  players.max: 1\n  race.laps: 1\n",
+                    encoding="utf-8")
+    with pytest.raises(RulesetConflictError) as err:
+        load_ruleset("dicetree-2022", [], None, load_house(path))
+    text = str(err.value)
+    assert f"the house rule players.max at {path}:3:16" in text
+    assert f"the house rule race.laps at {path}:4:14" in text
+    assert "hand.size at" not in text  # not to blame

@@ -23,7 +23,7 @@ EXPECTED = {
     "edition": {"ravensburger-1989", "pro-ludo-2006", "dicetree-2022"},
     "homebrew": {"reader-homebrew"},
     "variant": {
-        # RULES.md section 4, Ravensburger 1989 [001]
+        # docs/sources.md, "Where the editions differ", Ravensburger 1989 [001]
         "start-by-result", "missed-turns", "crash-and-burn", "dishonour", "ausgebremst-scoring",
         # Pro Ludo 2006 [002 VII, 003 VII]
         "ownerless-chariots", "several-chariots-per-player", "pro-ludo-team-race",
@@ -33,7 +33,7 @@ EXPECTED = {
         # DiceTree 2022, 7 variants [000 S.8-12]
         "team-gladiator", "ramming-attacks", "alley-race-card", "split-deck",
         "dicetree-team-race", "deck-sizes", "money-instead-of-laurels",
-        # RULES.md section 2, source conflicts kept as data
+        # docs/sources.md, "Where the editions differ", source conflicts kept as data
         "ravensburger-1989-courses-sv", "ravensburger-1989-next-race-sv",
         "pro-ludo-2006-water-pt",
         # the other readings of a text (issue 10: kind 'conflict' / a 'read' value's variant)
@@ -46,7 +46,8 @@ EXPECTED = {
 
 
 def test_every_ruleset_and_variant_of_rules_md_exists() -> None:
-    """RULES.md sections 3-4: every edition, variant, option and source conflict is a file."""
+    """docs/sources.md, "Where the editions differ": every edition, variant, option and
+    source conflict is a file."""
     found: dict[str, set[str]] = {}
     for e in list_rulesets():
         found.setdefault(e.kind, set()).add(e.id)

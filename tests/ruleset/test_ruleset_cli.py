@@ -147,7 +147,7 @@ def _diff(run, a: str, b: str) -> dict[str, dict]:
 
 
 def test_diff_1989_2022_lists_the_rules_md_differences(run) -> None:
-    """RULES.md section 2 table, Ravensburger 1989 vs DiceTree 2022."""
+    """docs/sources.md, "Where the editions differ" table, Ravensburger 1989 vs DiceTree 2022."""
     rows = _diff(run, "ravensburger-1989", "dicetree-2022")
     expected = {
         "scoring.places": ([6, 4, 3, 2, 1, 0], [8, 6, 4, 3, 2, 1]),

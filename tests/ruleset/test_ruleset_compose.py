@@ -139,7 +139,7 @@ def test_variants_apply_in_order_later_wins() -> None:
     assert rs.value("six_rule.at_start") == "first_row_may_not"  # still 2022's
 
 
-# --- unknown values (RULES.md section 5) -------------------------------------------------
+# --- unknown values (docs/rulesets.md, "Open values and house rules") -----------------------
 
 UNKNOWN = [
     ("dicetree-2022", ["scoring-by-player-count"], "scoring.places"),

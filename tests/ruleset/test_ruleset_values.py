@@ -10,7 +10,8 @@ from avecaesar.engine.ruleset.load import load_ruleset, race_figures
 
 @pytest.mark.parametrize("edition", ["ravensburger-1989", "pro-ludo-2006", "dicetree-2022"])
 def test_shared_values(edition: str) -> None:
-    """RULES.md section 1: 24 cards, four each of 1-6 = 84 points; 3 laps; hand of 3;
+    """docs/sources.md, "What every edition shares": 24 cards, four each of 1-6 = 84
+    points; 3 laps; hand of 3;
     the alley window differs per edition (test_readings.py) [DiceTree 2022 rulebook (DE)
     S.1, Ravensburger 1989 rules (EN summary), Components, Pro Ludo 2006 Spielregel (DE) p.1]."""
     rs = load_ruleset(edition)

@@ -3,6 +3,8 @@
 // thrown as an Error carrying the server's message, its status and its data.
 async function api(method, url, body, headers) {
   const opts = { method, headers: { ...(headers || {}) } };
+  // the page's language (play_text.js): the server answers in it
+  if (typeof LANG !== "undefined") opts.headers["accept-language"] = LANG;
   if (body !== undefined) { opts.body = JSON.stringify(body); opts.headers["content-type"] = "application/json"; }
   const r = await fetch(url, opts);
   const type = r.headers.get("content-type") || "";

@@ -195,7 +195,7 @@ function connect() {
   if (P.ws) { P.ws.onclose = null; P.ws.close(); }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/tables/${P.tid}/live`);
   P.ws = ws;
-  ws.onopen = () => { ws.send(JSON.stringify({ token: token() })); P.retry = 500; };
+  ws.onopen = () => { ws.send(JSON.stringify({ token: token(), lang: LANG })); P.retry = 500; };
   ws.onmessage = (e) => {
     P.lastMessage = Date.now();
     const m = JSON.parse(e.data);
@@ -290,7 +290,7 @@ function render() {
   if (P.chosen !== null && !(p.hands[turn.letter] || []).includes(P.chosen)) P.chosen = null;
   if (P.chosen !== null) highlight();
   if (p.wait) $("wait").classList.remove("hidden");
-  if (p.skip) { $("skip").classList.remove("hidden"); message(t("forced_skip", { why: p.skip })); }
+  if (p.skip) { $("skip").classList.remove("hidden"); message(t("forced_skip", { why: p.skip_text || p.skip })); }
 }
 
 function renderHand(g, mine) {
@@ -303,7 +303,7 @@ function renderHand(g, mine) {
       const playable = playing && (p.options || []).some((o) => o.card === card);
       const b = el("button", { type: "button", class: "card" + (playing && P.chosen === card ? " chosen" : ""), "data-card": card,
         "aria-pressed": String(playing && P.chosen === card), "aria-label": t("card_label", { card }),
-        title: playable ? t("choose_card") : t("no_move_card") }, String(card));
+        title: playable ? t("choose_card") : ((p.why || {})[card] || t("no_move_card")) }, String(card));
       if (playing) b.onclick = () => chooseCard(card); else b.disabled = true;
       group.append(b);
     }
@@ -511,8 +511,9 @@ $("pass-undo").onclick = () => act("undo");
 $("again").onclick = () => newRace("again");
 $("next-race").onclick = () => newRace("next-race");
 
-applyText();
 (async () => {
+  await loadText();
+  applyText();
   if (params.get("table")) {
     try { await openTable(params.get("table")); }
     catch (e) { $("race").classList.add("hidden"); await setupPage(); $("setup-error").textContent = e.message; }

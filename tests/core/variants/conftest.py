@@ -16,7 +16,8 @@ from avecaesar.engine.ruleset.load import load_ruleset
 
 OVAL = Path(__file__).parents[1] / "courses" / "oval.yaml"
 
-# values the sources leave open (RULES.md section 5) and that these tests must supply
+# values the sources leave open (docs/rulesets.md, "Open values and house rules") and
+# that these tests must supply
 KEEPS_PLACE = {"disqualification.keeps_place": "false"}
 
 

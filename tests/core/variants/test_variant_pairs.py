@@ -27,7 +27,8 @@ DATA = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8"))
         for p in sorted((ROOT / "rulesets" / "variants").glob("*.yaml"))}
 DEFAULT_BASE = "dicetree-2022"
 
-# what a group must decide where the sources are silent (RULES.md section 5)
+# what a group must decide where the sources are silent (docs/rulesets.md, "Open values
+# and house rules")
 SUPPLY = {
     "disqualification.keeps_place": "false",
     "ownerless.six_rule": "true",

@@ -1,6 +1,7 @@
-"""One scenario per variant and option of RULES.md section 4, in the race notation, each naming
-its source. The oval (tests/core/courses/oval.yaml): start places 83, 84, 85 / 80, 81, 82
-right behind the line (83 → 0 crosses it); the alley 9 → 10 → 14 → 18, entered only from 5;
+"""One scenario per variant and option the texts name (docs/sources.md, "Where the editions
+differ"), in the race notation, each naming its source. The oval
+(tests/core/courses/oval.yaml): start places 83, 84, 85 / 80, 81, 82 right behind the line
+(83 → 0 crosses it); the alley 9 → 10 → 14 → 18, entered only from 5;
 the back straight's lane 0 runs 40 → 43 → 46 and only 46, 47, 48 reach the chicane 49, which
 leads to 50, 51, 52. Notation: pos,crossings,alley,hand,deck,played,status per chariot |
 turn idle ply end [finish order] [queue].
