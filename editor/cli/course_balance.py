@@ -145,7 +145,7 @@ def balance_course(
     the target, keeping every start place's reserve; each proposal verified by paired
     simulation against the original with its interval, written as file:line edits.
 
-    Example: avecaesar course balance ravensburger-1989/a-blue --screen 60 --races 200
+    Example: avecaesar course balance ravensburger-1989/a-blue --screen 20 --races 100
     """
     import os
 

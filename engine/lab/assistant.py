@@ -31,8 +31,16 @@ from typing import Any
 
 from avecaesar.engine.course.figures import RaceFigures
 from avecaesar.engine.course.load import Course, CourseFigures
-from avecaesar.engine.course.whatif import Edit, WhatIf, _evaluate, what_if
-from avecaesar.engine.lab.edited import _course, course_edits
+from avecaesar.engine.course.whatif import (
+    Edit,
+    WhatIf,
+    _races,
+    drawing_closes,
+    figures_of,
+    new_warnings,
+    reaches,
+)
+from avecaesar.engine.lab.edited import _course, _edited, course_edits
 from avecaesar.engine.lab.paired import Comparison, compare_summaries
 from avecaesar.engine.lab.simulate import SimReport, SimSpec, report, run_many
 
@@ -132,7 +140,7 @@ def _key(p: Proposal) -> tuple[float, int, tuple[str, ...]]:
     return (p.screened.spread.b, len(p.edits), _names(p.edits))
 
 
-def _combinations(course: Course, rules: RaceFigures, reserve: int, singles: list[Proposal]
+def _combinations(ref: str, rules: RaceFigures, reserve: int, singles: list[Proposal]
                   ) -> list[WhatIf]:
     """Pairs and triples of the best single edits, each of its own piece, that keep the
     reserve (recompiled)."""
@@ -145,10 +153,25 @@ def _combinations(course: Course, rules: RaceFigures, reserve: int, singles: lis
     out = []
     for size in (2, 3):
         for group in itertools.combinations(best, size):
-            w = _evaluate(course, rules, reserve, tuple(p.edits[0] for p in group))
+            w = _checked(ref, rules, reserve, tuple(p.edits[0] for p in group))
             if w is not None:
                 out.append(w)
     return out
+
+
+def _checked(ref: str, rules: RaceFigures, reserve: int, edits: tuple[Edit, ...]
+             ) -> WhatIf | None:
+    """The edits applied together (compiled once per process, shared with the races'
+    board): a result when the course stays valid and every place keeps ``reserve``."""
+    course = _course(ref)
+    changed = _edited(ref, _names(edits))
+    if changed.errors:
+        return None
+    races, _complete = _races(changed, rules)
+    if not reaches(races, rules, reserve):
+        return None
+    return WhatIf(edits[0], figures_of(changed, rules, races), new_warnings(course, changed),
+                  also=edits[1:], closes=drawing_closes(changed.model))
 
 
 def advise(spec: SimSpec, target: float = 0.03, screen: int = 600, verify: int = 4000,
@@ -165,8 +188,8 @@ def advise(spec: SimSpec, target: float = 0.03, screen: int = 600, verify: int =
     advice = Advice(course, replace(spec, races=screen, edits=()), target, reserve,
                     screen_races=screen, verify_races=verify)
     edits = course_edits(course)
-    found = what_if(course, rules, reserve, edits=edits, combine=False)
-    advice.candidates, advice.invalid = len(found.found), len(edits) - len(found.found)
+    found = [w for e in edits if (w := _checked(spec.course, rules, reserve, (e,))) is not None]
+    advice.candidates, advice.invalid = len(found), len(edits) - len(found)
 
     def stage(name: str, total: int) -> Callable[[int], None] | None:
         if progress is None:
@@ -175,12 +198,12 @@ def advise(spec: SimSpec, target: float = 0.03, screen: int = 600, verify: int =
 
     # a fixed order; edits that bring a warning (an alley that becomes a shortcut) are left
     # out: a designer would not take them
-    groups = sorted((w for w in found.found if not w.warnings), key=lambda w: _names(w.edits))
+    groups = sorted((w for w in found if not w.warnings), key=lambda w: _names(w.edits))
     singles = _screen(advice.spec, groups, workers, cluster,
                       stage("screening", screen * (len(groups) + 1)))
     pool = list(singles)
     if not any(p.screened.spread.b <= target for p in singles):
-        combos = _combinations(course, rules, reserve, singles)
+        combos = _combinations(spec.course, rules, reserve, singles)
         advice.combinations = len(combos)
         pool += _screen(advice.spec, combos, workers, cluster,
                         stage("combining", screen * (len(combos) + 1)))

@@ -33,7 +33,7 @@ def course_edits(course: Course) -> list[Edit]:
 
 def find_edits(course: Course, names: Sequence[str]) -> list[Edit]:
     """The course's edits with these descriptions, in the order given."""
-    by_name = {e.description: e for e in course_edits(course)}
+    by_name = _by_name(course)
     missing = [n for n in names if n not in by_name]
     if missing:
         raise UsageError(f"{course.id}: no such edit: {missing[0]!r}")
@@ -42,11 +42,29 @@ def find_edits(course: Course, names: Sequence[str]) -> list[Edit]:
 
 def edited_course(ref: str, names: Sequence[str]) -> Course:
     """The course ``ref`` with the named edits applied, recompiled (errors raise)."""
-    course = _course(ref)
-    changed = _recompile(course, *find_edits(course, names))
+    changed = _edited(ref, tuple(names))
     if changed.errors:
         raise InputError(changed.errors)
     return changed
+
+
+_BY_NAME: dict[int, tuple[Course, dict[str, Edit]]] = {}
+
+
+def _by_name(course: Course) -> dict[str, Edit]:
+    """The course's edits by description, listed once per course object."""
+    found = _BY_NAME.get(id(course))
+    if found is None or found[0] is not course:
+        found = _BY_NAME[id(course)] = (course, {e.description: e for e in course_edits(course)})
+    return found[1]
+
+
+@cache
+def _edited(ref: str, names: tuple[str, ...]) -> Course:
+    """Compiled once per process: the assistant checks an edit's reserve and races it on
+    the same compiled course."""
+    course = _course(ref)
+    return _recompile(course, *find_edits(course, names))
 
 
 def edited_board(ref: str, names: Sequence[str], rules: Any) -> Board:
