@@ -37,6 +37,7 @@ warnings.filterwarnings("ignore", message="Editable installation")
 # The modules compiled together (one mypyc group; all or none of them are used), as paths
 # under engine/, in the order of their imports (docs/architecture.md).
 NATIVE = [
+    "course/alley_window.py",
     "core/types.py",
     "core/board.py",
     "core/effects.py",

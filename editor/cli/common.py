@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -152,3 +152,14 @@ def seat_bots(bots: str, players: int, seed: int
     seats = [kinds[i % len(kinds)] for i in range(players)]
     names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
     return names, seats, [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]
+
+
+def check_players(ruleset: str, variants: Sequence[str], rules: Any, board: Any,
+                  players: int) -> int:
+    """:func:`~avecaesar.engine.core.race.check_seats`, with the bundled variants that allow
+    the number of players named when the rules are written for another."""
+    from avecaesar.engine.core.race import check_player_count, check_seats
+
+    seats = check_seats(rules, board, players)
+    check_player_count(rules, players, ruleset, variants)
+    return seats

@@ -12,6 +12,7 @@ import typer
 from avecaesar.editor.cli.common import (
     HouseOpt,
     LangOpt,
+    check_players,
     echo_json,
     house_rules,
     rule_settings,
@@ -88,7 +89,7 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
           as_json: bool, house_file: Path | None = None) -> None:
     from avecaesar.editor.render.event_text import describe
     from avecaesar.engine.bots.registry import OWNERLESS
-    from avecaesar.engine.core.race import check_seats, run_race
+    from avecaesar.engine.core.race import run_race
     from avecaesar.engine.core.race_setup import race_setup as load_race_setup
     from avecaesar.engine.core.record import record_lines, write_record
     from avecaesar.engine.core.state import LETTERS
@@ -96,7 +97,7 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
     check_output(record, "--record")
     house = house_rules(house_file)
     rules, board = load_race_setup(ruleset, variants, overrides, course, house)
-    check_seats(rules, board, players)
+    check_players(ruleset, variants, rules, board, players)
     names, seats, policies = seat_bots(bots, players, seed)
     run = run_race(rules, board, names, policies, seed, ownerless=OWNERLESS)
     if as_json:
@@ -192,7 +193,7 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
           house_file: Path | None = None) -> None:
     from avecaesar.editor.cli.ask_open import with_answers
     from avecaesar.editor.cli.play_session import run_play
-    from avecaesar.engine.core.race import check_seats, ownerless_count
+    from avecaesar.engine.core.race import ownerless_count
     from avecaesar.engine.core.race_setup import race_setup as load_race_setup
     from avecaesar.engine.core.record import read_record
 
@@ -209,7 +210,7 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
 
         def setup(answers: dict[str, dict[str, Any]] | None) -> tuple[RaceRules, Board]:
             rules, board = load_race_setup(ruleset, variants, overrides, course, answers)
-            check_seats(rules, board, chariots_of)
+            check_players(ruleset, variants, rules, board, chariots_of)
             chariots = chariots_of * rules.chariots_for(chariots_of)
             if rules.ownerless is not None and ownerless_count(rules, board, chariots):
                 rules.ownerless.check()  # the open values of the chariots nobody drives

@@ -14,6 +14,7 @@ import typer
 from avecaesar.editor.cli.common import (
     HouseOpt,
     bot_kinds,
+    check_players,
     house_rules,
     rule_settings,
 )
@@ -77,7 +78,8 @@ def format_report(r: SimReport) -> str:
               f"per race: 6-card-rule skips {r.six_rule_skips:.2f} · blocked turns "
               f"{r.blocked_skips:.2f} · alley waits {r.alley_waits:.2f}",
               f"deadlocks {r.deadlocks} of {r.races} races ({r.deadlock_rate:.2%}): the "
-              "safety-net end, a full round in which no chariot could move"]
+              "safety-net end, a full round in which no chariot moved (each skipped or "
+              "waited)"]
     return "\n".join(lines)
 
 
@@ -130,7 +132,6 @@ def simulate_cmd(
     """
     import os
 
-    from avecaesar.engine.core.race import check_seats
     from avecaesar.engine.lab.paired import compare_summaries
     from avecaesar.engine.lab.simulate import _setup, _spec_key, run_many
     from avecaesar.engine.lab.simulate import report as make_report
@@ -154,7 +155,7 @@ def simulate_cmd(
     for side in [spec] if other is None else [spec, other]:
         # built once: the simulation's own cache of rules and board, which the workers
         # inherit when they fork
-        check_seats(*_setup(_spec_key(side)), players)
+        check_players(side.ruleset, side.variants, *_setup(_spec_key(side)), players)
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None or report_file is not None
     specs = [spec] if other is None else [spec, other]

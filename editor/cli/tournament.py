@@ -13,6 +13,7 @@ import typer
 
 from avecaesar.editor.cli.common import (
     HouseOpt,
+    check_players,
     echo_json,
     house_rules,
     rule_settings,
@@ -108,7 +109,6 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                 record: Path | None, replay_file: Path | None, as_json: bool,
                 house_file: Path | None = None) -> None:
     from avecaesar.engine.bots.registry import OWNERLESS
-    from avecaesar.engine.core.race import check_seats
     from avecaesar.engine.core.tournament import (
         planned_courses,
         replay_tournament,
@@ -144,7 +144,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     setup = _setup(ruleset, variants, overrides, house)
     for course in dict.fromkeys(planned_courses(t, players, seed, given, _pool(edition))):
         rules, board = setup(course)  # every course is checked before the first race
-        check_seats(rules, board, players)
+        check_players(ruleset, variants, rules, board, players)
     header: dict[str, Any] = {"ruleset": ruleset, "variants": variants, "overrides": overrides,
                               "courses": given,
                               "players": [{"name": n, "bot": k}

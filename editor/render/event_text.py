@@ -3,7 +3,7 @@ replay viewer."""
 
 from __future__ import annotations
 
-from avecaesar.editor.render.lang import catalog, text
+from avecaesar.editor.render.lang import catalog, text, translate
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import Outcome
 from avecaesar.engine.core.state import LETTERS, Event, RaceGame
@@ -14,8 +14,8 @@ __all__ = ["EVENT_TEXT", "describe", "result_lines", "space_name"]
 # Events whose text only fills in its fields (the English; the catalog's ``events`` section
 # has every language); the others are worded in describe().
 EVENT_TEXT = {k: v["en"] for k, v in catalog()["events"].items()
-              if k in ("crashed", "cycle", "reshuffle", "bonus", "alley_card", "wait",
-                       "alley_stop", "disqualified", "finish", "end")}
+              if k in ("crashed", "cycle", "reshuffle", "bonus", "alley_card", "discard_card",
+                       "wait", "alley_stop", "disqualified", "finish", "end")}
 
 
 def space_name(board: Board, node: int | None) -> str:
@@ -40,6 +40,8 @@ def describe(game: RaceGame, e: Event) -> str:
     d = e.data
     if e.kind == "cycle" and d.get("card") is None:  # as the others saw it (core/view.py)
         return _ev("cycle_hidden", who=who)
+    if e.kind == "draw":  # the card only for its own seat (core/view.py)
+        return _ev("draw", who=who, card=d["card"]) if "card" in d else _ev("draw_hidden", who=who)
     if e.kind == "end":
         how = d.get("termination")
         word = _ev(f"end_{how}") if f"end_{how}" in catalog()["events"] else how
@@ -62,6 +64,8 @@ def describe(game: RaceGame, e: Event) -> str:
             return _ev("prize_forfeit", who=who, lap=d["lap"])
         return _ev("prize", who=who, money=d["money"], lap=d["lap"])
     if e.kind == "skip":
+        if d.get("why"):  # the card restrictions' own words (the 6-card rule, a house ban)
+            return _ev("skip_why", who=who, why=translate(d["why"]))
         key = f"skip_{d['reason']}"
         why = _ev(key) if key in catalog()["events"] else d["reason"]
         return _ev("skip", who=who, why=why)

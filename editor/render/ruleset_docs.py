@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from avecaesar.engine.core.conditions import CONDITIONS
+from avecaesar.engine.core.conditions import CONDITIONS, PARAM_CONDITIONS
 from avecaesar.engine.data.paths import RULESETS_DIR
 from avecaesar.engine.data.schemas import schema
 from avecaesar.engine.ruleset.keys import RULESET_SCHEMA, rule_keys
@@ -126,13 +126,16 @@ def _vocabulary(defs: dict[str, Any]) -> list[str]:
     effects registry)."""
     out = ["## Conditions\n",
            "Defined in `engine/core/conditions.py` (the sentence below is the registry's); "
-           "`$defs/condition` lists the names, `$defs/condition_expr` combines them: a name, "
+           "`$defs/condition` lists the names, `$defs/param_condition` those with a parameter, "
+           "`$defs/condition_expr` combines them: a name, `{name: value}`, "
            "`{all: [..]}`, `{any: [..]}` or `{not: ..}`. *Named by* lists the bundled files "
            "whose rules name the condition, with that rule's citation.\n",
            "| condition | meaning | named by |\n|---|---|---|"]
     uses = _condition_uses()
     for name, c in CONDITIONS.items():
         out.append(f"| `{name}` | {c.doc} | {'; '.join(uses[name]) or '—'} |")
+    for name, p in PARAM_CONDITIONS.items():  # written {name: value}
+        out.append(f"| `{{{name}: N}}` | {p.doc.format(param='N')} | — |")
     effects = defs["effect"].get("enum", [])
     docs = _effect_docs()
     out.append("\n## Effects\n")

@@ -28,7 +28,13 @@ from avecaesar.editor.table.hand import hand_lines
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.policies import Policy, greedy_policy
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
-from avecaesar.engine.core.race import RaceRun, new_race, outcome, play_turn
+from avecaesar.engine.core.race import (
+    RaceRun,
+    check_player_count,
+    new_race,
+    outcome,
+    play_turn,
+)
 from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.core.record import (
     read_record,
@@ -108,6 +114,7 @@ class Game:
         rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides,
                                   setup.course, setup.house)
         names = [p["name"] for p in setup.players]
+        check_player_count(rules, len(names), setup.ruleset, setup.variants)
         try:
             state, start = new_race(rules, board, names, setup.seed, setup.seats)
         except ValueError as err:

@@ -22,6 +22,7 @@ from avecaesar.engine.core.moves import (
     move_facts,
 )
 from avecaesar.engine.core.state import FINISHED, Move, RaceState
+from avecaesar.engine.course.alley_window import counts, later_chance, passed
 
 __all__ = ["greedy_bot", "greedy_policy", "greedy_ranking", "greedy_scored", "random_policy"]
 
@@ -57,7 +58,6 @@ def distances(state: RaceState) -> dict[tuple[int, int, bool], int]:
     if found is not None:
         return found
     most = max(board.start_crossings) + rules.laps
-    laps = set(rules.alley_laps)
 
     def lap_of(left: int) -> int:  # the lap being driven with `left` crossings still needed
         return rules.laps - left + 1
@@ -84,7 +84,7 @@ def distances(state: RaceState) -> dict[tuple[int, int, bool], int]:
                 left = left2 + fin
                 if left > most or (fin and left2 == 0):
                     continue
-                stops_here = board.alley[v] and lap_of(left2) in laps
+                stops_here = board.alley[v] and counts(rules.alley_laps, lap_of(left2))
                 for s in ((True, False) if s2 and stops_here else (s2,)):
                     if s2 and not s and not stops_here:
                         continue
@@ -169,7 +169,7 @@ def _score(state: RaceState, move: Move, pending: bool | None = None,
     if pending and gives_up_alley(state, c, move.path):
         score -= 600  # drives past the alley on the last chance: disqualification ahead
     elif (pending and not a.stopped and a.pos is not None
-          and board.before_alley[a.pos] and lap_after in rules.alley_laps):
+          and board.before_alley[a.pos] and counts(rules.alley_laps, lap_after)):
         # stop in time: prefer a landing from which a card kept in hand reaches the alley
         rest = list(state.cards(c))
         rest.remove(move.card)
@@ -177,7 +177,7 @@ def _score(state: RaceState, move: Move, pending: bool | None = None,
         if any(board.alley[p[-1]] for k in set(rest)
                for p in board.paths(a.pos, k, left)):
             score += 300
-    elif (pending and state.lap(c) in rules.alley_laps
+    elif (pending and counts(rules.alley_laps, state.lap(c))
           and not a.stopped and a.pos is not None
           and not board.before_alley[a.pos]):
         score -= 200  # passes up this lap's chance
@@ -218,7 +218,7 @@ def _distinct_scored(state: RaceState, moves: Moves
 class _Tables:
     """Per (board, rules): the greedy's lookups as flat lists indexed by node."""
 
-    __slots__ = ("alley_laps", "board", "dist", "laps", "max_alley", "missed",
+    __slots__ = ("alley_laps", "board", "dist", "laps", "missed",
                  "missed_cancels", "missed_dq", "missed_removes", "rem", "rules", "scores",
                  "stop_stops")
 
@@ -229,7 +229,6 @@ class _Tables:
         self.dist = distances(state)
         self.laps = rules.laps
         self.alley_laps = rules.alley_laps
-        self.max_alley = max(rules.alley_laps, default=0)
         # the effect lists' facts (as move_facts reads them)
         fx = rules.effects
         self.stop_stops = fx.stop_stops
@@ -344,11 +343,11 @@ def _plain_key(state: RaceState, t: _Tables, at: _At, m: Move
             cross += 1
         node = nxt
     lap = cross - sc + 1
-    stopped = stopped0 or (t.stop_stops and alley[end] and lap in alley_laps)
+    stopped = stopped0 or (t.stop_stops and alley[end] and counts(alley_laps, lap))
     finished = cross >= at.target
     dq = dq0
     removed = False
-    if t.missed and not stopped and not dq and (finished or lap > t.max_alley):
+    if t.missed and not stopped and not dq and (finished or passed(alley_laps, lap)):
         dq = t.missed_dq
         finished = finished and not t.missed_cancels
         removed = t.missed_removes and not finished
@@ -363,18 +362,18 @@ def _plain_key(state: RaceState, t: _Tables, at: _At, m: Move
         score += 500
     if dq and not dq0:
         score -= 800
-    if pending and not (alley[end] and lap in alley_laps) and not (
-            any(x > lap for x in alley_laps) or (lap in alley_laps and before_alley[end])):
+    if pending and not (alley[end] and counts(alley_laps, lap)) and not (
+            later_chance(alley_laps, lap) or (counts(alley_laps, lap) and before_alley[end])):
         score -= 600
     elif (pending and not stopped and a_pos is not None
-          and before_alley[a_pos] and lap in alley_laps):
+          and before_alley[a_pos] and counts(alley_laps, lap)):
         keep = False  # reads the hand
         rest = list(state.cards(state.turn))
         rest.remove(card)
         left = at.target - cross
         if any(alley[p[-1]] for k in set(rest) for p in board.paths(a_pos, k, left)):
             score += 300
-    elif (pending and at.lap0 in alley_laps
+    elif (pending and counts(alley_laps, at.lap0)
           and not stopped and a_pos is not None
           and not before_alley[a_pos]):
         score -= 200

@@ -128,7 +128,37 @@ def _cycle_card() -> Apply:
     return apply
 
 
+def _draw_card(count: int) -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        if t.own:
+            return
+        for _ in range(count):
+            if not state.decks[c]:
+                break
+            t.hand.append(state.decks[c][0])  # beyond the hand size: drawing back to it
+            state.decks[c] = state.decks[c][1:]  # after the move does not undo it
+            t.extra += 1
+            t.events.append(Event("draw", c, {"card": t.hand[-1]}))
+    return apply
+
+
+def _discard_card(count: int) -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        if t.own:
+            return
+        for _ in range(count):
+            if not t.hand:
+                break
+            card = max(t.hand)
+            t.hand.remove(card)
+            state.played[c] = (*state.played[c], card)
+            t.events.append(Event("discard_card", c, {"card": card}))
+    return apply
+
+
 APPLY: dict[str, Callable[..., Apply]] = {
+    "draw_card": _draw_card,
+    "discard_card": _discard_card,
     "give_coin": _give_coin,
     "take_race_card": _take_race_card,
     "grant_bonus": _grant_bonus,

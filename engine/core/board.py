@@ -74,6 +74,12 @@ class Board:
     ahead[n], behind[n]: the space straight ahead / behind in the same lane (no diagonal, no
         finish-line crossing), or -1.
     beside[n]: the spaces beside n: same piece, the next lane in or out, same progress.
+    piece_kind[n]: the kind of the piece n lies on (``straight``, ``curve``, ``section``,
+        ``chicane``; ``alley`` for an alley space); bridge[n]: n lies on a piece that
+        crosses over another (``crossing: over``).
+    lane[n], lanes: n's lane (0 = the inside lane; an alley space is outside the range) and
+        the course's number of lanes.
+    to_line[n]: the fewest steps from n to the step that crosses the finish line.
     """
 
     id: str
@@ -90,6 +96,11 @@ class Board:
     ahead: tuple[int, ...] = ()
     behind: tuple[int, ...] = ()
     beside: tuple[tuple[int, ...], ...] = ()
+    piece_kind: tuple[str, ...] = ()
+    bridge: tuple[bool, ...] = ()
+    lane: tuple[int, ...] = ()
+    lanes: int = 0
+    to_line: tuple[int, ...] = ()
     _paths: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = field(
         default_factory=dict, compare=False, repr=False)
     _finish_steps: list[frozenset[tuple[int, int]]] = field(
@@ -198,9 +209,40 @@ class Board:
         for group in lanes.values():
             for lane, node in group:
                 beside[node] = tuple(o for ol, o in group if abs(ol - lane) == 1)
+        kinds, bridge, lane = [""] * n, [False] * n, [-1] * n
+        for node, d in g.nodes(data=True):
+            kinds[node] = str(d.get("piece_kind", ""))
+            bridge[node] = d.get("level") == "over"
+            lane[node] = int(d["lane"]) if d.get("lane") is not None else -1
         return cls(course_id or str(g.graph.get("id", "course")), tuple(succ), tuple(progress),
                    tuple(alley), tuple(chicane), tuple(before), tuple(label),
                    int(g.graph["lap_value"]), tuple(g.graph["start_places"]),
                    tuple(g.graph["start_crossings"]), any(alley), tuple(ahead), tuple(behind),
-                   tuple(beside),
+                   tuple(beside), tuple(kinds), tuple(bridge), tuple(lane),
+                   int(g.graph.get("lanes") or 0), _to_line(succ),
                    drawing=(course_spaces(g), g.graph.get("finish_segment"), g.graph.get("name")))
+
+
+def _to_line(succ: list[tuple[tuple[int, bool], ...]]) -> tuple[int, ...]:
+    """Per node, the fewest steps to the step that crosses the finish line (a large number
+    where none is reachable): a breadth-first search backwards from the line."""
+    n = len(succ)
+    far = 10 ** 6
+    dist = [far] * n
+    pred: list[list[int]] = [[] for _ in range(n)]
+    queue: deque[int] = deque()
+    for u in range(n):
+        for v, fin in succ[u]:
+            if fin:
+                if dist[u] != 1:
+                    dist[u] = 1
+                    queue.append(u)
+            else:
+                pred[v].append(u)
+    while queue:
+        x = queue.popleft()
+        for u in pred[x]:
+            if dist[u] > dist[x] + 1:
+                dist[u] = dist[x] + 1
+                queue.append(u)
+    return tuple(dist)

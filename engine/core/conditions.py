@@ -22,9 +22,10 @@ from typing import Any
 
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import CardRestriction
+from avecaesar.engine.data.suggest import unknown_name
 
-__all__ = ["CONDITIONS", "Condition", "Context", "check_expression", "holds",
-           "restriction_reason"]
+__all__ = ["CONDITIONS", "PARAM_CONDITIONS", "Condition", "Context", "ParamCondition",
+           "check_expression", "condition_names", "holds", "restriction_reason"]
 
 
 class Context:
@@ -57,10 +58,21 @@ class Context:
 
 @dataclass(frozen=True)
 class Condition:
-    """A named predicate and the sentence that defines it."""
+    """A named predicate and the sentence that defines it (where a rulebook describes it,
+    the rule that names it cites the rulebook; docs/ruleset-reference.md lists them)."""
 
     doc: str
     test: Callable[[Context], bool]
+
+
+@dataclass(frozen=True)
+class ParamCondition:
+    """A named predicate with one parameter, written ``{name: value}``: the sentence that
+    defines it (``{param}`` stands for the value) and the parameter's name."""
+
+    doc: str
+    test: Callable[[Context, int], bool]
+    param: str
 
 
 def _leaders(x: Context) -> list[int]:
@@ -99,6 +111,42 @@ def _in_alley(x: Context) -> bool:
     return p is not None and x.state.game.board.alley[p]
 
 
+def _alone_on_track(x: Context) -> bool:
+    """No other chariot still racing is on the track: every other has finished or left."""
+    st = x.state
+    if st.pos[x.chariot] is None:
+        return False
+    return not any(st.pos[o] is not None for o in st.racing() if o != x.chariot)
+
+
+def _piece_kind(kind: str) -> Callable[[Context], bool]:
+    def test(x: Context) -> bool:
+        p = x.state.pos[x.chariot]
+        return p is not None and x.state.game.board.piece_kind[p] == kind
+    return test
+
+
+def _on_bridge(x: Context) -> bool:
+    p = x.state.pos[x.chariot]
+    return p is not None and x.state.game.board.bridge[p]
+
+
+def _in_lane(outside: bool) -> Callable[[Context], bool]:
+    def test(x: Context) -> bool:
+        p = x.state.pos[x.chariot]
+        if p is None:
+            return False
+        board = x.state.game.board
+        lane = board.lane[p]
+        return lane == board.lanes - 1 if outside else lane == 0
+    return test
+
+
+def _within_of_line(x: Context, spaces: int) -> bool:
+    p = x.state.pos[x.chariot]
+    return p is not None and x.state.game.board.to_line[p] <= spaces
+
+
 def _last(x: Context) -> bool:
     racing = [c for c in x.state.racing() if x.state.pos[c] is not None]
     if x.chariot not in racing:
@@ -110,7 +158,9 @@ def _last(x: Context) -> bool:
 CONDITIONS: dict[str, Condition] = {
     "leading": Condition(
         "the chariot leads, alone or jointly with others (the greatest race progress among "
-        "the racing chariots on the track)", lambda x: x.chariot in _leaders(x)),
+        "the racing chariots on the track; where a finished chariot is ahead of every "
+        "chariot still racing, nobody leads once one has finished)",
+        lambda x: x.chariot in _leaders(x)),
     "leading_alone": Condition(
         "the chariot leads and no other is level with it", lambda x: _leaders(x) == [x.chariot]),
     "leading_jointly": Condition(
@@ -121,12 +171,27 @@ CONDITIONS: dict[str, Condition] = {
     "on_chicane": Condition(
         "the chariot stands on a chicane (a space alone in its cross-section)", _on_chicane),
     "in_alley": Condition("the chariot stands in the Imperial alley", _in_alley),
+    "in_curve": Condition(
+        "the chariot stands on a curve piece of the course (a piece whose lanes differ in "
+        "length and that turns)", _piece_kind("curve")),
+    "on_straight": Condition(
+        "the chariot stands on a straight piece of the course", _piece_kind("straight")),
+    "on_bridge": Condition(
+        "the chariot stands on a piece that crosses over another (a bridge)", _on_bridge),
+    "in_inside_lane": Condition(
+        "the chariot stands in the inside lane (lane 0)", _in_lane(False)),
+    "in_outside_lane": Condition(
+        "the chariot stands in the outside lane (the course's outermost track lane)",
+        _in_lane(True)),
     "blocks_others": Condition(
         "chariots behind cannot pass it (some other racing chariot cannot move any card of "
         "its hand in full)", lambda x: x.blocks_others(x.state, x.chariot)),
     "cannot_be_passed": Condition(
         "no other chariot still racing can pass it: it is alone on the track, or no other "
         "racing chariot has a legal move", lambda x: x.cannot_be_passed(x.state, x.chariot)),
+    "alone_on_track": Condition(
+        "no other chariot still racing is on the track (every other has finished or left "
+        "the race): nothing is left to pass it", _alone_on_track),
     "only_sixes_in_hand": Condition(
         "every card the chariot may play from is one of the restricted cards",
         lambda x: _only(x, x.chariot)),
@@ -160,7 +225,19 @@ CONDITIONS: dict[str, Condition] = {
     "never": Condition("never true", lambda x: False),
 }
 
+#: conditions with a parameter, written ``{name: value}`` (value: a whole number ≥ 0)
+PARAM_CONDITIONS: dict[str, ParamCondition] = {
+    "within_spaces_of_line": ParamCondition(
+        "the finish line is at most {param} steps ahead of the chariot (the fewest steps of "
+        "any way forward to the step over the line)", _within_of_line, "spaces"),
+}
+
 _COMBINATORS = ("all", "any", "not")
+
+
+def condition_names() -> list[str]:
+    """Every condition name, plain and with a parameter (what an error lists)."""
+    return [*CONDITIONS, *PARAM_CONDITIONS]
 
 
 def check_expression(expr: Any, where: str = "condition") -> list[str]:
@@ -168,15 +245,25 @@ def check_expression(expr: Any, where: str = "condition") -> list[str]:
     if isinstance(expr, str):
         if expr in CONDITIONS:
             return []
-        return [f"{where}: unknown condition {expr!r}; known: {', '.join(CONDITIONS)}"]
+        if expr in PARAM_CONDITIONS:
+            p = PARAM_CONDITIONS[expr].param
+            return [f"{where}: the condition {expr!r} takes its {p}: write {{{expr}: 3}}"]
+        return [f"{where}: {unknown_name('condition', expr, condition_names())}"]
     if isinstance(expr, Mapping) and len(expr) == 1:
         (op, arg), = expr.items()
         if op == "not":
             return check_expression(arg, f"{where}.not")
         if op in ("all", "any") and isinstance(arg, list) and arg:
             return [p for i, e in enumerate(arg) for p in check_expression(e, f"{where}.{op}[{i}]")]
-    return [f"{where}: a condition is a name or one of {{all: [..]}}, {{any: [..]}}, "
-            f"{{not: ..}}, not {expr!r}"]
+        if op in PARAM_CONDITIONS:
+            if isinstance(arg, int) and not isinstance(arg, bool) and arg >= 0:
+                return []
+            return [f"{where}.{op}: its {PARAM_CONDITIONS[op].param} is a whole number "
+                    f"(0 or more), not {arg!r}"]
+        if isinstance(op, str) and op not in _COMBINATORS and op not in CONDITIONS:
+            return [f"{where}: {unknown_name('condition', op, condition_names())}"]
+    return [f"{where}: a condition is a name, {{name: value}} for one with a parameter, or "
+            f"one of {{all: [..]}}, {{any: [..]}}, {{not: ..}}, not {expr!r}"]
 
 
 def holds(expr: Any, x: Context) -> bool:
@@ -188,7 +275,9 @@ def holds(expr: Any, x: Context) -> bool:
         return all(holds(e, x) for e in arg)
     if op == "any":
         return any(holds(e, x) for e in arg)
-    return not holds(arg, x)
+    if op == "not":
+        return not holds(arg, x)
+    return PARAM_CONDITIONS[op].test(x, arg)
 
 
 def _lead_words(x: Context) -> str:

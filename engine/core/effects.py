@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from avecaesar.engine.core.types import Event
+from avecaesar.engine.data.suggest import unknown_name
 
 __all__ = ["EFFECTS", "EVENTS", "Effect", "EffectLists", "Facts", "Turn", "check_effect_list",
            "effect_lists"]
@@ -67,12 +68,13 @@ class Turn:
     stored when the move is done), whether it finishes with this move, the events so far,
     whether nobody drives it, and the event whose effects are applied."""
 
-    __slots__ = ("event", "events", "finished", "hand", "own")
+    __slots__ = ("event", "events", "extra", "finished", "hand", "own")
 
     def __init__(self, hand: list[int], finished: bool, events: list[Event],
                  own: bool) -> None:
         self.hand, self.finished, self.events, self.own = hand, finished, events, own
         self.event = EVENTS["move_ended"]
+        self.extra = 0  # cards drawn beyond the hand size this turn (draw_card)
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,14 @@ EFFECTS: dict[str, Effect] = {
         "the highest card of the hand goes under the deck and the top card is drawn "
         "instead", "[001 Optional Variants]",
         events=("no_move", "only_restricted", "move_ended"), changes_hand=True),
+    "draw_card": Effect(
+        "the chariot draws the given number of cards from its deck into its hand, beyond "
+        "its hand size (not for a chariot nobody drives)",
+        params=("count",), changes_hand=True),
+    "discard_card": Effect(
+        "the chariot discards the given number of its highest hand cards; they are out of "
+        "the race (not for a chariot nobody drives)",
+        params=("count",), changes_hand=True),
     "play_smallest_loss": Effect(
         "no card moves in full: the card that loses the fewest movement points is played as "
         "far as it goes (a move, offered instead of the skip)",
@@ -180,14 +190,14 @@ def check_effect_list(event: str, entries: Any, where: str) -> list[str]:
     """What is wrong with an effect list for ``event`` (empty: nothing). An entry is a
     name or ``{effect: name, <param>: value}``."""
     if event not in EVENTS:
-        return [f"{where}: unknown event {event!r}; known: {', '.join(EVENTS)}"]
+        return [f"{where}: {unknown_name('event', event, EVENTS)}"]
     if not isinstance(entries, list):
         return [f"{where}: a list of effects, not {entries!r}"]
     out = []
     for i, e in enumerate(entries):
         name = e.get("effect") if isinstance(e, Mapping) else e
         if not isinstance(name, str) or name not in EFFECTS:
-            out.append(f"{where}[{i}]: unknown effect {name!r}; known: {', '.join(EFFECTS)}")
+            out.append(f"{where}[{i}]: {unknown_name('effect', str(name), EFFECTS)}")
             continue
         eff = EFFECTS[name]
         if eff.events and event not in eff.events:

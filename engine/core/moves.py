@@ -17,6 +17,7 @@ from avecaesar.engine.core.notation import to_notation
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import RaceRules
 from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move
+from avecaesar.engine.course.alley_window import counts, later_chance, passed
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = [
@@ -33,9 +34,11 @@ __all__ = [
     "ownerless_skip",
     "ram_targets",
     "ram_winner",
+    "restriction_reasons",
     "runs_out",
     "six_rule",
     "stops_in_alley",
+    "wait_window",
     "walks",
     "why_not",
 ]
@@ -116,7 +119,7 @@ def stops_in_alley(state: Position, c: int, node: int, lap: int) -> bool:
     ``alley_stop``): an alley space in an alley lap, and no stop made yet (with a lap prize,
     none this lap)."""
     rules = state.game.rules
-    return (state.game.board.alley[node] and lap in rules.alley_laps
+    return (state.game.board.alley[node] and counts(rules.alley_laps, lap)
             and (not state.stopped[c] or (rules.stop_each_lap and not state.forfeit[c])))
 
 
@@ -127,7 +130,7 @@ def misses_alley(state: Position, c: int, own: bool, lap: int, finished: bool,
     alley is not bound."""
     rules = state.game.rules
     return (state.game.board.has_alley and not stopped and not state.dq[c]
-            and (finished or lap > max(rules.alley_laps))
+            and (finished or passed(rules.alley_laps, lap))
             and not (own and rules.ownerless is not None and rules.ownerless.alley_free))
 
 
@@ -235,17 +238,33 @@ def card_forbidden(state: Position, c: int, card: int) -> str | None:
     return None
 
 
+def restriction_reasons(state: Position, c: int) -> str:
+    """Why the card restrictions forbid the cards ``c`` may play from, in their own words
+    (each restriction's ``why`` with its citation, once each): the reason a skip of kind
+    ``six_rule`` gives, whichever restriction — the 6-card rule or a house rule's ban —
+    forbade the cards."""
+    out: list[str] = []
+    for k in sorted(set(state.cards(c))):
+        why = card_forbidden(state, c, k)
+        if why is not None and why not in out:
+            out.append(why)
+    return "; ".join(out)
+
+
 def six_rule(state: Position, c: int) -> str | None:
     """Why chariot ``c`` may not play the six card now, or None if it may."""
     return card_forbidden(state, c, state.game.rules.six_card)
 
 
-def _chance(state: Position, lap: int, node: int | None) -> bool:
-    """The alley stop can still be made from ``node`` in ``lap`` or a later allowed lap."""
-    laps = state.game.rules.alley_laps
-    if any(x > lap for x in laps):
+def _chance(state: Position, lap: int, node: int | None,
+            laps: tuple[int, ...] | None = None) -> bool:
+    """The alley stop can still be made from ``node`` in ``lap`` or a later lap of ``laps``
+    (default: the laps in which the stop counts)."""
+    if laps is None:
+        laps = state.game.rules.alley_laps
+    if later_chance(laps, lap):
         return True
-    return lap in laps and node is not None and state.game.board.before_alley[node]
+    return counts(laps, lap) and node is not None and state.game.board.before_alley[node]
 
 
 def alley_pending(state: Position, c: int) -> bool:
@@ -263,9 +282,25 @@ def held_to_wait(state: Position, c: int) -> bool:
     return not (own is not None and not own.alley_wait and state.game.is_ownerless(c))
 
 
-def gives_up_alley(state: Position, c: int, path: tuple[int, ...]) -> bool:
+def wait_window(state: Position, c: int) -> tuple[int, ...] | None:
+    """The laps whose alley stop a blocked chariot ``c`` is held to wait for now: every lap
+    the stop counts in (it waits on its last chance), or with ``alley_wait_laps`` its
+    current lap if that is one of them; None: it is not held to wait in this lap."""
+    rules = state.game.rules
+    if rules.alley_wait_laps is None:
+        return rules.alley_laps
+    lap = state.lap(c)
+    node = state.pos[c]
+    if (lap in rules.alley_wait_laps and counts(rules.alley_laps, lap) and node is not None
+            and state.game.board.before_alley[node]):
+        return (lap,)
+    return None  # not a waiting lap, or past the alley's entry: no stop left this lap
+
+
+def gives_up_alley(state: Position, c: int, path: tuple[int, ...],
+                   laps: tuple[int, ...] | None = None) -> bool:
     """Driving ``path`` makes the pending alley stop impossible (it neither stops there nor
-    keeps a later chance)."""
+    keeps a later chance) — in ``laps`` if given, else in every lap the stop counts in."""
     board = state.game.board
     node = state.pos[c]
     lap = state.lap(c)
@@ -273,20 +308,24 @@ def gives_up_alley(state: Position, c: int, path: tuple[int, ...]) -> bool:
         if node is not None and (nxt, True) in board.succ[node]:
             lap += 1
         node = nxt
-    return _gives_up_at(state, lap, path[-1])
+    return _gives_up_at(state, lap, path[-1], laps)
 
 
-def _gives_up_at(state: Position, lap: int, end: int) -> bool:
+def _gives_up_at(state: Position, lap: int, end: int,
+                 laps: tuple[int, ...] | None = None) -> bool:
     """:func:`gives_up_alley` for a path that ends on ``end`` in lap ``lap``."""
-    if state.game.board.alley[end] and lap in state.game.rules.alley_laps:
+    if laps is None:
+        laps = state.game.rules.alley_laps
+    if state.game.board.alley[end] and counts(laps, lap):
         return False
-    return not _chance(state, lap, end)
+    return not _chance(state, lap, end, laps)
 
 
 def _stop_possible_on_empty_track(state: Position, c: int,
-                                  forbidden: frozenset[int] = frozenset()) -> bool:
-    """Some card of the hand (but the ``forbidden`` ones) could keep the stop possible if
-    no other chariot were there: then it is the other chariots that block the alley."""
+                                  forbidden: frozenset[int] = frozenset(),
+                                  laps: tuple[int, ...] | None = None) -> bool:
+    """Some card of the hand (but the ``forbidden`` ones) could keep the stop possible (in
+    ``laps``) if no other chariot were there: then it is the others that block the alley."""
     start = state.pos[c]
     if start is None:
         return False
@@ -294,7 +333,7 @@ def _stop_possible_on_empty_track(state: Position, c: int,
     left = board.start_crossings[c] + state.game.rules.laps - state.crossings[c]
     lap = state.lap(c)
     # each walk of the empty track by its (crossings, landing): gives_up_alley of its path
-    return any(not _gives_up_at(state, lap + crossed, end)
+    return any(not _gives_up_at(state, lap + crossed, end, laps)
                for k in set(state.cards(c)) if k not in forbidden
                for (crossed, end), _bits in board.walk_table(start, k, left).ends)
 
@@ -471,10 +510,11 @@ class _Analysis:
         if rules.ramming is not None and self.count and not state.game.is_ownerless(c):
             self._extend([Move(m.card, m.path, o) for m in list(self.moves)
                           for o in ram_targets(state, c, start, m.path)])
-        if (rules.alley_wait_binds and self.count and alley_pending(state, c)
+        window = wait_window(state, c) if rules.alley_wait_binds else None
+        if (window is not None and self.count and alley_pending(state, c)
                 and held_to_wait(state, c)):
-            keeps = self._keeps_alley(state, c)
-            if not keeps and _stop_possible_on_empty_track(state, c, _forbidden(no)):
+            keeps = self._keeps_alley(state, c, window)
+            if not keeps and _stop_possible_on_empty_track(state, c, _forbidden(no), window):
                 self.blocked_alley = True
                 if rules.alley_must_wait:
                     self._moves, self.parts, self.tail, self.count = [], [], [], 0
@@ -493,16 +533,18 @@ class _Analysis:
             self._moves.extend(more)
         self.count += len(more)
 
-    def _keeps_alley(self, state: Position, c: int) -> bool:
-        """Some legal move does not give up the alley stop (:func:`gives_up_alley`)."""
+    def _keeps_alley(self, state: Position, c: int,
+                     laps: tuple[int, ...] | None = None) -> bool:
+        """Some legal move does not give up the alley stop in ``laps`` (default: every lap
+        the stop counts in; :func:`gives_up_alley`)."""
         if self._moves is not None:
-            return any(not gives_up_alley(state, c, m.path) for m in self._moves)
+            return any(not gives_up_alley(state, c, m.path, laps) for m in self._moves)
         lap = state.lap(c)
         for table, blocked in self.parts or ():
             for (crossed, end), bits in table.ends:
-                if bits & ~blocked and not _gives_up_at(state, lap + crossed, end):
+                if bits & ~blocked and not _gives_up_at(state, lap + crossed, end, laps):
                     return True
-        return any(not gives_up_alley(state, c, m.path) for m in self.tail)
+        return any(not gives_up_alley(state, c, m.path, laps) for m in self.tail)
 
     @property
     def moves(self) -> list[Move]:
@@ -664,11 +706,12 @@ def why_not(state: Position, move: Move) -> str | None:
     no = card_forbidden(state, c, move.card)
     if no is not None:
         return no
-    if (rules.alley_must_wait and alley_pending(state, c)
-            and held_to_wait(state, c) and gives_up_alley(state, c, path)):
+    window = wait_window(state, c) if rules.alley_must_wait else None
+    if (window is not None and alley_pending(state, c)
+            and held_to_wait(state, c) and gives_up_alley(state, c, path, window)):
         a = _Analysis(state)
         if a.blocked_alley:
-            return (f"the alley is blocked on your last chance: you must wait until it is "
+            return (f"the alley is blocked and you still owe the stop: you must wait until it is "
                     f"free — {rules.cite('alley_wait')}")
     return None
 

@@ -102,7 +102,14 @@ class Position:
         return [c for c, s in enumerate(self.status) if s == RACING]
 
     def leaders(self) -> list[int]:
-        """The racing chariots with the greatest race progress (several: joint leaders)."""
+        """The racing chariots with the greatest race progress (several: joint leaders).
+
+        The one definition of who leads, for every question (the ``leading`` conditions,
+        the 2-4-6 measure, any house rule): where the rules say a finished chariot is ahead
+        of every chariot still racing (``finishers_lead``), nobody leads once one has
+        crossed the line."""
+        if self.finish_order and self.game.rules.finishers_lead:
+            return []
         board = self.game.board
         sc, lap_value, progress = board.start_crossings, board.lap_value, board.progress
         pos, crossings = self.pos, self.crossings
@@ -137,16 +144,16 @@ class Position:
         return self.hands[c]
 
     def position_move(self, c: int) -> int:
-        """The 2-4-6 rule: the move of a chariot by its race position (leading, middle,
-        last among the racing chariots on the track)."""
+        """The 2-4-6 rule: the move of a chariot by its race position (leading as
+        :meth:`leaders` says, else last or middle among the racing chariots on the
+        track)."""
         own = self.game.rules.ownerless
         assert own is not None and own.position_moves is not None
         lead, middle, last = own.position_moves
-        on = [o for o in self.racing() if self.pos[o] is not None]
-        rp = {o: self.race_progress(o) for o in on}
-        if rp[c] == max(rp.values()):
+        if c in self.leaders():
             return lead
-        if rp[c] == min(rp.values()):
+        on = [o for o in self.racing() if self.pos[o] is not None]
+        if self.race_progress(c) == min(self.race_progress(o) for o in on):
             return last
         return middle
 

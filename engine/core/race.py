@@ -20,7 +20,8 @@ from avecaesar.engine.core.types import RACING, REMOVED, Event, Move
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
 
-__all__ = ["Outcome", "OwnerlessPolicyError", "Placing", "Policy", "RaceRun", "new_race",
+__all__ = ["Outcome", "OwnerlessPolicyError", "Placing", "PlayerCountError", "Policy",
+           "RaceRun", "check_player_count", "check_seats", "new_race",
            "outcome", "play_turn", "run_race"]
 
 
@@ -158,6 +159,45 @@ def ownerless_count(rules: RaceRules, board: Board, players: int) -> int:
     if rules.ownerless is None:
         return 0
     return max(0, len(board.start_places) - players)
+
+
+class PlayerCountError(UsageError):
+    """Raised when the number of players is outside the range the rules are written for;
+    the CLI adds the variants that allow the number
+    (:func:`~avecaesar.engine.ruleset.load.variants_for_players`)."""
+
+    def __init__(self, players: int, lo: int, hi: int, cite: str,
+                 variants: Sequence[str] = ()) -> None:
+        self.players, self.lo, self.hi, self.cite = players, lo, hi, cite
+        few = "few" if players < lo else "many"
+        if variants:
+            hint = (f"; the variant{'s' if len(variants) > 1 else ''} "
+                    f"{', '.join(variants)} allow{'' if len(variants) > 1 else 's'} {players}"
+                    f" (--variant)")
+        else:
+            hint = (f"; no bundled variant allows {players}: to race anyway, write it as a "
+                    f"house rule (--set players.{'min' if players < lo else 'max'}={players})")
+        who = "1 player is" if players == 1 else f"{players} players are"
+        super().__init__(f"{who} too {few}: these rules are for {lo} to {hi} "
+                         f"players ({cite}){hint}")
+
+
+def check_player_count(rules: RaceRules, players: int, ruleset: str | None = None,
+                       variants: Sequence[str] = ()) -> None:
+    """Refuse a number of players outside the range the rules are written for
+    (``players.min`` to ``players.max``) with :class:`PlayerCountError`, naming the bundled
+    variants that allow the number when the ``ruleset`` and its ``variants`` are given.
+    Every place a person sets up a race asks it (the CLI's race, play, simulate and
+    tournament, the web table); the engine's own :func:`new_race` seats whatever it is
+    given (the benchmarks and tests race bots in any number)."""
+    lo, hi = rules.players_min, rules.players_max
+    if not lo <= players <= hi:
+        named: list[str] = []
+        if ruleset is not None:
+            from avecaesar.engine.ruleset.load import variants_for_players
+
+            named = variants_for_players(ruleset, variants, players)
+        raise PlayerCountError(players, lo, hi, rules.cite("players_min"), named)
 
 
 def check_seats(rules: RaceRules, board: Board, players: int) -> int:

@@ -38,7 +38,11 @@ def freeze(expr: Any) -> Any:
     if expr is None or isinstance(expr, str | tuple):
         return expr
     (op, arg), = expr.items()
-    return (op, freeze(arg)) if op == "not" else (op, tuple(freeze(e) for e in arg))
+    if op == "not":
+        return (op, freeze(arg))
+    if op in ("all", "any"):
+        return (op, tuple(freeze(e) for e in arg))
+    return (op, arg)  # a condition with a parameter: {name: value}
 
 
 @dataclass(frozen=True)
@@ -127,18 +131,22 @@ class RaceRules:
         ``first_row_may_not`` (a first-row chariot may not open with it, a later row may),
         ``none``.
     start_rows: start places (1-based) per row, or None.
-    six_chicane: conditions under which a leader on a chicane with only sixes may play one
-        (None: no exception).
+    six_chicane: conditions (names or frozen ``all``/``any``/``not`` expressions, all
+        must hold) under which a leader on a chicane with only sixes may play one (None: no
+        exception).
     six_joint_exception: conditions under which one of several joint leaders, all with only
         sixes, may play one (None: no exception).
     six_ends: ``race_has_finisher`` or ``never``.
-    six_free: conditions under which a leader is not bound by the rule at all (None: none).
+    six_free: conditions (as ``six_chicane``) under which a leader is not bound by the rule
+        at all (None: none).
     finishers_lead: a chariot that has finished is ahead of every racing chariot, so no
         racing chariot leads once one has finished.
     alley_laps: laps in which the alley stop counts.
     alley_must_stop: whether a chariot must stop in the alley.
     alley_wait: ``must_wait`` / ``may_wait`` / ``no_wait`` when the alley is blocked on
         the last chance (the data's ``must_move`` is ``no_wait``).
+    alley_wait_laps: the laps in which a chariot blocked from the alley is held to
+        ``alley_wait`` for the stop in that very lap (None: only on its last chance).
     no_stop: what a missing alley stop does: ``disqualify``, ``execute`` (removed at once,
         0 points) or ``none``.
     no_move: when no card can be moved in full: ``skip_turn``, ``cycle_card`` (skip, put
@@ -169,6 +177,8 @@ class RaceRules:
     team_scoring: None (one chariot each) or how a player's chariots score:
         ``all_chariots_score`` / ``individual_and_team`` / ``team_total`` — each chariot
         scores by its place, the player's (team's) points are their sum.
+    players_min, players_max: how many players the rules are written for (enforced when a
+        race is set up, :func:`~avecaesar.engine.core.race.check_seats`).
     dq_may_finish, dq_keeps_place: what a disqualified chariot may do.
     out_of_cards: ``remove``.
     places: points per place (1st first).
@@ -184,8 +194,8 @@ class RaceRules:
     six_joint: bool
     six_at_start: str
     start_rows: tuple[tuple[int, ...], ...] | None
-    six_chicane: tuple[str, ...] | None
-    six_joint_exception: tuple[str, ...] | None
+    six_chicane: tuple[Any, ...] | None
+    six_joint_exception: tuple[Any, ...] | None
     six_ends: str
     alley_laps: tuple[int, ...]
     alley_must_stop: bool
@@ -208,7 +218,10 @@ class RaceRules:
     chariots_per_player: int | tuple[tuple[int, int], ...] = 1
     team_order: str = "in_start_order"
     team_scoring: str | None = None
-    six_free: tuple[str, ...] | None = None
+    six_free: tuple[Any, ...] | None = None
+    alley_wait_laps: tuple[int, ...] | None = None
+    players_min: int = 1
+    players_max: int = 6
     finishers_lead: bool = False
     extra_restrictions: tuple[CardRestriction, ...] = ()
     extra_effects: tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...] = ()
@@ -289,7 +302,7 @@ def _any(*parts: Any) -> Any:
     return given[0] if len(given) == 1 else {"any": given}
 
 
-def _conds(names: tuple[str, ...] | None) -> Any:
+def _conds(names: tuple[Any, ...] | None) -> Any:
     return None if not names else _all(*names)
 
 
@@ -301,8 +314,9 @@ def six_restrictions(r: RaceRules) -> tuple[CardRestriction, ...]:
     any :class:`CardRestriction` the same way, whatever rule it came from.
     """
     six = frozenset({r.six_card})
-    ends = "race_has_finisher" if (r.six_ends == "race_has_finisher" or r.finishers_lead) \
-        else None
+    # finishers_lead needs no clause here: the leading conditions read Position.leaders,
+    # which names no leader once a chariot has finished
+    ends = "race_has_finisher" if r.six_ends == "race_has_finisher" else None
     exempt = "driven_by_nobody" if r.ownerless is not None and not r.ownerless.six_rule \
         else None
     free = _all("leading", _conds(r.six_free)) if r.six_free else None

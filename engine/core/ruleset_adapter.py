@@ -21,6 +21,7 @@ from avecaesar.engine.core.rule_values import (
     OwnerlessRules,
     RaceRules,
     UnsupportedRuleError,
+    freeze,
 )
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 
@@ -77,6 +78,7 @@ RULE_KEYS: dict[str, str] = {
     "alley_must_stop": "alley.must_stop",
     "alley_overtaking": "alley.overtaking",
     "alley_wait": "alley.blocked_last_chance",
+    "alley_wait_laps": "alley.wait_laps",
     "no_stop": "alley.no_stop",
     "dq_may_finish": "disqualification.may_finish",
     "dq_keeps_place": "disqualification.keeps_place",
@@ -90,6 +92,8 @@ RULE_KEYS: dict[str, str] = {
     "ownerless": "ownerless.when",
     "must_play": "turns.must_play",
     "chariots_per_player": "players.chariots_per_player",
+    "players_min": "players.min",
+    "players_max": "players.max",
     "exact_move": "turns.exact_move",
     "no_move": "turns.no_move",
 }
@@ -103,18 +107,25 @@ def _check(key: str, value: object, allowed: tuple[object, ...]) -> str:
     return str(value)
 
 
-def _conditions(key: str, value: Any) -> tuple[str, ...] | None:
-    if value in (None, False, [], "none"):
+def _conditions(key: str, value: Any) -> tuple[Any, ...] | None:
+    """A ``six_rule`` list of conditions (all must hold): each entry a name or an
+    ``all`` / ``any`` / ``not`` expression, as ``card_restrictions`` take; checked against
+    the registry and frozen (:func:`~avecaesar.engine.core.rule_values.freeze`)."""
+    if value is None or value is False or value == [] or value == "none":
         return None
     if isinstance(value, Mapping):
         value = value.get("when", [])
-    out = tuple(str(v) for v in value)
-    for c in out:
-        _check(key, c, CONDITIONS)
-    return out
+    if isinstance(value, str | Mapping):
+        value = [value]
+    out = tuple(value)
+    for i, e in enumerate(out):
+        problems = check_expression(e, f"{key}[{i}]")
+        if problems:
+            raise UnsupportedRuleError(key, e, list(CONDITIONS), problems[0])
+    return tuple(freeze(e) for e in out)
 
 
-def _joint_exception(key: str, value: Any) -> tuple[str, ...] | None:
+def _joint_exception(key: str, value: Any) -> tuple[Any, ...] | None:
     """The joint leaders' exception: its ``when`` conditions, and the one its ``who`` names
     (:data:`JOINT_WHO`)."""
     when = _conditions(key, value)
@@ -170,7 +181,7 @@ def _extra_restrictions(ruleset: Any) -> tuple[CardRestriction, ...]:
         problems = [p for part in ("forbidden_when", "unless", "ends_when") if part in e
                     for p in check_expression(e[part], f"{key}[{i}].{part}")]
         if problems:
-            raise UnsupportedRuleError(key, problems[0], list(CONDITION_REGISTRY))
+            raise UnsupportedRuleError(key, e, list(CONDITION_REGISTRY), problems[0])
         cards = frozenset(int(k) for k in e["cards"])
         out.append(CardRestriction(cards, e["forbidden_when"], e.get("unless"),
                                    e.get("ends_when"), e.get("why", "no {card} now"), cite))
@@ -430,6 +441,10 @@ def _rules_from(ruleset: Any) -> RaceRules:
         team_scoring=team_scoring,
         six_free=_conditions(k["six_free"], v(k["six_free"])) if ruleset.has(k["six_free"])
         else None,
+        alley_wait_laps=tuple(int(x) for x in v(k["alley_wait_laps"]))
+        if ruleset.has(k["alley_wait_laps"]) else None,
+        players_min=int(v(k["players_min"])) if ruleset.has(k["players_min"]) else 1,
+        players_max=int(v(k["players_max"])) if ruleset.has(k["players_max"]) else 6,
         finishers_lead=bool(v(k["finishers_lead"])) if ruleset.has(k["finishers_lead"])
         else False,
         citations=cites,

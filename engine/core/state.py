@@ -18,6 +18,7 @@ from avecaesar.engine.core.moves import (
     only_restricted,
     ownerless_skip,
     ram_winner,
+    restriction_reasons,
     runs_out,
     stops_in_alley,
     why_not,
@@ -168,7 +169,7 @@ class RaceState(Position):
                 events.append(Event("finish", c, {"order": len(self.finish_order)}))
         if fx.move_ended:
             self._apply(fx.move_ended, "move_ended", c, t)
-        while not own and len(hand) < rules.hand_size and self.decks[c]:
+        while not own and len(hand) < rules.hand_size + t.extra and self.decks[c]:
             hand.append(self.decks[c][0])
             self.decks[c] = self.decks[c][1:]
         self.hands[c] = tuple(sorted(hand))
@@ -215,7 +216,11 @@ class RaceState(Position):
         """
         c = self.turn
         self.ply += 1
-        events: list[Event] = [Event("skip", c, {"reason": reason})] if self.log else []
+        events: list[Event] = []
+        if self.log:  # a skip by the card restrictions says which of them, in its words
+            why = restriction_reasons(self, c) if reason == "six_rule" else ""
+            events.append(Event("skip", c, {"reason": reason, "why": why} if why
+                                else {"reason": reason}))
         counts = True
         fx = self.fx
         if self.game.is_ownerless(c) and self.decks[c]:

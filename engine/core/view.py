@@ -29,11 +29,12 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.conditions import CONDITIONS, Context
+from avecaesar.engine.core.conditions import CONDITIONS, PARAM_CONDITIONS, Context
 from avecaesar.engine.core.moves import six_rule
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.core.types import LETTERS, RACING, Event
+from avecaesar.engine.course.alley_window import counts
 
 __all__ = ["HAND_CONDITIONS", "PRIVATE_HEADER", "distance_to_finish", "private_view",
            "public_card_status", "public_event", "public_record", "public_view",
@@ -48,7 +49,7 @@ PRIVATE_HEADER = ("seed", "start")
 #: per turn line, what the table has not seen: how many moves the hand allowed
 PRIVATE_TURN = ("legal",)
 #: event kinds whose data names a card nobody else saw, and that field
-PRIVATE_EVENT_FIELDS = {"cycle": "card"}
+PRIVATE_EVENT_FIELDS = {"cycle": "card", "draw": "card"}
 
 
 # -- the 6-card status, in three values -----------------------------------------------------
@@ -62,6 +63,8 @@ def _holds3(expr: Any, x: Context) -> bool | None:
     if op == "not":
         inner = _holds3(arg, x)
         return None if inner is None else not inner
+    if op in PARAM_CONDITIONS:  # where the chariot stands: no hand is read
+        return PARAM_CONDITIONS[op].test(x, arg)
     found = [_holds3(e, x) for e in arg]
     if op == "all":
         return False if False in found else (True if all(found) else None)
@@ -157,6 +160,7 @@ def _search(board: Board, start: int, left: int, lap: int, alley: bool,
             alley_laps: Sequence[int]) -> int | None:
     """Breadth-first over (space, crossings, stop made) from ``start``."""
     begin = (start, 0, not alley)
+    window = tuple(alley_laps)
     seen = {begin}
     queue = deque([(begin, 0)])
     while queue:
@@ -167,7 +171,7 @@ def _search(board: Board, start: int, left: int, lap: int, alley: bool,
                 if stopped:
                     return steps + 1
                 continue
-            s = stopped or (board.alley[nxt] and lap + k in alley_laps)
+            s = stopped or (board.alley[nxt] and counts(window, lap + k))
             item = (nxt, k, s)
             if item not in seen:
                 seen.add(item)

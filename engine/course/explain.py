@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from avecaesar.engine.course.alley_window import counts
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
 from avecaesar.engine.course.load import Course, contract_water
 from avecaesar.engine.course.race_path import shortest_race_route
@@ -145,7 +146,8 @@ def _place(course: Course, g: nx.DiGraph, place: int, rules: RaceFigures,
         d = g.nodes[v]
         out.by_kind[_kind(g, v, lengths, kinds)] += 1
         piece = "alley" if d["kind"] == "alley" else d["piece"]
-        if d["kind"] == "alley" and out.alley_stop_lap is None and lap in rules.alley_laps:
+        if (d["kind"] == "alley" and out.alley_stop_lap is None
+                and counts(tuple(rules.alley_laps), lap)):
             out.alley_stop_lap = lap
         use = uses.get(piece)
         if use is None:

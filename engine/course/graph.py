@@ -193,6 +193,7 @@ def build_graph(model: CourseModel, *, direction: str = "clockwise",
     for n, s in enumerate(ordered):
         a, b = fwd(s)
         g.add_node(n, label=s.label, lane=s.lane, kind=s.kind, piece=model.pieces[s.piece].name,
+                   piece_kind="alley" if s.kind == "alley" else model.pieces[s.piece].kind,
                    pos=(round(s.x, 2), round(s.y, 2)), angle=round(s.angle, 2),
                    size=round(s.size, 2),
                    a=a, b=b, water=s.water, level=s.level, chicane=False, start_place=None)

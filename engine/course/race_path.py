@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import networkx as nx
 
+from avecaesar.engine.course.alley_window import counts
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
 
 __all__ = ["lap_length", "outside_race", "shortest_race", "shortest_race_route"]
@@ -24,7 +25,7 @@ def _search(g: nx.DiGraph, start: int, crossings_at_start: int, figures: RaceFig
             allowed: Callable[[int], bool] | None = None) -> list[int] | None:
     """Nodes of one shortest legal race from ``start`` (start included), or None."""
     needed = figures.laps + crossings_at_start
-    alley_laps = set(figures.alley_laps)
+    alley_laps = tuple(figures.alley_laps)
     need_alley = figures.alley_required and bool(g.graph.get("alley"))
     kinds = {n: d["kind"] == "alley" for n, d in g.nodes(data=True)}
     # plain lists: iterating networkx's adjacency views per state is the search's main cost
@@ -49,7 +50,7 @@ def _search(g: nx.DiGraph, start: int, crossings_at_start: int, figures: RaceFig
                     return route[::-1]
                 continue
             lap = c - crossings_at_start + 1  # the lap being driven
-            s = stopped or (kinds[nxt] and lap in alley_laps)
+            s = stopped or (kinds[nxt] and counts(alley_laps, lap))
             key = (nxt, c, s)
             if key not in parent:
                 parent[key] = state

@@ -19,7 +19,7 @@ from referencing.jsonschema import DRAFT202012
 
 from avecaesar.engine.data.errors import Problem
 from avecaesar.engine.data.paths import SCHEMAS_DIR
-from avecaesar.engine.data.suggest import did_you_mean
+from avecaesar.engine.data.suggest import did_you_mean, unknown_name
 from avecaesar.engine.data.yamlsource import Source
 
 __all__ = ["data_messages", "registry", "schema", "schema_problems", "validator"]
@@ -102,6 +102,9 @@ def _explain(err: ValidationError, source: Source,
             return path, (f"{text} was read as a number — quote it (\"{text}\") "
                           "if you mean the text"), None
         return path, f"{_short(inst)} is not {_a(want)} — write {_a(want)} here", None
+    named = _vocabulary(err.schema)
+    if v == "enum" and named and isinstance(err.instance, str):
+        return path, unknown_name(named, err.instance, [str(o) for o in err.validator_value]), None
     if v == "enum":
         opts = [str(o) for o in err.validator_value]
         hint = did_you_mean(str(err.instance), opts) if isinstance(err.instance, str) else ""
@@ -128,6 +131,20 @@ def _explain(err: ValidationError, source: Source,
     desc = err.schema.get("description") if isinstance(err.schema, dict) else None
     message = err.message.replace(repr(err.instance), _short(err.instance))
     return path, _clip(message, 200) + (f" — expected: {desc}" if desc else ""), None
+
+
+# the registries' schema $defs, by the start of their description: an unknown name there
+# is "unknown condition 'x' — did you mean …? (one of: …)"
+RULESET_ID = "urn:avecaesar:ruleset"
+_VOCABULARY = {"a condition of the rule vocabulary": "condition",
+               "an effect of the rule vocabulary": "effect",
+               "an event of the rule vocabulary": "event"}
+
+
+def _vocabulary(node: object) -> str:
+    desc = node.get("description", "") if isinstance(node, dict) else ""
+    return next((kind for start, kind in _VOCABULARY.items()
+                 if isinstance(desc, str) and desc.startswith(start)), "")
 
 
 def _clip(text: str, n: int) -> str:
@@ -170,6 +187,37 @@ def _a(types: object) -> str:
     return " or ".join(words.get(str(n), str(n)) for n in names)
 
 
+def _descendants(err: ValidationError) -> list[ValidationError]:
+    out = []
+    for sub in err.context or ():
+        out.append(sub)
+        out.extend(_descendants(sub))
+    return out
+
+
+def vocabulary_error(err: ValidationError) -> tuple[list[str | int], str] | None:
+    """An unknown name of the rule vocabulary (a condition, a condition with a parameter, an
+    effect, an event) somewhere under ``err`` (a ``oneOf`` of the forms a name may take), as
+    (path, ``unknown condition 'x' — did you mean …? (one of: …)``); None if there is none.
+    Preferred to the best-matching branch, which may blame the form instead of the name."""
+    every = [err, *_descendants(err)]
+    for sub in every:  # a misspelt name, first: the deepest place it can be
+        kind = _vocabulary(sub.schema)
+        if sub.validator == "enum" and kind and isinstance(sub.instance, str):
+            return list(sub.absolute_path), unknown_name(
+                kind, sub.instance, [str(o) for o in sub.validator_value])
+    plain = schema(RULESET_ID)["$defs"]["condition"]["enum"]
+    for sub in every:  # then a {name: value} whose name is no condition with a parameter
+        if (sub.validator == "additionalProperties" and _vocabulary(sub.schema) == "condition"
+                and isinstance(sub.instance, dict) and len(sub.instance) == 1):
+            name = str(next(iter(sub.instance)))
+            if name in ("all", "any", "not") or name in plain:
+                continue
+            return list(sub.absolute_path), unknown_name(
+                "condition", name, [*plain, *sub.schema.get("properties", {})])
+    return None
+
+
 def _leaves(err: ValidationError) -> ValidationError:
     """For oneOf/anyOf, the sub-error that best says what is wrong."""
     while err.context:
@@ -187,8 +235,11 @@ def schema_problems(source: Source, schema_id: str) -> list[Problem]:
         for path in _non_finite(source.data)]
     seen: set[tuple[int, int, str]] = set()
     for err in validator(schema_id).iter_errors(source.data):
-        err = _leaves(err)
-        path, message, key = _explain(err, source, schema_id)
+        named = vocabulary_error(err)
+        if named is not None:
+            path, message, key = (*named, None)
+        else:
+            path, message, key = _explain(_leaves(err), source, schema_id)
         p = source.problem(path, message, key=key)
         if (p.line, p.column, p.message) not in seen:
             seen.add((p.line, p.column, p.message))
@@ -202,8 +253,9 @@ def data_messages(data: object, schema_id: str) -> list[tuple[list[str | int], s
     empty = Source("<data>", data, None)
     out: list[tuple[list[str | int], str]] = []
     for err in validator(schema_id).iter_errors(data):
-        err = _leaves(err)
-        path, message, key = _explain(err, empty, schema_id)
+        named = vocabulary_error(err)
+        path, message, key = (*named, None) if named is not None else _explain(
+            _leaves(err), empty, schema_id)
         if key is not None:
             path = [*path, key]
         if (path, message) not in out:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from avecaesar.engine.core.race import check_seats
+from avecaesar.engine.core.race import check_player_count, check_seats
 from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
@@ -51,10 +51,11 @@ def settle_open_values(ruleset: str, variants: Sequence[str],
 
 def max_players(rules: Any, board: Any) -> int:
     """The most players the rules seat on the board (each player's chariots on their own
-    start places)."""
+    start places) and are written for."""
     for n in range(MAX_PLAYERS, 1, -1):
         try:
             check_seats(rules, board, n)
+            check_player_count(rules, n)
             return n
         except AveCaesarError:
             continue
@@ -73,6 +74,7 @@ def batch_spec(course: str, ruleset: str | None, players: int | None, races: int
     rules, board = race_setup(rules_id, variants, dict(settled), course, house_rules)
     n = players or max_players(rules, board)
     check_seats(rules, board, n)
+    check_player_count(rules, n, rules_id, variants)
     return SimSpec(rules_id, course, n, races, seed, variants, settled, bots, house), notes
 
 

@@ -75,6 +75,7 @@ def test_the_six_rule_is_one_kind_of_restriction() -> None:
     assert house.card_restrictions[-1].cite == "house rule: rulesets/examples"
 
 
+@pytest.mark.covers("rule:card_restrictions.extra")
 def test_a_leader_may_not_play_a_5() -> None:
     refused = played = 0
     for state in _races("dicetree-2022", "leader-no-5.yaml",
@@ -116,6 +117,7 @@ def test_nobody_may_play_a_1_on_a_chicane() -> None:
     assert refused > 0 and played > 0
 
 
+@pytest.mark.covers("rule:race.laps", "rule:deck.composition")
 def test_four_laps_from_yaml_alone() -> None:
     rules, board = race_setup("dicetree-2022", [str(EXAMPLES / "four-laps.yaml")], {},
                               "tests/core/courses/oval.yaml")
@@ -133,6 +135,7 @@ def test_four_laps_from_yaml_alone() -> None:
     ("pro-ludo-2006", "first_leader_to_move"),  # 'der zuerst wieder an der Reihe ist'
     ("ravensburger-1989", "to_move"),  # 'den spelare som står i tur'
 ])
+@pytest.mark.covers("rule:six_rule.joint_leader_exception")
 def test_the_joint_exception_reads_who(edition: str, who: str | None) -> None:
     """six_rule.joint_leader_exception.who is read: it adds its condition to ``when``
     (DiceTree 2022 rulebook (DE) S.5; Pro Ludo 2006 Spielregel (DE) p.5; Ravensburger 1989

@@ -65,6 +65,7 @@ def test_the_adapter_maps_values_to_effect_lists(edition: str, variants: list[st
     assert [name for name, _ in rules.effects.names[event]] == effects
 
 
+@pytest.mark.covers("rule:effects.extra")
 def test_an_extra_effect_is_raced_from_yaml_alone() -> None:
     """rulesets/examples/alley-race-card-3.yaml: every alley stop of a player's chariot
     also gives a race card of 3 (it joins the hand); without it, none."""

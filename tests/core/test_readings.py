@@ -8,13 +8,17 @@ alley 9 → 10 → 14 → 18 entered only from 5; the chicane 49 reached from 46
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
+import yaml
 
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.race import new_race, outcome
 from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
 from avecaesar.engine.core.state import WAIT, Move
-from avecaesar.engine.ruleset.load import load_ruleset
+from avecaesar.engine.ruleset.load import load_ruleset, rule_kind
 
 EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")
 
@@ -51,6 +55,55 @@ def test_kinds_of_the_readings():
         assert k89[rule] == k06[rule] == k22[rule] == "read"
 
 
+# A note that says no text gives the value contradicts the kind ``stated``: such a value is
+# ``read`` (its ``reading`` quotes the words it rests on). The test reads every rule of every
+# bundled ruleset file, so a new contradiction fails wherever it is written.
+NO_TEXT_GIVES_IT = re.compile(r"""
+    \b(?:does|do|did)\s+not\s+(?:define|give|say|state|name|mention|specify|tell)\b
+  | \bnot\s+(?:given|stated|defined|said|named|mentioned|specified)\b
+  | \bno\s+(?:text|source|rulebook|sentence|rule)s?\s+(?:gives?|says?|states?|defines?|names?)\b
+  | \bno\s+[\w-]+(?:\s+[\w-]+)?\s+is\s+(?:given|stated|defined|named|mentioned)\b
+  | \b(?:is|are)\s+not\s+in\s+the\s+(?:texts?|sources?|rules|rulebook)\b
+  | \b(?:texts?|sources?|rules|rulebook)\s+(?:is|are)\s+silent\b
+""", re.I | re.X)
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
+
+
+def _rules_of_file(path):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    for group, keys in (data.get("rules") or {}).items():
+        for key, rule in (keys or {}).items():
+            if isinstance(rule, dict) and "source" in rule:
+                yield f"{group}.{key}", rule
+
+
+def test_the_criterion_catches_the_notes_that_claimed_too_much():
+    # the two notes the re-check found under `stated` (issue 20)
+    assert NO_TEXT_GIVES_IT.search("'The player with the most total points wins'; no "
+                                   "tie-break is given.")
+    assert NO_TEXT_GIVES_IT.search("The rulebook does not define who leads; the common "
+                                   "measure of race progress is used.")
+    assert not NO_TEXT_GIVES_IT.search("'you miss your turn (do not play a card)'")
+    assert not NO_TEXT_GIVES_IT.search("Start places I-VI, no start rows.")
+
+
+@pytest.mark.parametrize("path", sorted(RULESETS.rglob("*.yaml")), ids=lambda p: p.stem)
+def test_no_stated_value_says_no_text_gives_it(path):
+    for key, rule in _rules_of_file(path):
+        if rule_kind(rule) == "stated":
+            note = str(rule.get("note", ""))
+            assert not NO_TEXT_GIVES_IT.search(note), (
+                f"{path.name}: {key} is stated, but its note says no text gives it: mark it "
+                f"read, with a reading that quotes the words it rests on ({note!r})")
+
+
+@pytest.mark.covers("rule:tournament.tie_break", "rule:leader.measure")
+def test_the_tie_breaks_and_2006_leader_measure_are_read():
+    k89, k06 = load_ruleset("ravensburger-1989").kinds(), load_ruleset("pro-ludo-2006").kinds()
+    assert k89["tournament.tie_break"] == k06["tournament.tie_break"] == "read"
+    assert k06["leader.measure"] == "read"
+
+
 # --- disqualification.keeps_place, read false in 1989 and 2006 ----------------------------
 
 @pytest.mark.parametrize("edition,words", [
@@ -71,6 +124,7 @@ def test_a_disqualified_finisher_takes_no_place_those_behind_move_up(position, e
 
 # --- ownerless.six_rule, read true in 1989 ------------------------------------------------
 
+@pytest.mark.covers("rule:ownerless.six_rule")
 def test_1989_a_leading_non_player_chariot_may_not_play_a_6(position):
     # "The leading chariot(s) may not play a 6" (Ravensburger 1989 rules (EN summary),
     # Leader restriction): chariots, not players
@@ -85,6 +139,7 @@ def test_1989_a_leading_non_player_chariot_may_not_play_a_6(position):
 
 # --- Team Gladiator's first move ----------------------------------------------------------
 
+@pytest.mark.covers("rule:ownerless.forbidden_first_card")
 def test_team_gladiator_first_row_reveals_the_next_card_instead_of_a_6(oval):
     # "Aus der ersten Startreihe darf niemand mit einer 6 starten" (DiceTree 2022 rulebook
     # (DE) S.5): 'niemand' binds a TG chariot's first move too; a player would pick another
@@ -137,6 +192,7 @@ def test_the_alley_stop_counts_in_the_laps_each_text_names(oval, edition, varian
         assert ("alley_stop" in [e.kind for e in events]) is counted
 
 
+@pytest.mark.covers("rule:alley.laps")
 def test_course_figures_use_the_rulesets_window():
     # a stop that does not count is not a stop: with the window at laps 2-3 the shortest
     # race stops in lap 2; on a circuit that costs the same as a stop in lap 1
@@ -156,6 +212,7 @@ def test_course_figures_use_the_rulesets_window():
 # --- the two deadlock readings ------------------------------------------------------------
 
 @pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.covers("rule:leader.finishers_lead")
 def test_a_finished_chariot_is_ahead_of_every_chariot_still_racing(position, edition):
     # 2006: "für den Rest des Spiels" (Pro Ludo 2006 Spielregel (DE) p.5) binds no one
     # behind a finisher: the winner is 'als erster über die Ziellinie' (V)
@@ -166,6 +223,7 @@ def test_a_finished_chariot_is_ahead_of_every_chariot_still_racing(position, edi
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
+@pytest.mark.covers("rule:six_rule.free_when")
 def test_a_leader_nobody_can_pass_is_not_bound_by_the_6_card_rule(position, edition):
     # "if the leader cannot be passed" (Ravensburger 1989 rules (EN summary), Leader
     # restriction); "Superblockad" (SV, Undantag); "blockiert damit das Spiel" (DiceTree 2022
@@ -196,6 +254,7 @@ def test_2022_worked_example_reading_is_a_variant(oval):
         assert cards(s) == expected
 
 
+@pytest.mark.covers("rule:ownerless.alley_wait")
 def test_1989_non_players_are_not_held_to_the_alley_wait(position):
     # "Non-players attempt to stop in the Imperial Alley on the 1st lap" (Ravensburger 1989
     # rules (EN summary), Non-Player Chariots): they try with their top card, they do not wait

@@ -10,6 +10,8 @@ Notation: pos,crossings,alley,hand,deck,played,status per chariot | turn idle pl
 
 from __future__ import annotations
 
+import pytest
+
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.race import outcome
 from avecaesar.engine.core.state import WAIT, Move
@@ -26,6 +28,7 @@ def a_path(state, c, k):
     return next(walks(state, c, k))
 
 
+@pytest.mark.covers("rule:six_rule.card", "rule:six_rule.forbidden_when")
 def test_green_has_6_6_2_and_leads_alone_must_play_the_2(position):
     # "Grün liegt allein vorn und hat 6, 6, 2 auf der Hand – Grün muss die 2 spielen" S.5
     s = position("dicetree-2022", "22,1,c,266,-,5,r 19,1,c,345,-,4,r | A 0 2 -")
@@ -35,6 +38,7 @@ def test_green_has_6_6_2_and_leads_alone_must_play_the_2(position):
     assert why_not(s, six) == f"you lead, so no 6 — {S5}"
 
 
+@pytest.mark.covers("rule:six_rule.only_sixes")
 def test_only_sixes_skips_until_no_longer_leading(position):
     # "Hätte Grün nur 6, 6, 6, müsste Grün aussetzen, bis jemand ... vorbeifährt" S.5
     s = position("dicetree-2022", "22,1,c,666,-,5,r 19,1,c,555,-,4,r | A 0 2 -")
@@ -50,6 +54,7 @@ def test_only_sixes_skips_until_no_longer_leading(position):
     assert cards(s) == {6}
 
 
+@pytest.mark.covers("rule:six_rule.forbidden_when")
 def test_joint_leaders_may_not_play_a_6(position, rules_of):
     # "Wer in Führung liegt, auch gemeinsam mit anderen, darf keine 6 spielen" S.5; 1989 and
     # 2006 say the same of joint leaders (Ravensburger 1989 regler (SV), Pro Ludo 2006 p.5)
@@ -64,6 +69,7 @@ def test_joint_leaders_may_not_play_a_6(position, rules_of):
     assert cards(s) == {2, 6}
 
 
+@pytest.mark.covers("rule:six_rule.at_start", "rule:start.rows")
 def test_first_start_row_may_not_open_with_a_6_second_row_may(position):
     # "Aus der ersten Startreihe darf niemand mit einer 6 starten." S.5
     text = "83,0,c,126,-,-,r 84,0,c,123,-,-,r 85,0,c,234,-,-,r 80,0,c,666,-,-,r | {} 0 0 -"
@@ -76,6 +82,7 @@ def test_first_start_row_may_not_open_with_a_6_second_row_may(position):
     assert cards(d) == {6}
 
 
+@pytest.mark.covers("rule:six_rule.at_start")
 def test_start_player_may_open_with_a_6(position):
     # 1989: "Startspelaren får använda 6" (Ravensburger 1989 regler (SV), En sexa på hand);
     # 2006: "Der Startspieler ... darf mit der ersten Karte eine 6 ausspielen" (p.5)
@@ -88,6 +95,7 @@ def test_start_player_may_open_with_a_6(position):
     assert 6 not in cards(s)
 
 
+@pytest.mark.covers("rule:six_rule.chicane_exception")
 def test_leader_on_a_chicane_blocking_the_game_may_play_a_6(position):
     # "Er steht auf einer Schikane und blockiert damit das Spiel" S.5
     blocking = "49,1,c,666,-,5,r 47,1,c,111,-,4,r | A 0 2 -"
@@ -99,6 +107,7 @@ def test_leader_on_a_chicane_blocking_the_game_may_play_a_6(position):
     assert cards(position("ravensburger-1989", free)) == {6}
 
 
+@pytest.mark.covers("rule:six_rule.joint_leader_exception")
 def test_joint_leaders_both_only_sixes_blocking_one_may_play_a_6(position):
     # "wenn er gemeinsam mit einem Spieler führt, der ebenfalls nur 6er hat, und beide die
     # Bahn versperren – dann darf einer von beiden eine 6 spielen" S.5; 1989 "Superblockad",
@@ -110,6 +119,7 @@ def test_joint_leaders_both_only_sixes_blocking_one_may_play_a_6(position):
         assert not position(edition, free).legal_moves(), edition
 
 
+@pytest.mark.covers("rule:six_rule.ends_when")
 def test_six_rule_ends_when_the_first_chariot_has_finished(position):
     # "Sobald das erste Gespann im Ziel ist, gilt die 6er-Regel nicht mehr." S.5
     text = "22,3,s,266,-,5,r -,4,s,-,-,4,f | A 0 90 - B"
@@ -122,6 +132,7 @@ def test_six_rule_ends_when_the_first_chariot_has_finished(position):
     assert cards(position("pro-ludo-2006", text)) == {2, 6}
 
 
+@pytest.mark.covers("rule:turns.no_move")
 def test_skip_when_no_card_can_be_moved_in_full_keeps_the_cards(position):
     # "setzt du aus und gibst dabei keine Karte ab" S.4-5
     s = position("dicetree-2022", "46,1,c,123,45,6,r 49,1,c,111,-,4,r | A 0 2 -")
@@ -131,6 +142,7 @@ def test_skip_when_no_card_can_be_moved_in_full_keeps_the_cards(position):
     assert s.hands[0] == (1, 2, 3) and s.decks[0] == (4, 5) and s.turn == 1
 
 
+@pytest.mark.covers("rule:turns.exact_move")
 def test_no_jumping_and_no_lane_change_across_a_wall(position):
     # "space 14 is taken: no jumping" S.4; walls: no lane change across a wall S.4
     s = position("dicetree-2022", "43,1,c,123,-,6,r 49,1,c,111,-,4,r | A 0 2 -")
@@ -143,6 +155,7 @@ def test_no_jumping_and_no_lane_change_across_a_wall(position):
     assert why_not(w, Move(4, (43,))) == "you have no 4 in hand"
 
 
+@pytest.mark.covers("rule:turns.must_play")
 def test_zugzwang_every_card_that_can_move_in_full_is_offered(position):
     # "if any card can be moved in full you must play one" S.4: no wait, no pass
     s = position("dicetree-2022", "19,1,c,135,-,6,r 46,1,c,111,-,4,r | A 0 2 -")
@@ -159,6 +172,7 @@ def test_zugzwang_every_card_that_can_move_in_full_is_offered(position):
             node = n
 
 
+@pytest.mark.covers("rule:alley.laps", "rule:alley.tribute")
 def test_alley_stop_made_by_landing_not_by_driving_through(position):
     # "Driving through without stopping does not count" S.6 (in lap 2: the window is laps
     # 2-3, test_readings.py)
@@ -171,6 +185,8 @@ def test_alley_stop_made_by_landing_not_by_driving_through(position):
     assert not t.stopped[0]
 
 
+@pytest.mark.covers("rule:alley.must_stop", "rule:alley.no_stop",
+                    "rule:disqualification.may_finish")
 def test_no_alley_stop_disqualifies_but_the_chariot_may_finish(position):
     # disqualified: "may finish, no points" S.6 (Ravensburger 1989 regler (SV) B, 2006 IV);
     # 1989's window ends with lap 2, so crossing into lap 3 without the stop disqualifies
@@ -180,23 +196,41 @@ def test_no_alley_stop_disqualifies_but_the_chariot_may_finish(position):
     assert s.dq[0] and s.status[0] == "r"
 
 
-def test_blocked_alley_on_the_last_chance_may_wait(position):
-    # "Ist die Zufahrt in der zweiten Runde versperrt, darfst du aussetzen" S.6: the last
-    # chance is lap 3 under the default reading of the window (laps 2-3)
-    text = "2,3,c,222,-,6,r 5,3,s,111,-,4,r | A 0 2 -"
-    s = position("dicetree-2022", text)
-    assert WAIT in s.legal_moves() and len(s.legal_moves()) > 1
-    s.push(WAIT)
-    assert s.turn == 1 and s.hands[0] == (2, 2, 2)
+@pytest.mark.covers("rule:alley.wait_laps", "rule:alley.blocked_last_chance")
+def test_2022_blocked_alley_in_lap_2_may_wait(position, oval):
+    # "Ist die Zufahrt in der zweiten Runde versperrt, darfst du aussetzen" S.6: the wait is
+    # offered in the chariot's second lap, whichever reading of the window is chosen, and in
+    # no other lap
+    from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+    from avecaesar.engine.core.state import RaceGame, RaceState
+    from avecaesar.engine.ruleset.load import load_ruleset
+
+    for variants in ([], ["dicetree-2022-alley-laps-1-2"]):
+        rules = rules_from_ruleset(load_ruleset("dicetree-2022", variants))
+        assert rules.alley_wait_laps == (2,)
+        game = RaceGame(rules, oval, ("A", "B"))
+        s = RaceState.parse(game, "2,2,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -")
+        assert WAIT in s.legal_moves() and len(s.legal_moves()) > 1, variants
+        s.push(WAIT)
+        assert s.turn == 1 and s.hands[0] == (2, 2, 2)
+    # lap 3 under the default window (laps 2-3): the sentence names lap 2 only
+    t = position("dicetree-2022", "2,3,c,222,-,6,r 5,3,s,111,-,4,r | A 0 2 -")
+    assert WAIT not in t.legal_moves() and t.legal_moves()
+    # lap 1 under the 1-2 reading: a later chance remains, no wait
+    early = rules_from_ruleset(load_ruleset("dicetree-2022", ["dicetree-2022-alley-laps-1-2"]))
+    u = RaceState.parse(RaceGame(early, oval, ("A", "B")),
+                        "2,1,c,222,-,6,r 5,1,s,111,-,4,r | A 0 2 -")
+    assert WAIT not in u.legal_moves()
 
 
+@pytest.mark.covers("rule:alley.blocked_last_chance")
 def test_blocked_alley_on_the_last_chance_must_wait(position):
     # 1989: "must wait (miss turns) until free"; 2006 IV: "must skip until the access is free"
     s = position("ravensburger-1989", "2,2,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -")
     moves = s.legal_moves()
     assert not moves and moves.skip_reason == "alley_blocked"
     why = why_not(s, Move(2, (4, 7)))
-    assert why.startswith("the alley is blocked on your last chance: you must wait")
+    assert why.startswith("the alley is blocked and you still owe the stop: you must wait")
     assert why.endswith("Ravensburger 1989 rules (EN summary), The Imperial Alley")
     # in lap 1 there is a next chance: driving past is allowed
     assert position("ravensburger-1989", "2,1,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -"
@@ -212,6 +246,7 @@ def test_cards_that_overshoot_the_alley_are_no_block(position):
     assert WAIT not in t.legal_moves()
 
 
+@pytest.mark.covers("rule:finish.overshoot", "rule:race.laps")
 def test_crossing_the_line_after_the_last_lap_steps_beyond_lapse(position):
     # "Steps beyond the line lapse" (Pro Ludo 2006 Spielregel (DE) V; 1989 SV "Nå målet")
     s = position("dicetree-2022", "83,3,s,5,-,6,r 22,1,c,111,-,4,r | A 0 2 -")
@@ -221,6 +256,7 @@ def test_crossing_the_line_after_the_last_lap_steps_beyond_lapse(position):
     assert s.status[0] == "f" and s.pos[0] is None and s.finish_order == [0]
 
 
+@pytest.mark.covers("rule:out_of_cards.effect")
 def test_running_out_of_cards_removes_the_chariot(position):
     # "Running out of cards before the finish: the chariot is removed and scores 0" S.5
     s = position("dicetree-2022", "22,1,s,2,-,6,r 19,1,c,111,-,4,r | A 0 2 -")
@@ -231,6 +267,7 @@ def test_running_out_of_cards_removes_the_chariot(position):
     assert a.removed and a.points == 0 and a.place is None
 
 
+@pytest.mark.covers("rule:disqualification.keeps_place", "rule:scoring.disqualified")
 def test_anna_ben_clara_disqualified_second_keeps_the_place(position):
     # "Anna kommt als Erste ins Ziel (8 Punkte). Ben wird Zweiter, hat aber vergessen, in der
     # Gasse zu halten: disqualifiziert, 0 Punkte. Clara wird Dritte und bekommt 4 Punkte –
@@ -245,6 +282,7 @@ def test_anna_ben_clara_disqualified_second_keeps_the_place(position):
         (0, 1, 8), (2, 2, 6), (1, None, 0)]
 
 
+@pytest.mark.covers("rule:scoring.places", "rule:scoring.method")
 def test_scoring_tables_by_edition(position):
     # 8-6-4-3-2-1 (S.7); 6-4-3-2-1-0 (Ravensburger 1989 rules (EN summary), Scoring)
     text = ("-,4,s,-,-,6,f -,4,s,-,-,6,f -,4,s,-,-,6,f -,4,s,-,-,6,f -,4,s,-,-,6,f "
@@ -266,6 +304,7 @@ def test_deadlock_a_round_without_a_move_ends_the_race(position):
     assert all(p.points == 0 and p.place is None for p in outcome(s).placings)
 
 
+@pytest.mark.covers("rule:leader.measure")
 def test_leader_by_race_progress_counts_laps(position):
     # race progress = laps done × lap value + progress (DESIGN "A course is a lane graph")
     s = position("dicetree-2022", "19,2,c,111,-,5,r 36,1,c,111,-,4,r | A 0 2 -")
@@ -273,6 +312,7 @@ def test_leader_by_race_progress_counts_laps(position):
     assert s.leaders() == [0]
 
 
+@pytest.mark.covers("rule:ownerless.when", "rule:ownerless.move", "rule:ownerless.unusable_card")
 def test_top_card_chariot_unusable_card_goes_under_the_deck(position):
     # 1989 non-player chariots: "own deck, no hand: play the top card"; a card it cannot use
     # "goes back under the deck, no move" (Ravensburger 1989 rules (EN summary),
@@ -287,6 +327,7 @@ def test_top_card_chariot_unusable_card_goes_under_the_deck(position):
     assert why_not(s, Move(1, (46,))) == "this chariot plays its top card, not a 1"
 
 
+@pytest.mark.covers("rule:ownerless.six_rule", "rule:ownerless.draws_when_blocked")
 def test_ownerless_chariot_discards_an_unusable_card_and_a_6_while_leading(position):
     # 2006 "herrenlose Gespanne": the unusable card is discarded, no move; a 6 drawn while
     # leading is discarded (Pro Ludo 2006 Spielregel (DE) VII)
@@ -303,6 +344,7 @@ def test_ownerless_chariot_discards_an_unusable_card_and_a_6_while_leading(posit
     assert t.decks[1] == (6, 1, 2) and t.played[1] == (4,)
 
 
+@pytest.mark.covers("rule:ownerless.scores", "rule:ownerless.occupies_places")
 def test_ownerless_chariots_take_places_but_score_nothing(position):
     # 1989: "none, but occupies finishing places" (Ravensburger 1989 rules (EN summary),
     # Scoring)
@@ -312,6 +354,7 @@ def test_ownerless_chariots_take_places_but_score_nothing(position):
         (1, 1, 0), (0, 2, 4), (2, 3, 3)]
 
 
+@pytest.mark.covers("rule:hand.size")
 def test_play_one_card_and_draw_back_to_three(position):
     # "Hand of 3 cards; on your turn play one, move exactly that many spaces, draw back to 3"
     # S.4 (Ravensburger 1989 rules (EN summary), Turn Structure)
@@ -325,6 +368,7 @@ def test_play_one_card_and_draw_back_to_three(position):
     assert t.hands[0] == (1, 5, 5, 6)
 
 
+@pytest.mark.covers("rule:alley.overtaking")
 def test_no_overtaking_in_the_alley(position):
     # "Several chariots may be in the alley, one per space, no overtaking in it" S.6
     s = position("dicetree-2022", "9,1,c,123,-,6,r 10,1,s,111,-,4,r | A 0 2 -")
@@ -338,6 +382,7 @@ def test_alley_exit_blocked_those_in_the_alley_wait(position):
     assert not s.legal_moves()
 
 
+@pytest.mark.covers("rule:start.order", "rule:start.ties", "rule:start.reshuffle_after")
 def test_start_order_highest_card_takes_place_1_ties_redraw():
     # "each reveals a top card, highest takes start place 1, the others follow clockwise;
     # ties redraw" (S.2; Ravensburger 1989 rules (EN summary), Setup)
@@ -356,6 +401,7 @@ def test_start_order_highest_card_takes_place_1_ties_redraw():
         assert reveals[-1].count(max(reveals[-1])) == 1
 
 
+@pytest.mark.covers("rule:water.ditches")
 def test_water_ditch_is_jumped_over_without_counting_or_is_a_space():
     # DE: "Wassergräben gelten grundsätzlich nicht als bespielbares Feld und müssen daher
     # übersprungen werden, ohne es mitzuzählen" (Pro Ludo 2006 Spielregel (DE) p.5);
@@ -378,6 +424,7 @@ def test_water_ditch_is_jumped_over_without_counting_or_is_a_space():
     assert {m.path for m in pt.legal_moves()} == {(53,), (54,), (55,)}
 
 
+@pytest.mark.covers("rule:ownerless.position_moves", "rule:ownerless.turn_order")
 def test_team_gladiator_2_4_6_rule_and_turn_order(position):
     # "Im ersten Zug zieht jedes TG-Gespann um den Wert einer aufgedeckten Karte des
     # TG-Decks; danach gilt die 2-4-6-Regel: führend 2 Felder, im Mittelfeld 4, an letzter

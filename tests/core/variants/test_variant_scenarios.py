@@ -42,6 +42,7 @@ def step(s):
     return s.push(next(iter(moves))) if moves else s.skip(moves.skip_reason)
 
 
+@pytest.mark.covers("rule:turns.no_move")
 def test_lapse_movement_points_play_the_card_with_the_smallest_loss(position):
     """DiceTree 2022 rulebook (DE) S.8-12, option "Zugpunkte verfallen lassen": when no card
     can be moved in full, the card with the smallest loss must be played."""
@@ -68,6 +69,7 @@ def test_missed_turns_put_a_card_under_the_deck_and_draw_a_replacement(position)
     assert s.notation().split()[1] == "46,1,c,134,25,-,r"
 
 
+@pytest.mark.covers("rule:six_rule.only_sixes")
 def test_crash_and_burn_a_leader_with_only_sixes_crashes_and_blocks_the_space(position):
     """Ravensburger 1989 rules (EN summary), Optional Variants: "a leader with only 6s
     crashes and blocks that space for the rest of the race"."""
@@ -100,6 +102,7 @@ def test_crash_and_burn_no_points_if_the_wreck_stops_anyone_finishing(position):
     assert [p.points for p in out.placings] == [0, 0, 0]  # C finished first: no 6 points
 
 
+@pytest.mark.covers("rule:alley.no_stop")
 def test_dishonour_no_waiting_and_execution(position):
     """Ravensburger 1989 rules (EN summary), Optional Variants: blocked from the alley you
     must still move; failing to pay tribute is "execution", 0 points."""
@@ -117,6 +120,7 @@ def test_dishonour_no_waiting_and_execution(position):
     assert outcome(s).placings[-1].points == 0
 
 
+@pytest.mark.covers("rule:alley.tribute", "rule:alley.race_card")
 def test_alley_race_card_instead_of_the_coin(position):
     """DiceTree 2022 rulebook (DE) S.8-12, variant 3: pick up a face-down race card in the
     alley instead of the coin; no alley stop no longer disqualifies. The card's value is not
@@ -133,15 +137,17 @@ def test_alley_race_card_instead_of_the_coin(position):
     assert not s.dq[0] and s.status[0] == "f"
 
 
+@pytest.mark.covers("rule:alley.blocked_last_chance")
 def test_no_waiting_before_the_alley(position):
     """DiceTree 2022 rulebook (DE) S.8-12, option "kein Warten vor der Gasse"; 2022 itself
     lets a chariot wait (S.6)."""
-    text = "5,3,c,111,-,-,r 9,3,s,123,-,-,r | A 0 4 -"  # lap 3: the last chance
+    text = "5,2,c,111,-,-,r 9,2,s,123,-,-,r | A 0 4 -"  # lap 2: "in der zweiten Runde"
     assert WAIT in list(position(race_rules("dicetree-2022"), text).legal_moves())
     s = position(race_rules("dicetree-2022", ("no-waiting",)), text)
     assert WAIT not in list(s.legal_moves()) and s.legal_moves()
 
 
+@pytest.mark.covers("rule:hand.size")
 def test_four_hand_cards(oval):
     """DiceTree 2022 rulebook (DE) S.8-12, option: 4 hand cards instead of 3; also the
     reader homebrew (PT comments), comment 1."""
@@ -152,6 +158,7 @@ def test_four_hand_cards(oval):
     assert played and len(state.hands[0]) == 4
 
 
+@pytest.mark.covers("rule:ownerless.alley")
 def test_team_gladiator_does_not_drive_through_the_alley(position, oval):
     """DiceTree 2022 rulebook (DE) S.8-9: "TG-Gespanne fahren nicht durch die Gasse"; they
     move by the 2-4-6 rule (B is last: 6 spaces)."""
@@ -167,6 +174,7 @@ def test_team_gladiator_does_not_drive_through_the_alley(position, oval):
     assert "does not drive through the alley" in why_not(s, Move(6, through))
 
 
+@pytest.mark.covers("rule:players.chariots_per_player")
 def test_several_chariots_per_player_needs_its_open_values(oval):
     """Pro Ludo 2006 Spielregel (DE) VII: "jeder der Spieler mit 2 oder 3 Gespannen" — the
     number and the turn order are the group's choice (--set)."""
@@ -181,6 +189,7 @@ def test_several_chariots_per_player_needs_its_open_values(oval):
     assert state.choosable() == []  # in start order: no choice
 
 
+@pytest.mark.covers("rule:teams.turn_order", "rule:teams.scoring")
 def test_team_race_a_player_orders_own_chariots_and_all_chariots_score(oval):
     """DiceTree 2022 rulebook (DE) S.11, variant 5: 2 or 3 players drive 3 or 2 chariots
     with 2 hand cards each; each turn the player orders his own chariots; all chariots
@@ -256,6 +265,8 @@ def test_ausgebremst_scoring(oval):
     assert all(p.points == rules.places[p.place - 1] for p in players if p.place)
 
 
+@pytest.mark.covers("rule:deck.choice", "rule:deck.alternatives",
+                    "rule:deck.alternative_compositions", "rule:deck.points")
 def test_deck_sizes_choose_a_deck(oval):
     """DiceTree 2022 rulebook (DE) S.11, variant 6: a normal (24), medium (22) or fast (19)
     deck of 84 points; the medium and fast compositions are not in the sources."""
@@ -278,6 +289,8 @@ def test_deck_sizes_choose_a_deck(oval):
     assert run.outcome.termination == "finished"
 
 
+@pytest.mark.covers("rule:bonus.points", "rule:bonus.granted", "rule:bonus.uses",
+                    "rule:bonus.instead_of_card")
 def test_homebrew_bonus_piece_after_saluting_caesar(position):
     """reader homebrew (PT comments), comment 1: after saluting Caesar each chariot gets a
     +3 bonus piece, usable once instead of a card."""
@@ -294,6 +307,7 @@ def test_homebrew_bonus_piece_after_saluting_caesar(position):
     assert "no bonus piece" in why_not(s.copy(), Move(-3, bonus[0].path)) or s.turn != 0
 
 
+@pytest.mark.covers("rule:ownerless.occupies_places")
 def test_ownerless_chariots_2006_need_occupies_places(oval):
     """Pro Ludo 2006 Spielregel (DE) VII "herrenlose Gespanne": whether they take finishing
     places is not in the sources."""
@@ -322,6 +336,8 @@ def test_start_by_result_and_mini_tournament_are_tournament_rules():
     assert t.races == 2
 
 
+@pytest.mark.covers("rule:ramming.trigger", "rule:ramming.card", "rule:ramming.winner",
+                    "rule:ramming.loser", "rule:ramming.tie", "rule:ramming.attack_chips")
 def test_ramming_attack_higher_card_wins(position):
     """DiceTree 2022 rulebook (DE) S.8-12, variant 2: stopping beside an opponent with a free
     space ahead of both, show the highest card; the winner moves one forward (and takes a
@@ -351,6 +367,7 @@ def test_ramming_attack_higher_card_wins(position):
                                                                                   33), 0))
 
 
+@pytest.mark.covers("rule:deck.piles", "rule:deck.split")
 def test_split_deck_four_piles_two_hand_cards(oval):
     """DiceTree 2022 rulebook (DE) S.8-12, variant 4: split the deck into 4 piles, hold only
     2 cards, draw from a pile of your choice. How the piles are made is not in the sources:
@@ -367,6 +384,8 @@ def test_split_deck_four_piles_two_hand_cards(oval):
     assert len(state.hands[0]) == 2 and len(state.decks[0]) == 21
 
 
+@pytest.mark.covers("rule:prize_money.per_lap", "rule:prize_money.alley_stop",
+                    "rule:scoring.method")
 def test_money_instead_of_laurels(position):
     """DiceTree 2022 rulebook (DE) S.8-12, variant 7: 6 laps with prize money per lap; a stop
     in the alley lets you reshuffle your whole deck but costs that lap's prize. The amounts

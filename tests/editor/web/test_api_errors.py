@@ -38,6 +38,10 @@ BAD = [
     ("POST", "/api/tables", b"[" * 5000 + b"]" * 5000, 400, "nests deeper"),
     ("POST", "/api/tables", {**GOOD, "x": [[[[[[[[[[1]]]]]]]]]]}, 400, "nests deeper"),
     ("POST", "/api/tables", {**GOOD, "delay_ms": 10**9}, 400, "delay_ms"),
+    # the rules' range of players (issue 20): 1989 is for 3 to 6
+    ("POST", "/api/tables", {**GOOD, "ruleset": "ravensburger-1989",
+                            "course": "ravensburger-1989/a-white"}, 400,
+     "2 players are too few: these rules are for 3 to 6 players"),
     ("POST", "/api/tables", {**GOOD, "house_file": "house:0123456789abcdef"}, 404,
      "no uploaded rules file"),
     ("POST", "/api/rules-files", {"text": "rules:\n  hand.sise: 4\n", "kind": "house"}, 400,
