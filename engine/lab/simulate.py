@@ -471,17 +471,18 @@ def _on_processes(workers: int, jobs: list[Job], heat: bool,
     # workers start with the rules and the board already built (``_setup``'s cache) and
     # nothing to import; elsewhere the platform's default (each worker builds them once)
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    pool = context.Pool(min(workers, len(jobs)), _worker_init, (os.getpid(),))
-    try:
+    pool = None
+    try:  # Ctrl-C while the pool starts is a stop too (its workers watch for the parent)
+        pool = context.Pool(min(workers, len(jobs)), _worker_init, (os.getpid(),))
         for k, done in pool.imap_unordered(
                 _run_chunk, [(k, spec, list(ch), heat) for k, spec, ch in jobs]):
             collect(k, done)
     except KeyboardInterrupt:
-        pool.terminate()
         return True
     finally:
-        pool.terminate()
-        pool.join()
+        if pool is not None:
+            pool.terminate()
+            pool.join()
     return False
 
 
