@@ -77,11 +77,15 @@ def _light(args: list[str]) -> int | None:
     """Answer a light command (its exit code), or None when typer must."""
     if os.environ.get("AVECAESAR_NO_LIGHT"):
         return None
+    from avecaesar.editor.cli.signals import stopped_by, stopping_like_ctrl_c
+
     try:
-        found = _answer(args, os.path.basename(sys.argv[0]))
-    except KeyboardInterrupt:
-        print("interrupted (Ctrl-C): stopped; no output was half-written", file=sys.stderr)
-        return 130
+        with stopping_like_ctrl_c():
+            found = _answer(args, os.path.basename(sys.argv[0]))
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP
+        name, code = stopped_by()
+        print(f"interrupted ({name}): stopped; no output was half-written", file=sys.stderr)
+        return code
     except Exception:  # an unknown course, a file that cannot be read, …: typer says it
         return None
     if found is None:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
 
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
+from avecaesar.engine.data.safeio import write_atomic
 from avecaesar.engine.ruleset.compose import parse_override
 from avecaesar.engine.ruleset.house import house_file_text
 
@@ -60,9 +60,9 @@ def offer_to_save(answers: dict[str, dict[str, Any]]) -> None:
     text = house_file_text({k: r["value"] for k, r in answers.items()},
                            say("house_note"), where)
     try:
-        Path(where).write_text(text, encoding="utf-8")
-    except OSError as err:
-        typer.echo(say("house_not_saved", file=where, why=err.strerror or err))
+        write_atomic(where, text)
+    except AveCaesarError as err:
+        typer.echo(say("house_not_saved", file=where, why=str(err).rsplit(": ", 1)[-1]))
         return
     typer.echo(say("house_saved", file=where))
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from avecaesar.editor.cli.common import HouseOpt, bot_kinds, house_rules, rule_settings
+from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
@@ -135,7 +136,7 @@ def balance_cmd(
     elapsed = time.perf_counter() - started
     _write(reports, json_file, report_dir, elapsed, interrupted)
     if interrupted:
-        raise typer.Exit(130)
+        raise typer.Exit(stopped_by()[1])
 
 
 def _write(reports: list[SimReport], json_file: Path | None, report_dir: Path | None,
@@ -146,7 +147,7 @@ def _write(reports: list[SimReport], json_file: Path | None, report_dir: Path | 
     if json_file == Path("-"):
         typer.echo(json.dumps(data, indent=2))
     else:
-        partial = " (PARTIAL: stopped by Ctrl-C)" if interrupted else ""
+        partial = f" (PARTIAL: stopped by {stopped_by()[0]})" if interrupted else ""
         total = sum(r.races for r in reports)
         typer.echo(f"{len(reports)} courses, {total:,} races in {elapsed:.0f} s{partial}; "
                    "best balanced first (spread: the largest gap in win rate between start "

@@ -2,7 +2,9 @@
 
 Exit codes: 0 valid / done; 1 problems in a valid input (a course with problems, a course
 that cannot be finished, an illegal move in a record); 2 usage (unknown ids, bad option
-values, missing files or folders — typer's own usage errors are 2 too); 130 Ctrl-C.
+values, missing files or folders — typer's own usage errors are 2 too); 128 + N stopped by
+signal N (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: editor/cli/signals.py). The one table is in
+docs/architecture.md ("Exit codes").
 
 :func:`harden` wraps every command of the app in :func:`handles_errors`, so a command added
 anywhere gets the same boundary: option parsing, ``--set``, file reading and output writing
@@ -20,6 +22,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from avecaesar.editor.cli.signals import stopped_by, stopping_like_ctrl_c
 from avecaesar.engine.data.errors import AveCaesarError, InputError, UsageError
 
 __all__ = ["bot_kinds", "echo_json", "fail", "handles_errors", "harden", "rule_settings",
@@ -43,7 +46,8 @@ def handles_errors(func: F) -> F:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with stopping_like_ctrl_c():
+                return func(*args, **kwargs)
         except InputError as err:
             for p in err.problems:
                 typer.echo(str(p), err=True)
@@ -53,8 +57,9 @@ def handles_errors(func: F) -> F:
         except BrokenPipeError:  # `avecaesar … | head`
             sys.stderr.close()
             raise typer.Exit(0) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted (Ctrl-C): stopped; no output was half-written", 130
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP
+            name, code = stopped_by()
+            raise fail(f"interrupted ({name}): stopped; no output was half-written", code
                        ) from None
         except RecursionError:
             raise fail("error: the input is nested too deeply to read", 1) from None

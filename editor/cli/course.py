@@ -284,7 +284,9 @@ def render(
     except RenderError as err:
         raise fail(f"error: {err}", 2) from None
     if highlight not in (None, "shortest"):
-        raise fail(f"--highlight {highlight!r}: the only highlight is 'shortest'", 2)
+        shown = highlight if len(highlight) <= 40 else highlight[:37] + "..."
+        raise fail(f"error: --highlight {shown!r}: the only highlight is 'shortest' — write "
+                   "--highlight shortest or leave it out", 2)
     if paper not in PAPERS:
         raise fail(f"--paper {paper!r}: use {' or '.join(PAPERS)}", 2)
     c = _course_in_direction(course, direction)

@@ -61,7 +61,7 @@ def _include_paths(track: yaml.SequenceNode, old: Path, new: Path
                 continue
             for k, v in spec.value:
                 if k.value == "file" and isinstance(v, yaml.ScalarNode):
-                    moved = os.path.relpath((old / v.value).resolve(), new.resolve())
+                    moved = os.path.relpath(os.path.realpath(old / v.value), os.path.realpath(new))
                     out.append((v.start_mark.index, v.end_mark.index,
                                 _quoted(Path(moved).as_posix())))
     return out

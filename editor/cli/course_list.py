@@ -1,7 +1,7 @@
 """``avecaesar course list``'s rows and text, without typer: the command and the CLI's light
-path (editor/main.py) both print them. Each course file's rows are cached by the content of
-the file and its includes (editor/cli/result_cache.py); the course library is loaded only for a
-file whose rows are not cached."""
+path (editor/main.py) both print them. Each course file's rows are cached under the digests
+of the bytes parsed to compute them, the file and its includes (editor/cli/result_cache.py);
+the course library is loaded only for a file whose rows are not cached."""
 
 from __future__ import annotations
 
@@ -16,16 +16,14 @@ ROW_KEYS = ("id", "name", "edition", "direction", "players", "lap", "shortest_ra
             "reserve", "reconstructed", "valid")
 
 
-def _compute(cid: str, path: Path) -> tuple[list[dict[str, Any]], list[str]]:
-    """The rows of one course file (84-point deck, shared rule values) and its includes."""
+def _compute(cid: str, path: Path) -> list[dict[str, Any]]:
+    """The rows of one course file (84-point deck, shared rule values)."""
     from avecaesar.engine.course.load import load_courses
 
     rows: list[dict[str, Any]] = []
-    includes: list[str] = []
     for c in load_courses(path, cid):
         figs = c.figures() if not c.errors else None
         m = c.model
-        includes = m.includes
         rows.append({
             "id": c.id, "name": c.name, "edition": m.edition, "direction": c.direction,
             "players": list(m.players) if m.players else None,
@@ -34,7 +32,7 @@ def _compute(cid: str, path: Path) -> tuple[list[dict[str, Any]], list[str]]:
             "reserve": figs.reserve if figs else None,
             "reconstructed": m.reconstructed, "valid": not c.errors,
         })
-    return rows, includes
+    return rows
 
 
 def _usable(value: object) -> TypeGuard[list[dict[str, Any]]]:
@@ -46,17 +44,19 @@ def course_rows() -> list[dict[str, Any]]:
     """The bundled courses (both directions) with their figures, as ``course list --json``
     prints them."""
     from avecaesar.engine.course.bundled import bundled_courses
-    from avecaesar.engine.data.safeio import allowed_roots
+    from avecaesar.engine.data.safeio import allowed_roots, reading, real_path
 
     rows: list[dict[str, Any]] = []
     for cid, path in bundled_courses().items():
-        key = [str(path.resolve()), cid, *map(str, allowed_roots(path.resolve().parent))]
+        real = real_path(path)
+        key = [str(real), cid, *map(str, allowed_roots(real.parent))]
         cached = result_cache.lookup("course-list", key)
         if _usable(cached):
             rows += cached
             continue
-        found, includes = _compute(cid, path)
-        result_cache.store("course-list", key, [path, *includes], found)
+        with reading() as log:  # the rows are stored under what was parsed for them
+            found = _compute(cid, path)
+        result_cache.store("course-list", key, log, found)
         rows += found
     return rows
 

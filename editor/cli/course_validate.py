@@ -1,8 +1,9 @@
 """``avecaesar course validate REF`` without options, without typer: the text a course's
 check prints (problems on stderr, figures on stdout) and whether it failed. The command
-and the CLI's light path (editor/main.py) both use it; each reference's result is cached by
-the content of the course file and its includes, the options that matter (none here), the
-allowed folders and the code version (editor/cli/result_cache.py)."""
+and the CLI's light path (editor/main.py) both use it; each reference's result is cached
+under the digests of the bytes the check parsed (the course file and every include), the
+options that matter (none here), the allowed folders and the code version
+(editor/cli/result_cache.py)."""
 
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ def report(course: Course, figs: CourseFigures | None, rules: RaceFigures) -> li
     return lines
 
 
-def _compute(ref: str) -> tuple[Lines, bool, bool, list[str] | None]:
-    """(lines, bad, usage, input files or None when the course could not be read)."""
+def _compute(ref: str) -> tuple[Lines, bool, bool, bool]:
+    """(lines, bad, usage, whether the course could be read)."""
     from avecaesar.engine.course.figures import DEFAULT_FIGURES
     from avecaesar.engine.course.load import load_courses, resolve
     from avecaesar.engine.data.errors import InputError
@@ -55,13 +56,11 @@ def _compute(ref: str) -> tuple[Lines, bool, bool, list[str] | None]:
     try:
         courses = load_courses(path, cid)
     except InputError as err:
-        return ([("err", str(p)) for p in err.problems], True, err.exit_code == 2, None)
+        return ([("err", str(p)) for p in err.problems], True, err.exit_code == 2, False)
     if direction:
         courses = [c for c in courses if c.direction == direction]
     bad = False
-    inputs = [str(path)]
     for course in courses:
-        inputs += course.model.includes
         figs = None if course.errors else course.figures(rules)
         problems: list[Problem] = list(course.problems)
         stale = course.figure_problems(figs) if figs is not None else []
@@ -75,7 +74,7 @@ def _compute(ref: str) -> tuple[Lines, bool, bool, list[str] | None]:
             lines.append(("err", f"  only the declared figures are stale — `avecaesar course "
                                  f"validate {ref} --update-figures` rewrites them"))
         lines += [("out", line) for line in report(course, figs, rules)]
-    return lines, bad, False, inputs
+    return lines, bad, False, True
 
 
 def _usable(value: object) -> TypeGuard[dict[str, Any]]:
@@ -89,15 +88,16 @@ def plain_validate(ref: str) -> tuple[Lines, bool, bool]:
     """(lines, bad, usage) of ``course validate REF``; a course name that is not known
     raises as the command does."""
     from avecaesar.engine.course.bundled import resolve
-    from avecaesar.engine.data.safeio import allowed_roots
+    from avecaesar.engine.data.safeio import allowed_roots, reading, real_path
 
-    path = resolve(ref)[0].resolve()
+    path = real_path(resolve(ref)[0], ref)
     key = [ref, os.getcwd(), str(path), *map(str, allowed_roots(path.parent))]
     cached = result_cache.lookup("course-validate", key)
     if _usable(cached):
         return [(s, t) for s, t in cached["lines"]], cached["bad"], False
-    lines, bad, usage, inputs = _compute(ref)
-    if inputs is not None:
-        result_cache.store("course-validate", key, inputs,
+    with reading() as log:  # what the check parsed is what the result is stored under
+        lines, bad, usage, read = _compute(ref)
+    if read:
+        result_cache.store("course-validate", key, log,
                            {"lines": [list(x) for x in lines], "bad": bad})
     return lines, bad, usage

@@ -24,6 +24,7 @@ import typer
 
 from avecaesar.editor.cli.common import bot_kinds
 from avecaesar.editor.cli.play_screen import hand_screen, short_chariots, table_screen
+from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.editor.render.event_text import result_lines
 from avecaesar.editor.table.choices import options
 from avecaesar.editor.table.game import Game, GameSetup
@@ -59,10 +60,12 @@ def run_play(ruleset: str, course: str, humans: str, players: int, variants: lis
     table = _Table(game, draw)
     try:
         table.run()
-    except KeyboardInterrupt:
-        _keep(game, always=True)
-        typer.echo(say("interrupted_kept", file=game.path), err=True)
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP (editor/cli/signals.py)
+        name, code = stopped_by()
+        _keep(game, always=True)  # (atomic: a second signal leaves the last turn's record)
+        how = say("ctrl_c") if name == "Ctrl-C" else name
+        typer.echo(say("interrupted_kept", file=game.path, signal=how), err=True)
+        raise typer.Exit(code) from None
     except EOFError:
         if not _keep(game, always=sys.stdin.isatty()):  # Ctrl-D at a terminal: a person
             raise AveCaesarError(say("ended_lost")) from None

@@ -260,16 +260,22 @@ def replay_cmd(
     max_bytes: Annotated[int | None, typer.Option(
         "--max-bytes", min=1, help="Refuse records larger than this (default 20 MB, or "
         "AVECAESAR_MAX_RECORD_BYTES).")] = None,
+    course: Annotated[str | None, typer.Option(
+        "--course", "-c", help="Re-check the moves on this course (id or file) instead of "
+        "the one the header names.")] = None,
 ) -> None:
     """Re-check every move of a game record; report the first illegal one with its line.
 
     Strict: the header first and once, the names and seats as replayed, every ply in
-    order, and a result line that matches the replayed result (exit 1 otherwise).
+    order, and a result line whose every field matches the replayed result (exit 1
+    otherwise). The header's hashes of the course, rules and house rules are compared with
+    the files given: when one differs, every move is still re-checked against the files
+    given, and replay says so (exit 1, unless --course names the course to use).
 
     Example: avecaesar replay game.jsonl --html game.html
     """
     check_output(html, "--html")
-    _replay(file, as_json, partial, max_bytes)
+    _replay(file, as_json, partial, max_bytes, course)
     if html is not None:
         _replay_html(file, html)
 
@@ -281,30 +287,44 @@ def _replay_html(file: Path, out: Path) -> None:
     typer.echo(f"replay viewer written to {out}")
 
 
-def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None) -> None:
+_DIFFERS = {"course": "the course differs", "ruleset": "the rule values (ruleset, "
+            "variants, --set values) differ", "house": "the house rules differ"}
+
+
+def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
+            course: str | None = None) -> None:
     from avecaesar.engine.core.race import outcome
-    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
-    from avecaesar.engine.core.record import check_header_files, read_record, replay
+    from avecaesar.engine.core.record import header_setup, read_record, replay
     from avecaesar.engine.core.state import LETTERS
     from avecaesar.engine.ruleset.embedded import embedded
 
     lines = read_record(file, max_bytes)
     head = lines[0]
-    check_header_files(head, str(file))
     with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
-        rules, board = load_race_setup(head["ruleset"], head["variants"],
-                                       head.get("overrides", {}), head["course"],
-                                       head.get("house"))
+        rules, board, differs = header_setup(head, str(file), course)
     state = replay(lines, rules, board, str(file), partial=partial)
     result = outcome(state)
     turns = sum(1 for line in lines if line["type"] not in ("header", "result"))
     running = not state.over
+    # with --course the user chose the course: a difference there is what they asked for
+    failing = [k for k in differs if not (k == "course" and course is not None)]
     if as_json:
-        echo_json({"ok": True, "turns": turns, "in_progress": running, **result.to_json()})
+        echo_json({"ok": not failing, "turns": turns, "in_progress": running,
+                   "differs": differs, **result.to_json()})
+        if failing:
+            raise typer.Exit(1)
         return
+    for k in differs:
+        typer.echo(f"{'note' if k not in failing else 'error'}: {file}:{head['_line']}: "
+                   f"{_DIFFERS[k]} from what this record was played on (the header's content "
+                   "hash); every move was re-checked against the files given", err=True)
     if running:
         typer.echo(f"{file}: {turns} turns replayed, every move legal; a race in progress "
                    f"(partial record), {LETTERS[state.turn]} to move")
+        if failing:
+            raise typer.Exit(1)
         return
     typer.echo(f"{file}: {turns} turns replayed, every move legal; "
                f"{result.termination}")
+    if failing:
+        raise typer.Exit(1)

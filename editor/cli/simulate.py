@@ -24,6 +24,7 @@ from avecaesar.editor.cli.complete import (
     complete_ruleset,
     complete_variant,
 )
+from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
@@ -56,7 +57,8 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
 def format_report(r: SimReport) -> str:
     """The report as text a designer reads."""
     s = r.spec
-    partial = f"PARTIAL (stopped by Ctrl-C): {r.races} of {s.races} races\n" if r.partial else ""
+    partial = (f"PARTIAL (stopped by {stopped_by()[0]}): {r.races} of {s.races} races\n"
+               if r.partial else "")
     lines = [f"{partial}{r.races} races · {s.players} chariots · {s.course} · ruleset {s.ruleset}"
              + (f" + {' + '.join(s.variants)}" if s.variants else "")
              + f" · bots {','.join(s.bots)} · seed {s.seed}", "",
@@ -124,8 +126,9 @@ def simulate_cmd(
 
     With --compare, a second side (another ruleset, course, edited copy or bot line-up)
     races the same deals and seeds, and each figure's difference comes with a 95 % interval
-    from the paired races. --report writes every figure as one HTML page. Ctrl-C stops the
-    workers and writes the report of the races finished so far, marked partial (exit 130).
+    from the paired races. --report writes every figure as one HTML page. Ctrl-C (or
+    SIGTERM, SIGHUP) stops the workers and writes the report of the races finished so far,
+    marked partial (exit 130; 143, 129).
 
     Example: avecaesar simulate --ruleset 2022 --course dicetree-2022/hippodrom-constantinople
     --races 200 --chart winrate.svg
@@ -166,9 +169,10 @@ def simulate_cmd(
     if other is not None:
         _compared(report, replace(make_report(other, found[1], heat), partial=interrupted),
                   compare_summaries(found[0], found[1]), json_file, report_file)
-        raise typer.Exit(130 if interrupted else 0)
+        raise typer.Exit(stopped_by()[1] if interrupted else 0)
     if report.partial:
-        typer.echo(f"interrupted (Ctrl-C): {report.races} of {races} races finished; the "
+        typer.echo(f"interrupted ({stopped_by()[0]}): {report.races} of {races} races "
+                   "finished; the "
                    "report covers those only (partial)", err=True)
     if json_file == Path("-"):
         typer.echo(json.dumps(report.to_json(), indent=2))
@@ -190,7 +194,7 @@ def simulate_cmd(
         write_atomic(report_file, balance_page(report))
         typer.echo(f"wrote {report_file}")
     if report.partial:
-        raise typer.Exit(130)
+        raise typer.Exit(stopped_by()[1])
 
 
 COMPARE_KEYS = ("ruleset", "course", "bots", "variant", "set")
@@ -267,7 +271,7 @@ def format_comparison(a: SimReport, b: SimReport, c: Comparison) -> str:
     """The paired comparison as text: each figure, A, B and B − A with its interval."""
     from avecaesar.editor.render.balance_page import describe
 
-    partial = "PARTIAL (stopped by Ctrl-C)\n" if a.partial else ""
+    partial = f"PARTIAL (stopped by {stopped_by()[0]})\n" if a.partial else ""
     lines = [f"{partial}{c.races:,} paired races (the same deals and seeds on both sides)",
              f"A: {describe(a.spec)}", f"B: {describe(b.spec)}", "",
              f"{'figure':28}  {'A':>8}  {'B':>8}  {'B − A (95% interval)':>28}  independent ×"]

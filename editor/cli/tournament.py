@@ -21,6 +21,7 @@ from avecaesar.editor.cli.common import (
     seat_bots,
 )
 from avecaesar.editor.cli.complete import complete_bots, complete_ruleset, complete_variant
+from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS, record_bytes_limit
@@ -117,10 +118,11 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
 
     check_output(record, "--record")
     if replay_file is not None:
+        from avecaesar.engine.core.record import files_the_record_named
         from avecaesar.engine.ruleset.embedded import embedded
 
         doc = read_tournament_record(replay_file)
-        with embedded(doc.get("rules_files")):  # the record's copy of its ruleset files
+        with embedded(doc.get("rules_files")), files_the_record_named(str(replay_file), 1):
             t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
                                            doc.get("house"))
             done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
@@ -155,7 +157,8 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     if record is not None:
         write_atomic(record, json.dumps(done.record(), ensure_ascii=False) + "\n")
     if done.partial:
-        typer.echo(f"interrupted (Ctrl-C): {len(done.races)} of {t.races} races finished"
+        typer.echo(f"interrupted ({stopped_by()[0]}): {len(done.races)} of {t.races} races "
+                   "finished"
                    + (f"; their record is in {record} (marked partial)" if record else ""),
                    err=True)
     if as_json:
@@ -166,7 +169,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                + f", {players} players, {len(done.races)} races, seed {seed}")
     _print(done)
     if done.partial:
-        raise typer.Exit(130)
+        raise typer.Exit(stopped_by()[1])
 
 
 def read_tournament_record(path: Path) -> dict[str, Any]:

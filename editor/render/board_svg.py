@@ -3,12 +3,12 @@ space's SVG group has the id ``space-N``), without the XML prologue so it can be
 
 from __future__ import annotations
 
-import functools
 import re
 
 import networkx as nx
 
 from avecaesar.editor.render.board import course_dot, render
+from avecaesar.engine.data.content_memo import ContentMemo
 
 __all__ = ["board_svg", "inline_svg"]
 
@@ -27,9 +27,14 @@ def board_svg(g: nx.DiGraph, route: list[int] | None = None, title: str | None =
     return inline_svg(render(course_dot(g, route=route, title=title, numbers=numbers), "svg"))
 
 
-@functools.lru_cache(maxsize=64)
+_BOARDS: ContentMemo[str] = ContentMemo(64)
+
+
 def cached_board(course: str, numbers: bool = False) -> str:
-    """The drawing of a course by the reference the engine loads (bundled or uploaded)."""
+    """The drawing of a course by the reference the engine loads (bundled or uploaded),
+    kept while the files it was drawn from are unchanged (the cache rule, docs/architecture.md
+    "Caches")."""
     from avecaesar.engine.course.load import load_course
 
-    return board_svg(load_course(course).graph, numbers=numbers)
+    return _BOARDS.get((course, numbers),
+                       lambda: board_svg(load_course(course).graph, numbers=numbers))[0]

@@ -35,8 +35,9 @@ from avecaesar.engine.core.race import (
     outcome,
     play_turn,
 )
-from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.race_setup import content_hashes, race_setup
 from avecaesar.engine.core.record import (
+    header_setup,
     read_record,
     record_lines,
     replay,
@@ -71,9 +72,11 @@ class GameSetup:
     _rules_facts: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def header(self) -> dict[str, Any]:
-        if self._rules_facts is None:  # the values' kinds and house rules, computed once
-            self._rules_facts = rules_header(self.ruleset, self.variants, self.overrides,
-                                             self.house)
+        if self._rules_facts is None:  # the values' kinds, house rules, hashes: once
+            self._rules_facts = {
+                **rules_header(self.ruleset, self.variants, self.overrides, self.house),
+                "content": content_hashes(self.ruleset, self.variants, self.overrides,
+                                          self.course, self.house)}
         out = {"ruleset": self.ruleset, "variants": self.variants,
                "overrides": self.overrides, "course": self.course, "seed": self.seed,
                "players": self.players, **self._rules_facts}
@@ -136,6 +139,8 @@ class Game:
                           head.get("race"), head["seats"] if head.get("seated") else None,
                           head.get("house"))
         with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
+            if course_check is None:  # the header's files as replay checks them, unquoted
+                header_setup(head, str(path))
             rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course,
                                       setup.house)
             setup.header()  # the rules facts, with those files, computed now

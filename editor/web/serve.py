@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import os
 import socket
 from pathlib import Path
 from typing import Annotated, Any
@@ -35,7 +36,26 @@ def serve(
 
     Example: avecaesar serve --port 8000
     """
+    _check_data_folder(data)
     _serve(host, port, data, allow_host or [])
+
+
+def _check_data_folder(data: Path) -> None:
+    """``--data`` names a folder (made if missing): not a file, a device or a link that
+    loops — refused before anything is served, as a usage error."""
+    from avecaesar.engine.data.errors import UsageError
+    from avecaesar.engine.data.safeio import is_loop
+
+    if is_loop(data):
+        raise UsageError(f"--data {data}: a symbolic link that loops (it points, through "
+                         "other links, back to itself) — point it at a folder")
+    if data.exists() and not data.is_dir():
+        raise UsageError(f"--data {data}: not a folder — name a folder (it is made if "
+                         "missing)")
+    try:
+        data.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"--data {data}: cannot make the folder: {err.strerror}") from None
 
 
 def lan_addresses() -> list[str]:
@@ -119,7 +139,7 @@ def _serve(host: str, port: int, data: Path, allow_hosts: list[str]) -> None:
     bound = sock.getsockname()[1]
     url, who = _reach(host, bound)
     app = create_app(data, public_url=url, announce=_announce, allow_hosts=allow_hosts)
-    typer.echo(f"Ave Caesar table at {url}/ (records in {data.resolve() / 'saves'}; "
+    typer.echo(f"Ave Caesar table at {url}/ (records in {Path(os.path.realpath(data)) / 'saves'}; "
                "Ctrl-C stops)")
     for line in who:
         typer.echo(line)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import re
 import secrets
 import shutil
@@ -23,6 +24,7 @@ from typing import Any
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
 from avecaesar.engine.data.paths import COURSES_DIR
+from avecaesar.engine.data.safeio import mtime, read_head, write_atomic
 
 __all__ = ["MAX_COURSE_BYTES", "MAX_RECORD_BYTES", "MAX_RULES_BYTES", "MAX_UPLOADS",
            "BadRequest", "Storage"]
@@ -51,7 +53,7 @@ class Storage:
     their includes resolve) and ``root/saves`` (game records)."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root.resolve()
+        self.root = Path(os.path.realpath(root))
         self.uploads = self.root / "uploads"
         self.saves = self.root / "saves"
         (self.uploads / "courses").mkdir(parents=True, exist_ok=True)
@@ -88,8 +90,8 @@ class Storage:
                              f"{MAX_COURSE_BYTES} are accepted", 413)
         # beside the uploads, so ../pieces/... includes resolve the same way
         path = self.uploads / "courses" / f".scratch-{secrets.token_hex(8)}.yaml"
-        path.write_bytes(data)
         try:
+            write_atomic(path, data)  # a disk full leaves no half of it behind
             yield str(path)
         finally:
             path.unlink(missing_ok=True)
@@ -101,9 +103,9 @@ class Storage:
         if path.exists():
             path.touch()
             return path
-        path.write_bytes(data)
+        write_atomic(path, data)  # whole or not at all: its name is its content's hash
         files = sorted((p for p in folder.iterdir() if not p.name.startswith(".")),
-                       key=lambda p: p.stat().st_mtime)
+                       key=mtime)
         if len(files) > MAX_UPLOADS:
             named = self._named_by_records()
             for old in files[:len(files) - MAX_UPLOADS]:
@@ -115,11 +117,10 @@ class Storage:
         """The upload hashes the saved records' headers name (read first lines only)."""
         found: set[str] = set()
         for rec in self.saves.glob("*.jsonl"):
-            try:
-                with open(rec, encoding="utf-8") as f:
-                    head = f.readline(1_000_000)
-            except OSError:
+            data = read_head(rec, 1_000_000)  # never blocks on a FIFO, never a traceback
+            if data is None:
                 continue
+            head = data.split(b"\n", 1)[0].decode("utf-8", "replace")
             found.update(re.findall(r"([0-9a-f]{16})\.yaml", head))
         return found
 
@@ -227,14 +228,13 @@ class Storage:
             raise BadRequest(f"the record is {len(data)} bytes; at most {MAX_RECORD_BYTES} "
                              "are accepted", 413)
         name = f"upload-{hashlib.sha256(data).hexdigest()[:12]}.jsonl"
-        old = sorted(self.saves.glob("upload-*.jsonl"), key=lambda p: p.stat().st_mtime)
+        old = sorted(self.saves.glob("upload-*.jsonl"), key=mtime)
         for gone in old[:max(len(old) + 1 - MAX_UPLOADS, 0)]:
             if gone.name != name:
                 gone.unlink(missing_ok=True)
         path = self.saves / name
-        path.write_bytes(data)
+        write_atomic(path, data)
         return path
 
     def list_saves(self) -> list[Path]:
-        return sorted(self.saves.glob("*.jsonl"), key=lambda p: p.stat().st_mtime,
-                      reverse=True)
+        return sorted(self.saves.glob("*.jsonl"), key=mtime, reverse=True)

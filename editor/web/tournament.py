@@ -31,6 +31,7 @@ from avecaesar.engine.core.tournament import (
 )
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
+from avecaesar.engine.data.safeio import write_atomic
 from avecaesar.engine.ruleset.embedded import embedded
 
 __all__ = ["WebTournament"]
@@ -56,11 +57,9 @@ class WebTournament:
         return saves / f"{tid}.tournament.json"
 
     def save(self, saves: Path) -> None:
-        path = self.file(saves, self.id)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"format": FORMAT, **asdict(self)}, ensure_ascii=False),
-                       encoding="utf-8")
-        tmp.replace(path)
+        # a unique temporary name beside it (never a fixed ``.tmp``), removed on failure
+        write_atomic(self.file(saves, self.id),
+                     json.dumps({"format": FORMAT, **asdict(self)}, ensure_ascii=False))
 
     @classmethod
     def load(cls, saves: Path, tid: str) -> WebTournament:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from avecaesar.engine.core.board import WalkTable
+from avecaesar.engine.core.board import Board, WalkTable
 from avecaesar.engine.core.effects import Facts
 from avecaesar.engine.core.moves import (
     LegalMoves,
@@ -43,7 +43,11 @@ def random_policy(seed: int) -> Policy:
     return choose
 
 
-_DIST: dict[tuple[int, int, tuple[int, ...], bool], dict[tuple[int, int, bool], int]] = {}
+# keyed by the board's id: each entry keeps its board, so that while it is cached no other
+# board can be given the same id (a freed board's id is reused, and the tables of another
+# course then answered for it — a cache that lied: issue 26, docs/architecture.md "Caches")
+_DIST: dict[tuple[int, int, tuple[int, ...], bool],
+            tuple[Board, dict[tuple[int, int, bool], int]]] = {}
 
 
 def distances(state: RaceState) -> dict[tuple[int, int, bool], int]:
@@ -55,8 +59,8 @@ def distances(state: RaceState) -> dict[tuple[int, int, bool], int]:
     need = board.has_alley and rules.alley_must_stop
     key = (id(board), rules.laps, rules.alley_laps, need)
     found = _DIST.get(key)
-    if found is not None:
-        return found
+    if found is not None and found[0] is board:
+        return found[1]
     most = max(board.start_crossings) + rules.laps
 
     def lap_of(left: int) -> int:  # the lap being driven with `left` crossings still needed
@@ -95,7 +99,9 @@ def distances(state: RaceState) -> dict[tuple[int, int, bool], int]:
                         dist[k] = d
                         nxt.append(k)
         frontier = nxt
-    _DIST[key] = dist
+    if len(_DIST) >= 64:
+        _DIST.clear()
+    _DIST[key] = (board, dist)
     return dist
 
 

@@ -1,35 +1,46 @@
 """Game records as JSON Lines, and replaying them move by move.
 
 Line 1 is the header (ruleset, variants, overrides, course, seed, players and their bots,
-the start order); then one line per turn (a move with its card and path, a wait, or a skip
-with its reason); the last line is the result. ``schemas/game-record.schema.json`` validates
-each line. :func:`replay` re-checks every move and reports the first illegal one with its
-line number.
+the start order, and ``content``: the hashes of the course, the composed rules and the house
+rules it was played on); then one line per turn (a move with its card and path, a wait, or a
+skip with its reason); the last line is the result. ``schemas/game-record.schema.json``
+validates each line. :func:`replay` re-checks every move and reports the first illegal one
+with its line number; :func:`header_setup` builds what a header names and says which of
+its files differ from what the record was played on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import why_not
 from avecaesar.engine.core.race import RaceRun, new_race, outcome
+from avecaesar.engine.core.race_setup import CONTENT_KEYS, content_hashes, race_setup
 from avecaesar.engine.core.ruleset_adapter import RaceRules
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.course.load import bundled_course_ids
-from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem
+from avecaesar.engine.data.errors import AveCaesarError, FileAccessError, InputError, Problem
 from avecaesar.engine.data.limits import record_bytes_limit
 from avecaesar.engine.data.paths import RULESETS_DIR
-from avecaesar.engine.data.safeio import allowed_roots, check_inside, read_text, write_atomic
+from avecaesar.engine.data.safeio import (
+    allowed_roots,
+    check_inside,
+    read_text,
+    real_path,
+    write_atomic,
+)
 from avecaesar.engine.data.schemas import validator
 from avecaesar.engine.ruleset.embedded import recording
 from avecaesar.engine.ruleset.load import load_ruleset
 
-__all__ = ["FORMAT", "RecordError", "check_header_files", "read_record", "record_lines",
-           "replay", "rules_header", "write_record"]
+__all__ = ["FORMAT", "RecordError", "check_header_files", "files_the_record_named",
+           "header_setup", "read_record", "record_lines", "replay", "rules_header",
+           "write_record"]
 
 FORMAT = "avecaesar-game-record"
 VERSION = 1
@@ -45,8 +56,15 @@ class RecordError(AveCaesarError):
 
 
 def record_lines(run: RaceRun, header: dict[str, Any]) -> list[dict[str, Any]]:
-    """The record of a finished run: header, one line per turn, result."""
+    """The record of a finished run: header, one line per turn, result. The header's
+    ``content`` is computed from its names when it has none (and left out when they name
+    nothing that loads: a run built by hand, as tests do)."""
     names = run.state.game.names
+    if "content" not in header and "ruleset" in header and "course" in header:
+        with contextlib.suppress(AveCaesarError):
+            header = {**header, "content": content_hashes(
+                header["ruleset"], header.get("variants", []), header.get("overrides", {}),
+                header["course"], header.get("house"))}
     head = {"type": "header", "format": FORMAT, "version": VERSION, **header,
             "seats": run.setup["seats"], "reveals": run.setup["reveals"],
             "start": run.setup["start"],
@@ -118,19 +136,19 @@ def _clip(text: str, n: int = 120) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-def check_header_files(head: dict[str, Any], file: str) -> None:
+def check_header_files(head: dict[str, Any], file: str, with_course: bool = True) -> None:
     """A record names its ruleset, variants and course: bundled ids, or files (read, as
     when the race was run, relative to the working folder) in the working folder's tree,
     the record's own folder tree or a folder allowed with ``--allow-path`` — never any file
     on the machine (a record may come from someone else)."""
-    here = Path(file).resolve().parent
+    here = real_path(file).parent
     roots = allowed_roots(here, Path.cwd())
     line = head.get("_line", 1)
     refs = [("ruleset", head["ruleset"]), *(("variant", v) for v in head["variants"])]
     carried = head.get("rules_files") or {}  # replayed from the record's own copy
     named = [(k, r) for k, r in refs if (r.endswith((".yaml", ".yml")) or "/" in r
                                          or "\\" in r) and r not in carried]
-    if head["course"].lower().strip() not in bundled_course_ids():
+    if with_course and head["course"].lower().strip() not in bundled_course_ids():
         named.append(("course", head["course"]))
     for kind, ref in named:
         if not check_inside(Path(ref), roots):
@@ -187,11 +205,7 @@ def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
             result_at = n
             if not state.over and not partial:
                 raise RecordError(file, n, "a result line, but the replayed race is not over")
-            if state.notation() != line["final"]:
-                raise RecordError(file, n, "the recorded final position differs from the "
-                                  "replayed one")
-            if outcome(state).to_json().get("placings") != line["placings"]:
-                raise RecordError(file, n, "the recorded result differs from the replayed one")
+            _check_result(state, line, file, n)
             continue
         if line.get("ply") != ply:
             raise RecordError(file, n, f"ply {line.get('ply')} where ply {ply} is due: a turn "
@@ -211,6 +225,22 @@ def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
         raise RecordError(file, last, f"the record ends without its result line ({what}): "
                           "it is cut short — use replay --partial for a race in progress")
     return state
+
+
+def _check_result(state: RaceState, line: dict[str, Any], file: str, n: int) -> None:
+    """Every field of the result line equals the replayed one: the termination, each
+    placing, the teams' points, the final position — and there is no other field."""
+    replayed = {"type": "result", **outcome(state).to_json(), "final": state.notation()}
+    recorded = {k: v for k, v in line.items() if k != "_line"}
+    if state.notation() != recorded.get("final"):
+        raise RecordError(file, n, "the recorded final position differs from the replayed "
+                          "one")
+    for key in sorted(replayed.keys() | recorded.keys()):
+        if replayed.get(key) != recorded.get(key):
+            what = {"placings": "result"}.get(key, key)
+            raise RecordError(file, n, f"the recorded {what} differs from the replayed one"
+                              + (f" ({_clip(str(replayed.get(key)), 40)})"
+                                 if key == "termination" else ""))
 
 
 def _turn(state: RaceState, line: dict[str, Any], file: str, n: int) -> None:
@@ -239,6 +269,51 @@ def _turn(state: RaceState, line: dict[str, Any], file: str, n: int) -> None:
     if reason is not None:
         raise RecordError(file, n, f"illegal move {move}: {reason}")
     state.push(move)
+
+
+@contextlib.contextmanager
+def files_the_record_named(file: str, line: int, named_by_user: str | None = None
+                           ) -> Iterator[None]:
+    """Within this block, problems in a file a record named (not ``file``, the record, or
+    ``named_by_user``) become one :class:`RecordError` that counts them without showing
+    them: they would quote the keys and values of a file the user never named (a crafted
+    header naming a YAML file under the working folder). A missing or unreadable file is
+    said as it is: that message tells nothing of the content."""
+    try:
+        yield
+    except FileAccessError:
+        raise
+    except InputError as err:
+        if all(p.file in (file, named_by_user) for p in err.problems):
+            raise  # the user named these files: their problems are theirs to see
+        named = sorted({p.file for p in err.problems} - {file})
+        raise RecordError(file, line, f"the record names {', '.join(named)}, which cannot be "
+                          f"used ({len(err.problems)} problems, not shown: the record named "
+                          "the file, you did not) — check it with `avecaesar course validate "
+                          "FILE` or `avecaesar ruleset validate FILE`") from None
+
+
+def header_setup(head: dict[str, Any], file: str, course: str | None = None
+                 ) -> tuple[RaceRules, Board, list[str]]:
+    """The rules and board a record's header names (``course``: another course file the
+    user names instead, ``--course``), and which of ``course``, ``ruleset``, ``house``
+    differ from the hashes the header carries (none for an older record without them).
+
+    The header's files are checked as :func:`check_header_files` does; a file it names
+    that is not a usable course or ruleset is a :class:`RecordError` that counts its
+    problems but never shows them — the record named that file, not the user, and the
+    problems would quote its keys and values."""
+    check_header_files(head, file, with_course=course is None)
+    use = head["course"] if course is None else course
+    args = (head["ruleset"], head.get("variants", []), head.get("overrides", {}), use,
+            head.get("house"))
+    with files_the_record_named(file, head.get("_line", 1), course):
+        rules, board = race_setup(*args)
+        now = content_hashes(*args)
+    recorded = head.get("content")
+    differs = ([k for k in CONTENT_KEYS if recorded.get(k) != now.get(k)]
+               if isinstance(recorded, dict) else [])
+    return rules, board, differs
 
 
 def rules_header(ruleset: str, variants: list[str], overrides: dict[str, str],

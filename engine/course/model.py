@@ -6,6 +6,7 @@ counts. :mod:`avecaesar.engine.course.graph` turns it into the lane graph.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 from avecaesar.engine.course.bundled import bundled_pieces
 from avecaesar.engine.data.errors import InputError, Problem
 from avecaesar.engine.data.limits import MAX_COURSE_SPACES, MAX_INCLUDE_DEPTH, MAX_PIECES
-from avecaesar.engine.data.safeio import allowed_roots, check_inside
+from avecaesar.engine.data.safeio import allowed_roots, check_inside, real_path
 from avecaesar.engine.data.schemas import schema_problems
 from avecaesar.engine.data.suggest import did_you_mean
 from avecaesar.engine.data.yamlsource import Source, load_yaml, load_yaml_text
@@ -187,7 +188,7 @@ def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int,
         try:
             module_src = load_yaml(target)
         except InputError as err:
-            if not target.exists():
+            if not os.path.lexists(target):  # a link that loops is there: its own message
                 hint = _by_id_hint(inc["file"], inc["piece"])
                 problems.append(where.problem(
                     f"no module file {inc['file']!r} (looked at {target}) — check the path, "
@@ -213,7 +214,7 @@ def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int,
                 f"module {name!r} has {module['lanes']} lanes, this course {lanes} — "
                 "use a module with the same number of lanes", None, "include"))
             continue
-        key = f"{target}#{name}"
+        key = f"{os.path.realpath(target)}#{name}"
         if key in seen:
             problems.append(where.problem(f"module {name!r} includes itself", None, "include"))
             continue
@@ -250,7 +251,9 @@ def _module_file(inc: dict[str, Any], source: Source, where: Where,
             f"a course given as text includes modules by bundled id, not by path "
             f"{inc['file']!r}{hint}", None, "include", "file"))
         return None
-    target: Path = (Path(source.file).parent / str(inc["file"])).resolve()
+    # read by the path as the course names it (a cache logs it so: a link pointed elsewhere
+    # is another input); whether it may be read is decided by where its links lead
+    target = Path(os.path.abspath(Path(source.file).parent / str(inc["file"])))
     if not check_inside(target, roots):
         problems.append(where.problem(
             f"the module file {inc['file']!r} lies outside the course's folder and the "
@@ -287,7 +290,7 @@ def read_course(path: str | Path, course_id: str | None = None,
     d = source.data
     lanes = d["lanes"]
     found: list[Problem] = []
-    roots = allowed_roots(Path(path).resolve().parent) if text is None else None
+    roots = allowed_roots(real_path(path).parent) if text is None else None
     includes: list[str] = []
     pieces = _expand(d["track"], lanes, source, ("track",), "", found, 0, set(), roots, [0],
                      includes)

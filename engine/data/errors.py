@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from avecaesar.engine.data.suggest import did_you_mean
 
 __all__ = [
+    "EXIT_CODES",
     "AveCaesarError",
+    "ExitCode",
     "FileAccessError",
     "InputError",
     "MissingRuleValueError",
@@ -19,6 +21,40 @@ __all__ = [
     "UnknownNameError",
     "UsageError",
 ]
+
+
+@dataclass(frozen=True)
+class ExitCode:
+    """One exit code of the command line and what it means; ``signal``: the signal whose
+    number it is 128 plus (a command stopped by it)."""
+
+    code: int
+    meaning: str
+    signal: str | None = None
+
+
+#: The one table of exit codes: docs/architecture.md ("Exit codes") and the README's table
+#: are generated from it (``python -m avecaesar.editor.registry_docs``); every error type's
+#: ``exit_code`` and every exit of the CLI is one of them (tests/hardening/test_exit_codes.py),
+#: and the fuzzers check every case against it.
+EXIT_CODES: tuple[ExitCode, ...] = (
+    ExitCode(0, "done: a valid course or ruleset, a record that replays, a race, simulation "
+             "or tournament run to its end"),
+    ExitCode(1, "problems in a valid input: a course with problems or not finishable, a "
+             "ruleset or variant with problems, an illegal move or a cut-short or tampered "
+             "record in `replay`; `play`'s input ended before the race did (its record is "
+             "kept when it has a file)"),
+    ExitCode(2, "usage: an unknown id, a bad option value, too many chariots for the course, "
+             "an open rule value; a file or folder that is missing, unreadable, too large, not "
+             "UTF-8 text (a binary file), not a regular file (a folder, a device, a FIFO) or a "
+             "symbolic link that loops; an output that cannot be written (a disk full)"),
+    ExitCode(129, "stopped by SIGHUP (the terminal closed): as Ctrl-C", "SIGHUP"),
+    ExitCode(130, "stopped by Ctrl-C: `simulate` and `tournament` keep what finished, marked "
+             "partial; `play` keeps its record; other commands write nothing half-done",
+             "SIGINT"),
+    ExitCode(143, "stopped by SIGTERM (a service manager's stop, `kill`): as Ctrl-C",
+             "SIGTERM"),
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -43,9 +79,9 @@ class Problem:
 class AveCaesarError(Exception):
     """Base class: an error caused by the user's input or request, never a bug.
 
-    ``exit_code`` is what the CLI exits with: 1 for problems in a valid input (a course with
-    problems, an illegal move in a record), 2 for usage (unknown ids, bad option values,
-    missing files or folders)."""
+    ``exit_code`` is what the CLI exits with (:data:`EXIT_CODES`): 1 for problems in a valid
+    input (a course with problems, an illegal move in a record), 2 for usage (unknown ids,
+    bad option values, missing or unreadable files or folders)."""
 
     exit_code = 1
 

@@ -51,6 +51,18 @@ def _folder() -> Path | None:
     return root / "avecaesar" / "setup"
 
 
+def _logged(path: Path) -> str:
+    """The content hash of a file the setup is built from, read through
+    :func:`~avecaesar.engine.data.safeio.read_bytes` so that the in-process memo of setups
+    (engine/data/content_memo.py) knows it was read; ``missing`` when it cannot be."""
+    from avecaesar.engine.data.safeio import read_bytes
+
+    try:
+        return hashlib.sha256(read_bytes(path, _MAX)).hexdigest()
+    except Exception:
+        return "missing"
+
+
 def _digest(path: Path) -> str:
     try:
         st = os.stat(path)
@@ -90,7 +102,7 @@ def _named(name: str) -> str:
     """A ruleset, variant or house file by content; a bundled name as itself."""
     p = Path(name)
     if name.endswith((".yaml", ".yml")) or os.sep in name or "/" in name:
-        return "file:" + _digest(p)
+        return "file:" + _logged(p)
     return "name:" + name
 
 
@@ -110,7 +122,7 @@ def _key(spec_key: tuple[Any, ...]) -> tuple[str, Path] | None:
         return None
     parts = [code_version(), _named(ruleset), *(_named(v) for v in variants),
              json.dumps(list(settings)), *(json.dumps(r, sort_keys=True) for r in rest),
-             "course:" + _digest(file), direction]
+             "course:" + _logged(file), direction]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest(), file
 
 
@@ -171,7 +183,7 @@ def load(spec_key: tuple[Any, ...]) -> tuple[Any, Any] | None:
         path = folder / f"{key[:40]}.pickle"
         with open(path, "rb") as f:
             header = json.loads(f.readline())
-            if any(_digest(file.parent / rel) != d for rel, d in header["includes"].items()):
+            if any(_logged(file.parent / rel) != d for rel, d in header["includes"].items()):
                 return None
             rules, board = pickle.loads(f.read())
         return rules, board

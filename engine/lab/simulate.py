@@ -17,7 +17,8 @@ from typing import Any
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import new_race, outcome, play_turn
-from avecaesar.engine.data.errors import UsageError
+from avecaesar.engine.data.content_memo import ContentMemo
+from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.lab.balance import (
     SeatAdvantage,
     SkillTable,
@@ -56,9 +57,41 @@ def race_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-@cache
+# rules and boards by spec, each kept with the digests of the files it was built from
+# (engine/data/content_memo.py): a course file saved between two simulations of a server
+# or a notebook is read again, never answered from the old board
+_SETUPS: ContentMemo[tuple[Any, Any]] = ContentMemo(16)
+
+
 def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
-    """Rules and board for a spec, built once per process — or loaded from the setup cache
+    """Rules and board for a spec, built once per content of the files they are read from."""
+    return _setup_read(spec_key)[0]
+
+
+def _setup_read(spec_key: tuple[Any, ...]) -> tuple[tuple[Any, Any], dict[str, str]]:
+    return _SETUPS.get(spec_key, lambda: _build(spec_key))
+
+
+def _setup_as_read(spec_key: tuple[Any, ...], reads: dict[str, str]) -> tuple[Any, Any]:
+    """Rules and board built from exactly the files the simulation started with (``reads``:
+    their digests): a forked worker uses its parent's as they are; a worker that builds its
+    own and finds a file changed stops the simulation rather than mix two courses in one
+    report."""
+    kept = _SETUPS.kept(spec_key, reads)
+    if kept is not None:
+        return kept
+    value, now = _setup_read(spec_key)
+    # (a file only one side read was read once per process, into a cache of its own: the
+    # bundled ruleset catalogue)
+    changed = sorted(f for f in reads.keys() & now.keys() if reads[f] != now[f])
+    if changed:
+        raise InputError([Problem(f, 1, 1, "changed while the simulation ran — run it again "
+                                  "once the file is saved") for f in changed])
+    return value
+
+
+def _build(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
+    """Rules and board for a spec — or loaded from the setup cache
     (engine/lab/setup_cache.py), which keeps them by the content they are built from."""
     from avecaesar.engine.lab import setup_cache
 
@@ -76,7 +109,6 @@ def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
         return found
     from avecaesar.engine.core.board import Board
     from avecaesar.engine.course.load import contract_water, load_course
-    from avecaesar.engine.data.errors import InputError
 
     rules = _rules(ruleset, variants, settings, house)
     c = load_course(course)  # as race_setup does, keeping the course for its includes
@@ -127,10 +159,12 @@ def _spec_key(spec: SimSpec) -> tuple[Any, ...]:
     return (spec.ruleset, spec.variants, spec.settings, spec.course, spec.house, spec.edits)
 
 
-def summarise_race(spec: SimSpec, index: int, heat: bool = False) -> RaceSummary:
+def summarise_race(spec: SimSpec, index: int, heat: bool = False,
+                   built: tuple[Any, Any] | None = None) -> RaceSummary:
     """Run race ``index`` of the simulation and summarise it (``heat``: count, per space,
-    the turns chariots stood, were blocked and waited there)."""
-    rules, board = _setup(_spec_key(spec))
+    the turns chariots stood, were blocked and waited there; ``built``: the rules and
+    board, when given)."""
+    rules, board = built if built is not None else _setup(_spec_key(spec))
     seed = race_seed(spec.seed, index)
     names = [f"{spec.bots[i % len(spec.bots)]}-{i + 1}" for i in range(spec.players)]
     state, setup = new_race(rules, board, names, seed)
@@ -224,8 +258,11 @@ class _Tally:
                     self.stood[space] = self.stood.get(space, 0) + 1
 
 
-def _batch(spec: SimSpec, indices: Sequence[int], heat: bool) -> list[RaceSummary]:
-    return [summarise_race(spec, i, heat) for i in indices]
+def _batch(spec: SimSpec, indices: Sequence[int], heat: bool,
+           reads: dict[str, str] | None = None) -> list[RaceSummary]:
+    key = _spec_key(spec)
+    setup = _setup(key) if reads is None else _setup_as_read(key, reads)
+    return [summarise_race(spec, i, heat, setup) for i in indices]
 
 
 @dataclass
@@ -399,8 +436,9 @@ def run_many(specs: Sequence[SimSpec], workers: int = 1, heat: bool = False,
     ``i`` of each is dealt the same cards (common random numbers). One pool for all of them
     means one start-up, and the parent builds every spec's board before the workers fork.
     """
-    for spec in specs:  # bad names fail here, in the caller's process, with a clear error
-        _setup(_spec_key(spec))
+    # bad names fail here, in the caller's process, with a clear error; ``reads``: the files
+    # each spec's rules and board were built from (a worker that finds one changed stops)
+    reads = [_setup_read(_spec_key(spec))[1] for spec in specs]
     total = sum(s.races for s in specs)
     # Chunks: a worker takes the next one when it is done, so the last chunk running alone
     # is the only idle time on the other workers — about 32 per worker keep it to ~3 % of a
@@ -420,16 +458,16 @@ def run_many(specs: Sequence[SimSpec], workers: int = 1, heat: bool = False,
 
     interrupted = False
     if cluster is not None:
-        interrupted = _on_cluster(cluster, jobs, heat, collect)
+        interrupted = _on_cluster(cluster, jobs, heat, collect, reads)
     elif workers <= 1:
         try:
             for k, spec, ch in jobs:
-                collect(k, _batch(spec, ch, heat))
+                collect(k, _batch(spec, ch, heat, reads[k]))
         except KeyboardInterrupt:
             interrupted = True
         _store_warm(specs)
     else:
-        interrupted = _on_processes(workers, jobs, heat, collect)
+        interrupted = _on_processes(workers, jobs, heat, collect, reads)
     return [sorted(f, key=lambda s: s.index) for f in found], interrupted
 
 
@@ -437,14 +475,19 @@ Job = tuple[int, SimSpec, range]  # (which spec, the spec, the races of the chun
 
 
 def _worker_init(parent: int) -> None:
-    """In each worker: leave Ctrl-C to the parent (it stops the pool), and exit as soon as
-    the parent is gone, even after ``kill -9`` (no worker outlives its parent)."""
+    """In each worker: leave Ctrl-C and SIGHUP to the parent (it stops the pool), die
+    quietly on SIGTERM (how the pool stops a worker; a forked worker would otherwise keep
+    the parent's handler, editor/cli/signals.py, and raise), and exit as soon as the parent
+    is gone, even after ``kill -9`` (no worker outlives its parent)."""
     import os
     import signal
     import threading
     import time
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -454,13 +497,15 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def _run_chunk(job: tuple[int, SimSpec, list[int], bool]) -> tuple[int, list[RaceSummary]]:
-    k, spec, indices, heat = job
-    return k, _batch(spec, indices, heat)
+def _run_chunk(job: tuple[int, SimSpec, list[int], bool, dict[str, str]]
+               ) -> tuple[int, list[RaceSummary]]:
+    k, spec, indices, heat, reads = job
+    return k, _batch(spec, indices, heat, reads)
 
 
 def _on_processes(workers: int, jobs: list[Job], heat: bool,
-                  collect: Callable[[int, list[RaceSummary]], None]) -> bool:
+                  collect: Callable[[int, list[RaceSummary]], None],
+                  reads: list[dict[str, str]]) -> bool:
     """Run the chunks on a pool of ``workers`` processes; on Ctrl-C stop the workers at once
     and return ``True`` (the races finished so far are collected)."""
     import multiprocessing
@@ -470,12 +515,12 @@ def _on_processes(workers: int, jobs: list[Job], heat: bool,
     # fork on Linux (the default there before Python 3.14, which takes forkserver): the
     # workers start with the rules and the board already built (``_setup``'s cache) and
     # nothing to import; elsewhere the platform's default (each worker builds them once)
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    context = _quiet_context() if sys.platform == "linux" else multiprocessing.get_context()
     pool = None
     try:  # Ctrl-C while the pool starts is a stop too (its workers watch for the parent)
         pool = context.Pool(min(workers, len(jobs)), _worker_init, (os.getpid(),))
         for k, done in pool.imap_unordered(
-                _run_chunk, [(k, spec, list(ch), heat) for k, spec, ch in jobs]):
+                _run_chunk, [(k, spec, list(ch), heat, reads[k]) for k, spec, ch in jobs]):
             collect(k, done)
     except KeyboardInterrupt:
         return True
@@ -484,6 +529,26 @@ def _on_processes(workers: int, jobs: list[Job], heat: bool,
             pool.terminate()
             pool.join()
     return False
+
+
+def _quiet_context() -> Any:
+    """The fork context with workers that exit without a word when the parent's pipe is
+    gone (the parent stopped or killed while they send a result): no ``BrokenPipeError``
+    traceback on the way down."""
+    import multiprocessing.context as mp
+    import os
+
+    class QuietWorker(mp.ForkProcess):
+        def run(self) -> None:
+            try:
+                super().run()
+            except (BrokenPipeError, ConnectionResetError, EOFError):
+                os._exit(0)
+
+    class QuietFork(mp.ForkContext):
+        Process = QuietWorker
+
+    return QuietFork()
 
 
 def _reachable(address: str) -> None:
@@ -499,9 +564,11 @@ def _reachable(address: str) -> None:
 
 
 def _on_cluster(address: str, jobs: list[Job], heat: bool,
-                collect: Callable[[int, list[RaceSummary]], None]) -> bool:
+                collect: Callable[[int, list[RaceSummary]], None],
+                reads: list[dict[str, str]]) -> bool:
     """Run the chunks on a Dask cluster (the optional ``dask`` extra); on Ctrl-C cancel
-    them and return ``True`` (the races finished so far are collected)."""
+    them and return ``True`` (the races finished so far are collected). A worker whose copy
+    of a file differs from what this process read stops the run (``_setup_as_read``)."""
     try:
         from distributed import Client, as_completed
     except ImportError as err:
@@ -515,7 +582,7 @@ def _on_cluster(address: str, jobs: list[Job], heat: bool,
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {err} — start "
                              "one with `dask scheduler` or check the address") from err
     try:
-        futures = {client.submit(_batch, spec, list(ch), heat, pure=False): k
+        futures = {client.submit(_batch, spec, list(ch), heat, reads[k], pure=False): k
                    for k, spec, ch in jobs}
         for fut in as_completed(list(futures)):
             collect(futures[fut], fut.result())

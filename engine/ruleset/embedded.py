@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 
-__all__ = ["embedded", "embedded_text", "note_read", "recording"]
+__all__ = ["embedded", "embedded_text", "embedded_texts", "note_read", "recording"]
 
 _GIVEN: ContextVar[Mapping[str, str] | None] = ContextVar("rules_files_given", default=None)
 _READ: ContextVar[dict[str, str] | None] = ContextVar("rules_files_read", default=None)
@@ -41,6 +41,12 @@ def recording() -> Iterator[dict[str, str]]:
         yield found
     finally:
         _READ.reset(token)
+
+
+def embedded_texts() -> dict[str, str]:
+    """Every file text given to the current block (a cache of what is read from ruleset
+    files keys by them too: the same name may be another file's text here)."""
+    return dict(_GIVEN.get() or {})
 
 
 def embedded_text(name: str) -> str | None:

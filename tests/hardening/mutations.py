@@ -9,6 +9,7 @@ short, bytes inserted, indentation broken, an alias bomb appended).
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from typing import Any
@@ -27,6 +28,12 @@ NONSENSE: list[Any] = [
 
 _BOMB = ("\nzz0: &z0 [a, a, a, a, a, a, a, a, a, a]\n"
          + "".join(f"zz{i}: &z{i} [{', '.join([f'*z{i - 1}'] * 10)}]\n" for i in range(1, 8)))
+
+
+def _nonsense(rng: random.Random) -> Any:
+    """A value of NONSENSE, copied: a list or mapping put into the data is mutated by later
+    steps, and the shared one must not be (once it was put inside itself: a cycle)."""
+    return copy.deepcopy(rng.choice(NONSENSE))
 
 
 def _paths(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -63,7 +70,7 @@ def mutate_yaml(text: str, rng: random.Random, steps: int = 1) -> str:
         if op == 0:  # remove
             del parent[key]
         elif op == 1:  # replace with nonsense
-            parent[key] = rng.choice(NONSENSE)
+            parent[key] = _nonsense(rng)
         elif op == 2 and isinstance(parent[key], int) and not isinstance(parent[key], bool):
             parent[key] = rng.choice([0, -parent[key], parent[key] * 1000, parent[key] + 1,
                                       parent[key] - 1, 10**9])
@@ -75,9 +82,9 @@ def mutate_yaml(text: str, rng: random.Random, steps: int = 1) -> str:
             parent.insert(rng.randrange(len(parent) + 1), parent[key])
         elif op == 5 and isinstance(parent, dict):  # an unknown key next to it
             parent[rng.choice(["lenght", "trak", "alley2", "x", "value", "from"])] = \
-                rng.choice(NONSENSE)
+                _nonsense(rng)
         else:
-            parent[key] = rng.choice(NONSENSE)
+            parent[key] = _nonsense(rng)
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
 
 
@@ -124,7 +131,7 @@ def mutate_record_line(line: str, rng: random.Random) -> str:
         choices += [value + 1, value - 1, -value]
     if isinstance(value, str) and value:
         choices += [value[::-1], value + "x", "A", "F", "L"]
-    parent[path[-1]] = rng.choice(choices)
+    parent[path[-1]] = copy.deepcopy(rng.choice(choices))
     try:
         return json.dumps(doc, allow_nan=True)
     except ValueError:  # e.g. 10**30 nested too deep is fine; a cycle is impossible

@@ -25,11 +25,11 @@ def test_ctrl_c_in_simulate_writes_a_partial_report(tmp_path, monkeypatch) -> No
     calls = {"n": 0}
     real = sim._batch
 
-    def batch(spec, indices, heat):
+    def batch(spec, indices, heat, reads=None):
         calls["n"] += 1
         if calls["n"] == 3:
             raise KeyboardInterrupt
-        return real(spec, indices, heat)
+        return real(spec, indices, heat, reads)
 
     monkeypatch.setattr(sim, "_batch", batch)
     out = tmp_path / "r.json"
@@ -113,6 +113,8 @@ def test_no_worker_outlives_simulate(tmp_path, sig) -> None:
         while any(_alive(w) for w in workers) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert not any(_alive(w) for w in workers), "a worker outlived its parent"
+        # (the workers share the stderr pipe: communicate() read it until they were gone)
+        assert "Traceback" not in err and "BrokenPipeError" not in err, err
         if sig == signal.SIGINT:
             assert proc.returncode == 130, err
             assert "interrupted (Ctrl-C)" in err
@@ -126,7 +128,7 @@ def test_no_worker_outlives_simulate(tmp_path, sig) -> None:
 BUSY = """
 import time
 from avecaesar.engine.lab import simulate as sim
-def slow(spec, indices, heat):
+def slow(spec, indices, heat, reads=None):
     time.sleep(120)
     return []
 sim._batch = slow

@@ -104,8 +104,8 @@ def test_a_corrupt_cache_is_a_miss_and_is_rewritten(tmp_path: Path) -> None:
         e.write_text(garbage[i % len(garbage)], encoding="utf-8")
     assert run(args, tmp_path) == reference
     assert run(["course", "list"], tmp_path) == listing
-    for e in entries:  # rewritten, and used again
-        assert e.read_text(encoding="utf-8").startswith('{"inputs"')
+    for e in entries:  # rewritten (a manifest or a value), and used again
+        assert e.read_text(encoding="utf-8").startswith(('{"inputs"', '{"value"'))
     assert run(args, tmp_path) == reference
 
 
@@ -164,22 +164,53 @@ def test_an_entry_naming_a_fifo_or_device_is_a_miss_without_reading_it(
     import json
 
     from avecaesar.editor.cli import result_cache
+    from avecaesar.engine.data.safeio import read_text, reading
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("AVECAESAR_NO_CACHE", raising=False)
     course = tmp_path / "c.yaml"
     course.write_text("x", encoding="utf-8")
-    result_cache.store("probe", ["k"], [course], {"v": 1})
+    with reading() as log:
+        read_text(course, 100)
+    result_cache.store("probe", ["k"], log, {"v": 1})
     assert result_cache.lookup("probe", ["k"]) == {"v": 1}
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    (entry,) = (tmp_path / "cache" / "avecaesar" / "probe").glob("*.json")
+    manifest = next(p for p in (tmp_path / "cache" / "avecaesar" / "probe").glob("*.json")
+                    if '"inputs"' in p.read_text(encoding="utf-8"))
     for bad in (str(fifo), "/dev/zero", str(tmp_path)):
         # would block (FIFO) or never end (/dev/zero) if it were read
-        entry.write_text(json.dumps({"inputs": {str(course): result_cache.file_digest(course),
-                                                bad: "0" * 64}, "value": {"v": 1}}),
-                         encoding="utf-8")
+        manifest.write_text(json.dumps({"inputs": [str(course), bad]}), encoding="utf-8")
         assert result_cache.lookup("probe", ["k"]) is None
     course.write_text("changed", encoding="utf-8")
-    result_cache.store("probe", ["k"], [course], {"v": 2})
+    with reading() as log:
+        read_text(course, 100)
+    result_cache.store("probe", ["k"], log, {"v": 2})
     assert result_cache.lookup("probe", ["k"]) == {"v": 2}
+
+
+def test_a_value_is_kept_under_what_was_read_not_what_is_there_after(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The racing writer in one step: the file changes between its reading and the store;
+    the value is kept for the content read, so the changed file is a miss (issue 26)."""
+    from avecaesar.editor.cli import result_cache
+    from avecaesar.engine.data.safeio import read_text, reading
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("AVECAESAR_NO_CACHE", raising=False)
+    course = tmp_path / "c.yaml"
+    course.write_text("old", encoding="utf-8")
+    with reading() as log:
+        value = read_text(course, 100)
+    course.write_text("new", encoding="utf-8")  # saved while the result was computed
+    result_cache.store("probe", ["k"], log, value)
+    assert result_cache.lookup("probe", ["k"]) is None
+    course.write_text("old", encoding="utf-8")
+    assert result_cache.lookup("probe", ["k"]) == "old"
+    with reading() as torn:  # one file read twice with two contents: nothing is kept
+        read_text(course, 100)
+        course.write_text("newer", encoding="utf-8")
+        read_text(course, 100)
+    assert torn.torn
+    result_cache.store("probe", ["k"], torn, "newer")
+    assert result_cache.lookup("probe", ["k"]) is None

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from avecaesar.engine.lab import setup_cache
-from avecaesar.engine.lab.simulate import SimSpec, _setup, _spec_key, simulate
+from avecaesar.engine.lab.simulate import _SETUPS, SimSpec, _setup, _spec_key, simulate
 
 VALID = Path(__file__).resolve().parents[1] / "course" / "valid"
 
@@ -18,9 +18,9 @@ VALID = Path(__file__).resolve().parents[1] / "course" / "valid"
 def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("AVECAESAR_NO_CACHE", raising=False)
-    _setup.cache_clear()
+    _SETUPS.clear()
     yield tmp_path / "cache" / "avecaesar" / "setup"
-    _setup.cache_clear()
+    _SETUPS.clear()
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -33,7 +33,7 @@ def test_a_cached_setup_races_exactly_as_a_built_one(cache_home: Path) -> None:
     assert len(_entries(cache_home)) == 1
     _rules, board = setup_cache.load(_spec_key(spec))  # type: ignore[misc]
     assert len(board._moves) > 0  # the walk tables' moves came along: a warm start
-    _setup.cache_clear()
+    _SETUPS.clear()
     assert simulate(spec).to_json() == built.to_json()
 
 
@@ -48,7 +48,7 @@ def test_the_key_is_the_content_not_the_path(tmp_path: Path, cache_home: Path) -
     changed.write_text(changed.read_text() + "\n# edited\n")
     key = _spec_key(SimSpec("dicetree-2022", str(changed), 3, 1))
     assert setup_cache.load(key) is None  # new content: a miss
-    _setup.cache_clear()  # (a process keeps what it built for the whole run)
+    _SETUPS.clear()  # (a process keeps what it built for the whole run)
     _setup(key)
     assert len(_entries(cache_home)) == 2
 
@@ -73,10 +73,10 @@ def test_a_corrupt_entry_is_a_miss_and_off_means_off(cache_home: Path,
     (entry,) = _entries(cache_home)
     entry.write_bytes(b'{"includes": {}}\nnot a pickle')
     assert setup_cache.load(_spec_key(spec)) is None
-    _setup.cache_clear()
+    _SETUPS.clear()
     assert simulate(spec).races == 2  # rebuilt, no error
     shutil.rmtree(cache_home)
     monkeypatch.setenv("AVECAESAR_NO_CACHE", "1")
-    _setup.cache_clear()
+    _SETUPS.clear()
     simulate(spec)
     assert _entries(cache_home) == []

@@ -1,0 +1,130 @@
+"""SIGINT, SIGTERM and SIGHUP each stop a long command the way Ctrl-C does (issue 26):
+sent to the command's process group (as a terminal or a service manager sends them) in the
+middle of real work — once the command has spent seconds of CPU on it —, each leaves the
+partial result on disk, marked, exits 128 + the signal's number, prints no traceback (no
+``BrokenPipeError`` from a worker) and leaves no temporary file behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+OVAL = str(Path(__file__).parents[1] / "core" / "courses" / "oval.yaml")
+SIGNALS = [signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)]
+NAMES = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM",
+         getattr(signal, "SIGHUP", signal.SIGTERM): "SIGHUP"}
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+pytestmark = pytest.mark.skipif(not Path("/proc").is_dir() or sys.platform != "linux",
+                                reason="needs /proc and POSIX process groups (Linux)")
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and its children still running."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
+def _start(args: list[str], cwd: Path, **kw) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "avecaesar.editor", *args], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, **kw)
+
+
+def _stop_when_busy(proc: subprocess.Popen[str], sig: int, cpu: float) -> tuple[str, str]:
+    """Send ``sig`` to the process group once it has used ``cpu`` seconds (start-up is
+    about one): the command is then in the middle of its work, not before it."""
+    deadline = time.monotonic() + 240
+    while _cpu(proc.pid) < cpu:
+        assert proc.poll() is None, f"it ended before the signal: {proc.communicate()}"
+        assert time.monotonic() < deadline, "it never got busy"
+        time.sleep(0.1)
+    os.killpg(proc.pid, sig)
+    try:
+        return proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _clean(err: str, folder: Path, expected: set[str]) -> None:
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert {p.name for p in folder.iterdir()} == expected  # no temporary file left
+
+
+@pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_simulate_keeps_a_partial_report(tmp_path: Path, sig: int) -> None:
+    proc = _start(["simulate", "-r", "2022", "-c", OVAL, "-n", "3", "-k", "100000",
+                   "--workers", "2", "--quiet", "--json", "r.json"], tmp_path)
+    _out, err = _stop_when_busy(proc, sig, 4.0)
+    assert proc.returncode == 128 + sig, err
+    assert f"interrupted ({NAMES[sig]})" in err, err
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["partial"] is True and report["races_planned"] == 100000
+    assert 0 < report["races"] < 100000
+    _clean(err, tmp_path, {"r.json"})
+
+
+@pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_a_tournament_keeps_its_finished_races(tmp_path: Path, sig: int) -> None:
+    proc = _start(["tournament", "-r", "2022", "-n", "6", "--bots", "search", "--set",
+                   "tournament.races=20", "--courses", "dicetree-2022/arena-carthago",
+                   "--record", "t.json"], tmp_path)
+    _out, err = _stop_when_busy(proc, sig, 3.5)
+    assert proc.returncode == 128 + sig, err
+    assert f"interrupted ({NAMES[sig]})" in err and "(marked partial)" in err, err
+    doc = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
+    assert doc["partial"] is True and 1 <= len(doc["races"]) < 20
+    _clean(err, tmp_path, {"t.json"})
+
+
+@pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: signal.Signals(s).name)
+def test_play_keeps_its_record(tmp_path: Path, sig: int) -> None:
+    """A person has moved a few times and is asked again; the record is kept, and it
+    replays (``--partial``: a race in progress)."""
+    shutil.copy(OVAL, tmp_path / "oval.yaml")  # the record names it: replay reads it there
+    proc = _start(["play", "-r", "2022", "-c", "oval.yaml", "--humans", "Ann", "--players", "3",
+                   "--seed", "1", "--record", "game.jsonl"], tmp_path, stdin=subprocess.PIPE)
+    assert proc.stdin is not None
+    proc.stdin.write("1\n1\n1\n")  # three moves; the fourth question waits for an answer
+    proc.stdin.flush()
+    record = tmp_path / "game.jsonl"
+    deadline = time.monotonic() + 120
+    while not (record.exists() and
+               sum('"chariot":"A"' in ln for ln in record.read_text().splitlines()) >= 3):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the moves were not played"
+        time.sleep(0.1)
+    time.sleep(0.5)  # at the prompt
+    os.killpg(proc.pid, sig)
+    try:
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + sig, err
+    assert f"interrupted ({NAMES[sig]}): the record is kept in game.jsonl" in err, err
+    _clean(err, tmp_path, {"game.jsonl", "oval.yaml"})
+    res = subprocess.run([sys.executable, "-m", "avecaesar.editor", "replay", "--partial",
+                          "game.jsonl"], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stdout + res.stderr
