@@ -42,6 +42,7 @@ def _where(target: str) -> str:
 def tables() -> str:
     """The generated block, markers included."""
     from avecaesar.editor.commands import COMMANDS
+    from avecaesar.editor.render.report_sections import SECTIONS
     from avecaesar.editor.web.pages import PAGES
     from avecaesar.engine.bots.registry import BOTS
     from avecaesar.engine.course.checks import CHECKS
@@ -60,6 +61,9 @@ def tables() -> str:
     lines += _table("Web pages (`editor/web/pages.py`, `PAGES`)",
                     ("page", "what a person does there", "routes"),
                     [(f"/{p.name}", p.doc, _where(p.routes)) for p in PAGES])
+    lines += _table("Balance report sections (`editor/render/report_sections.py`, `SECTIONS`)",
+                    ("section", "what it shows", "function"),
+                    [(s.name, s.doc, _where(s.function)) for s in SECTIONS])
     return "\n".join([*lines, END])
 
 

@@ -94,10 +94,12 @@ def echo_json(value: object) -> None:
 def rule_settings(texts: list[str] | None) -> dict[str, str]:
     """``--set KEY=VALUE`` options as a mapping; each key and value is checked early against
     the ruleset schema (an unknown key gets "did you mean")."""
+    out: dict[str, str] = {}
+    if not texts:
+        return out  # nothing to check: the ruleset library is not loaded (start-up)
     from avecaesar.engine.ruleset.compose import parse_override
 
-    out: dict[str, str] = {}
-    for text in texts or []:
+    for text in texts:
         key, _value = parse_override(text)
         out[key] = text.partition("=")[2].strip()
     return out
@@ -137,11 +139,12 @@ def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
 
 def bot_kinds(bots: str) -> list[str]:
     """``--bots greedy,search`` as a list of known bot names (an unknown one is an error
-    with "did you mean")."""
+    with "did you mean"); ``all`` stands for every registered bot, in registry order."""
     from avecaesar.engine.bots.registry import POLICIES
     from avecaesar.engine.data.suggest import did_you_mean
 
     kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    kinds = [k for b in kinds for k in (POLICIES if b == "all" else (b,))]
     for k in kinds:
         if k not in POLICIES:
             raise UsageError(f"unknown bot {k!r}{did_you_mean(k, POLICIES)}; known: "

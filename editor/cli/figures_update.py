@@ -18,7 +18,7 @@ import yaml
 
 from avecaesar.engine.data.safeio import write_atomic
 
-__all__ = ["FIGURE_KEYS", "rewrite_figures", "unified_diff", "write_text"]
+__all__ = ["FIGURE_KEYS", "rewrite_figures", "rewrite_value", "unified_diff", "write_text"]
 
 FIGURE_KEYS = ("lap", "alley_extra", "shortest_race", "outside_race")
 
@@ -81,6 +81,27 @@ def rewrite_figures(text: str, figures: dict[tuple[str, ...], dict[str, Any]]) -
     if appended:
         text = text + ("" if text.endswith("\n") else "\n") + appended
     return text
+
+
+def rewrite_value(text: str, path: tuple[str | int, ...], value: Any) -> str:
+    """``text`` with the value at the YAML ``path`` (mapping keys and sequence indices)
+    replaced by ``value``, written in the style of the node it replaces; every other byte
+    stays. A path the text does not have is a ``KeyError``."""
+    node: yaml.Node | None = yaml.compose(text, Loader=yaml.SafeLoader)
+    for part in path:
+        if isinstance(part, int) and isinstance(node, yaml.SequenceNode) \
+                and 0 <= part < len(node.value):
+            node = node.value[part]
+            continue
+        found = _child(node, str(part))
+        if found is None:
+            raise KeyError(f"no {'/'.join(map(str, path))} in the file")
+        node = found[1]
+    assert node is not None
+    start, end = node.start_mark.index, node.end_mark.index
+    old = text[start:end]
+    tail = old[len(old.rstrip()):]
+    return text[:start] + _format(node, value) + tail + text[end:]
 
 
 def _block(values: dict[str, Any]) -> str:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -28,9 +31,11 @@ from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
+    from avecaesar.engine.lab.paired import Comparison
     from avecaesar.engine.lab.simulate import SimReport, SimSpec
 
-__all__ = ["format_report", "simulate_cmd", "spec_from_options"]
+__all__ = ["compare_spec", "format_comparison", "format_report", "progress_bar", "simulate_cmd",
+           "spec_from_options"]
 
 
 def spec_from_options(ruleset: str, course: str, players: int, races: int, seed: int,
@@ -48,7 +53,7 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
         raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
     return SimSpec(ruleset, course, players, races, seed, tuple(variants or ()),
                    tuple(pairs), names or ("greedy",),
-                   json.dumps(rules, sort_keys=True) if rules else "", bot_budget)
+                   json.dumps(rules, sort_keys=True) if rules else "", bot_budget=bot_budget)
 
 
 def format_report(r: SimReport) -> str:
@@ -71,8 +76,8 @@ def format_report(r: SimReport) -> str:
                      f"{mp:>9}  {p.not_finished:6.1%} ({p.out_of_cards:5.1%} / "
                      f"{p.disqualified:5.1%})          {res:>5}{mark}")
     lines += ["",
-              f"balance {r.balance:.3f} (1 − the largest gap in win rate between start "
-              "places)",
+              f"balance {r.balance:.2f}: the largest gap in win rate between start places is "
+              f"{100 * r.spread:.1f} percentage points",
               f"lead changes per race {r.lead_changes:.2f} · race length {r.turns_mean:.1f} "
               f"turns ({r.turns_min}–{r.turns_max})",
               f"per race: 6-card-rule skips {r.six_rule_skips:.2f} · blocked turns "
@@ -96,36 +101,47 @@ def simulate_cmd(
                                                       help="Variant (repeat).")] = None,
     set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
     bots: Annotated[str, typer.Option(autocompletion=complete_bots,
-                                      help="Bots per seat, comma-separated, cycled.")
-                    ] = "greedy",
+                                      help="Bots per seat, comma-separated, cycled (all: "
+                                      "every registered bot).")] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
     workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
     json_file: Annotated[Path | None, typer.Option("--json", help="Write the report as "
                                                    "JSON here ('-' for stdout).")] = None,
     chart: Annotated[Path | None, typer.Option(help="Write the win-rate chart (SVG).")
                      ] = None,
-    heat_map: Annotated[Path | None, typer.Option(help="Write heat maps: PATH-stood.svg "
-                                                  "and PATH-blocked.svg.")] = None,
+    heat_map: Annotated[Path | None, typer.Option(help="Write heat maps: PATH-stood.svg, "
+                                                  "PATH-blocked.svg and PATH-waited.svg.")] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     cluster: Annotated[str | None, typer.Option(help="Run on a Dask cluster: the "
                                                 "scheduler's address (tcp://host:8786). "
                                                 "Needs the 'dask' extra.")] = None,
     house: HouseOpt = None,
+    compare: Annotated[list[str] | None, typer.Option(
+        help="Race a second side on the same deals and seeds and report each figure's "
+        "difference with its interval: KEY=VALUE for what differs (ruleset=, course=, "
+        "bots=, variant= (comma-separated, empty for none), set=key=value; repeat).")
+                       ] = None,
+    report_file: Annotated[Path | None, typer.Option(
+        "--report", help="Write the balance report as one self-contained HTML page.")
+                           ] = None,
     bot_budget: BudgetOpt = None,
 ) -> None:
     """Run many seeded bot races on one course and report balance figures.
 
-    Ctrl-C (or SIGTERM, SIGHUP) stops the workers and writes the report of the races
-    finished so far, marked partial (exit 130; 143, 129).
+    With --compare, a second side (another ruleset, course, edited copy or bot line-up)
+    races the same deals and seeds, and each figure's difference comes with a 95 % interval
+    from the paired races. --report writes every figure as one HTML page. Ctrl-C (or
+    SIGTERM, SIGHUP) stops the workers and writes the report of the races finished so far,
+    marked partial (exit 130; 143, 129).
 
     Example: avecaesar simulate --ruleset 2022 --course dicetree-2022/hippodrom-constantinople
     --races 200 --chart winrate.svg
     """
     import os
-    import sys
 
-    from avecaesar.engine.core.race_setup import race_setup
-    from avecaesar.engine.lab.simulate import simulate
+    from avecaesar.engine.lab.paired import compare_summaries
+    from avecaesar.engine.lab.simulate import _setup, _spec_key, run_many
+    from avecaesar.engine.lab.simulate import report as make_report
 
     spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house,
                              bot_budget)
@@ -134,28 +150,31 @@ def simulate_cmd(
                          "0 uses every core)")
     check_output(json_file, "--json")
     check_output(chart, "--chart")
+    check_output(report_file, "--report")
+    other = compare_spec(spec, compare) if compare else None
+    if other is not None and (chart or heat_map):
+        raise UsageError("--chart and --heat-map draw one simulation: with --compare, "
+                         "--report draws both sides on one page")
     if heat_map is not None:
         if not heat_map.name:
             raise UsageError(f"--heat-map {heat_map}: give a file name prefix, e.g. out/heat")
-        for part in ("stood", "blocked"):
+        for part in ("stood", "blocked", "waited"):
             check_output(heat_map.with_name(f"{heat_map.name}-{part}.svg"), "--heat-map")
-    rules, board = race_setup(ruleset, spec.variants, dict(spec.settings), course,
-                              house_rules(house))
-    check_players(ruleset, spec.variants, rules, board, players)
+    for side in [spec] if other is None else [spec, other]:
+        # built once: the simulation's own cache of rules and board, which the workers
+        # inherit when they fork
+        check_players(side.ruleset, side.variants, *_setup(_spec_key(side)), players)
     workers = workers or os.cpu_count() or 1
-    heat = heat_map is not None
-    if quiet or json_file == Path("-") or not sys.stderr.isatty():
-        # no progress bar into a pipe or a file: the output is the report only
-        report = simulate(spec, workers, heat, cluster=cluster)
-    else:
-        with typer.progressbar(length=races, label="racing", file=sys.stderr) as bar:
-            done = [0]
-
-            def tick(n: int) -> None:
-                bar.update(n - done[0])
-                done[0] = n
-
-            report = simulate(spec, workers, heat, tick, cluster=cluster)
+    heat = heat_map is not None or report_file is not None
+    specs = [spec] if other is None else [spec, other]
+    quiet = quiet or json_file == Path("-")
+    with progress_bar(races * len(specs), quiet) as tick:
+        found, interrupted = run_many(specs, workers, heat, tick, cluster=cluster)
+    report = replace(make_report(spec, found[0], heat), partial=interrupted)
+    if other is not None:
+        _compared(report, replace(make_report(other, found[1], heat), partial=interrupted),
+                  compare_summaries(found[0], found[1]), json_file, report_file)
+        raise typer.Exit(stopped_by()[1] if interrupted else 0)
     if report.partial:
         typer.echo(f"interrupted ({stopped_by()[0]}): {report.races} of {races} races "
                    "finished; the "
@@ -174,8 +193,107 @@ def simulate_cmd(
         typer.echo(f"wrote {chart}")
     if heat_map and report.races:
         _heat_maps(spec, report, heat_map)
+    if report_file and report.races:
+        from avecaesar.editor.render.balance_page import balance_page
+
+        write_atomic(report_file, balance_page(report))
+        typer.echo(f"wrote {report_file}")
     if report.partial:
         raise typer.Exit(stopped_by()[1])
+
+
+COMPARE_KEYS = ("ruleset", "course", "bots", "variant", "set")
+
+
+def compare_spec(spec: SimSpec, pairs: list[str]) -> SimSpec:
+    """The second side of ``--compare``: ``spec`` with what each KEY=VALUE changes."""
+    changes: dict[str, object] = {}
+    settings: list[str] = []
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        key = key.strip()
+        if not eq or key not in COMPARE_KEYS:
+            raise UsageError(f"--compare {pair!r}: give KEY=VALUE with KEY one of "
+                             f"{', '.join(COMPARE_KEYS)} (e.g. --compare ruleset=1989)")
+        value = value.strip()
+        if key == "set":
+            settings.append(value)
+        elif key == "variant":
+            changes["variants"] = tuple(v.strip() for v in value.split(",") if v.strip())
+        elif key == "bots":
+            changes["bots"] = tuple(bot_kinds(value))
+        elif not value:
+            raise UsageError(f"--compare {pair!r}: give the {key} to compare with")
+        else:
+            changes[key] = value
+    if settings:
+        changes["settings"] = (*spec.settings, *rule_settings(settings).items())
+    other = replace(spec, **changes)  # type: ignore[arg-type]
+    if other == spec:
+        raise UsageError("--compare: the second side is the same as the first; change the "
+                         "ruleset, the course, the bots, the variants or a setting")
+    return other
+
+
+@contextmanager
+def progress_bar(length: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar's tick on stderr, for ``run_many``: None when quiet or when stderr is
+    not a terminal (no bar into a pipe or a file)."""
+    import sys
+
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    with typer.progressbar(length=length, label="racing", file=sys.stderr) as bar:
+        done = [0]
+
+        def tick(n: int) -> None:
+            bar.update(n - done[0])
+            done[0] = n
+
+        yield tick
+
+
+def _compared(a: SimReport, b: SimReport, comparison: Comparison, json_file: Path | None,
+              report_file: Path | None) -> None:
+    """Print (or write) a paired comparison and its page."""
+    from avecaesar.editor.render.balance_page import balance_page
+
+    data = {"a": a.to_json(), "b": b.to_json(), "comparison": comparison.to_json()}
+    if json_file == Path("-"):
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        typer.echo(format_comparison(a, b, comparison))
+        if json_file:
+            write_atomic(json_file, json.dumps(data, indent=2))
+            typer.echo(f"wrote {json_file}")
+    if report_file and comparison.races:
+        write_atomic(report_file, balance_page(a, b, comparison))
+        typer.echo(f"wrote {report_file}", err=json_file == Path("-"))
+
+
+def format_comparison(a: SimReport, b: SimReport, c: Comparison) -> str:
+    """The paired comparison as text: each figure, A, B and B − A with its interval."""
+    from avecaesar.editor.render.balance_page import describe
+
+    partial = f"PARTIAL (stopped by {stopped_by()[0]})\n" if a.partial else ""
+    lines = [f"{partial}{c.races:,} paired races (the same deals and seeds on both sides)",
+             f"A: {describe(a.spec)}", f"B: {describe(b.spec)}", "",
+             f"{'figure':28}  {'A':>8}  {'B':>8}  {'B − A (95% interval)':>28}  independent ×"]
+    for d in c.differences:
+        if d.unit == "rate":
+            va, vb = f"{100 * d.a:.1f}%", f"{100 * d.b:.1f}%"
+            diff = f"{100 * d.diff:+.1f} pp ({100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f})"
+        else:
+            va, vb = f"{d.a:.2f}", f"{d.b:.2f}"
+            diff = f"{d.diff:+.2f} ({d.ci[0]:+.2f} to {d.ci[1]:+.2f})"
+        eff = "—" if d.efficiency is None else ("inf" if d.efficiency == float("inf")
+                                                 else f"{d.efficiency:.1f}")
+        lines.append(f"{d.name:28}  {va:>8}  {vb:>8}  {diff:>28}{' *' if d.significant else '  '}"
+                     f"  {eff:>6}")
+    lines += ["", "*: the interval leaves out 0. independent ×: how many times more races two "
+              "independent simulations would need for an interval as narrow."]
+    return "\n".join(lines)
 
 
 def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
@@ -184,9 +302,13 @@ def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
 
     g = load_course(spec.course).graph
     for name, counts, what in (("stood", report.stood, "where chariots stood"),
-                               ("blocked", report.blocked_at, "where chariots were blocked")):
+                               ("blocked", report.blocked_at, "where chariots were blocked"),
+                               ("waited", report.waited_at, "where chariots waited")):
+        top = max(counts.values(), default=0)
+        scale = (f"white: never · pale yellow to deep red: 1 to {top} turns "
+                 f"({100 * top / max(1, report.races):.1f} per 100 races)")
         dot = course_dot(g, heat={int(k): v for k, v in counts.items()},
-                         title=f"{g.graph['name']} — {what}, {report.races} races")
+                         title=f"{g.graph['name']} — {what}, {report.races} races\\n{scale}")
         target = prefix.with_name(f"{prefix.name}-{name}.svg")
         try:
             write_atomic(target, render(dot, "svg"))

@@ -6,7 +6,7 @@ from html import escape
 
 from avecaesar.engine.lab.simulate import SimReport
 
-__all__ = ["win_rate_chart"]
+__all__ = ["heat_map", "histogram", "interval_bars", "win_rate_chart"]
 
 
 def win_rate_chart(report: SimReport, title: str | None = None) -> str:
@@ -54,5 +54,128 @@ def win_rate_chart(report: SimReport, title: str | None = None) -> str:
     out.append(f'<text x="{w / 2}" y="{h - 15}" text-anchor="middle" font-size="11">'
                f'balance {report.balance:.2f} (1 − largest gap in win rate); dashed: even '
                'share; whiskers: 95 % interval</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _svg_open(w: float, h: float, cls: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" width="{w:.0f}" '
+            f'height="{h:.0f}" viewBox="0 0 {w:.0f} {h:.0f}" '
+            'font-family="Helvetica, Arial, sans-serif">')
+
+
+def interval_bars(values: list[tuple[str, float, tuple[float, float]]], *, unit: str,
+                  reference: float | None = None, cls: str = "bars") -> str:
+    """SVG: one bar per (label, value, 95 % interval), the interval as a whisker, an
+    optional dashed reference line (the even share). ``unit`` "%" draws shares as percent."""
+    w, h = 90 + 70 * len(values), 260
+    left, bottom, top = 56, h - 40, 16
+    peak = max([hi for _l, _v, (_lo, hi) in values] + [reference or 0.0, 1e-9])
+    scale = peak * 1.1
+
+    def y(v: float) -> float:
+        return bottom - (bottom - top) * max(0.0, v) / scale
+
+    def label(v: float) -> str:
+        return f"{v:.0%}" if unit == "%" else f"{v:.1f}"
+
+    out = [_svg_open(w, h, cls), f'<rect width="{w}" height="{h}" fill="white"/>']
+    for k in range(6):
+        v = scale * k / 5
+        out.append(f'<line x1="{left}" x2="{w - 10}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                   f'stroke="#ddd"/><text x="{left - 6}" y="{y(v) + 4:.1f}" '
+                   f'text-anchor="end" font-size="10">{label(v)}</text>')
+    if reference is not None:
+        out.append(f'<line class="reference" x1="{left}" x2="{w - 10}" y1="{y(reference):.1f}"'
+                   f' y2="{y(reference):.1f}" stroke="#555" stroke-dasharray="6 4"/>')
+    for i, (name, v, (lo, hi)) in enumerate(values):
+        x = left + 14 + 70 * i
+        cx = x + 20
+        out.append(f'<rect class="bar" data-label="{escape(name)}" data-value="{v:.6g}" '
+                   f'x="{x}" y="{y(v):.1f}" width="40" height="{bottom - y(v):.1f}" '
+                   f'fill="#c0392b"/>')
+        out.append(f'<path class="interval" d="M{cx},{y(lo):.1f} V{y(hi):.1f} M{cx - 7},'
+                   f'{y(lo):.1f} H{cx + 7} M{cx - 7},{y(hi):.1f} H{cx + 7}" stroke="black" '
+                   'fill="none"/>')
+        out.append(f'<text x="{cx}" y="{bottom + 16}" text-anchor="middle" font-size="11">'
+                   f'{escape(name)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def histogram(bins: list[tuple[int, int, int]], *, xlabel: str, cls: str = "histogram") -> str:
+    """SVG: a histogram of (from, to, count) bins, counts on the left axis."""
+    w, h = max(320, 60 + 34 * len(bins)), 230
+    left, bottom, top = 50, h - 46, 12
+    peak = max([n for _a, _b, n in bins] + [1])
+    out = [_svg_open(w, h, cls), f'<rect width="{w}" height="{h}" fill="white"/>']
+    for k in range(5):
+        v = peak * k / 4
+        yy = bottom - (bottom - top) * k / 4
+        out.append(f'<line x1="{left}" x2="{w - 8}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#ddd"/>'
+                   f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" '
+                   f'font-size="10">{v:.0f}</text>')
+    for i, (a, b, n) in enumerate(bins):
+        x = left + 4 + 34 * i
+        hh = (bottom - top) * n / peak
+        out.append(f'<rect class="bin" data-from="{a}" data-to="{b}" data-count="{n}" x="{x}" '
+                   f'y="{bottom - hh:.1f}" width="30" height="{hh:.1f}" fill="#2e6da4"/>')
+        out.append(f'<text x="{x + 15}" y="{bottom + 14}" text-anchor="middle" '
+                   f'font-size="9">{a}</text>')
+    out.append(f'<text x="{w / 2}" y="{h - 8}" text-anchor="middle" font-size="11">'
+               f'{escape(xlabel)}</text></svg>')
+    return "\n".join(out)
+
+
+def _heat(share: float) -> str:
+    """Pale yellow (0) to deep red (1), as the Graphviz heat maps colour."""
+    share = min(1.0, max(0.0, share))
+    r = 255 if share <= 0.6 else int(255 - 120 * (share - 0.6) / 0.4)
+    return f"#{r:02x}{int(245 - 200 * share):02x}{int(200 - 190 * share):02x}"
+
+
+def heat_map(spaces: dict[int, tuple[float, float]], counts: dict[int, int], races: int, *,
+             what: str, starts: dict[int, int] | None = None, cls: str = "heat-map") -> str:
+    """SVG: every space (id → its pinned position, in points) as a square coloured by its
+    count (white: never; pale yellow to deep red: up to the most), with a legend bar and its
+    scale in turns per 100 races. Each square carries its count (``data-count``)."""
+    if not spaces:
+        return ""
+    xs = [p[0] for p in spaces.values()]
+    ys = [p[1] for p in spaces.values()]
+    pad, side = 24, 26
+    width = max(xs) - min(xs) + 2 * pad + side
+    height = max(ys) - min(ys) + 2 * pad + side
+    legend = 64
+    top = max(counts.values(), default=0)
+    out = [_svg_open(width, height + legend, cls),
+           f'<rect width="{width:.0f}" height="{height + legend:.0f}" fill="#3f6b35"/>']
+    for n, (x, y) in sorted(spaces.items()):
+        v = counts.get(n, 0)
+        fill = _heat(v / top) if v and top else "#ffffff"
+        sx = x - min(xs) + pad
+        sy = max(ys) - y + pad  # the drawing's y axis points up
+        out.append(f'<rect class="space" data-space="{n}" data-count="{v}" x="{sx:.1f}" '
+                   f'y="{sy:.1f}" width="{side}" height="{side}" fill="{fill}" '
+                   f'stroke="#6b4f2a"><title>space {n}: {v} turns</title></rect>')
+        if starts and n in starts:
+            out.append(f'<text x="{sx + side / 2:.1f}" y="{sy + side / 2 + 4:.1f}" '
+                       f'text-anchor="middle" font-size="12" fill="#1b3a8a">{starts[n]}'
+                       '</text>')
+    # the legend: a colour bar from 0 to the most, in turns per 100 races
+    y0 = height + 10
+    bar_w = min(260.0, width - 40)
+    steps = 10
+    for k in range(steps):
+        out.append(f'<rect x="{20 + bar_w * k / steps:.1f}" y="{y0}" '
+                   f'width="{bar_w / steps + 0.5:.1f}" height="12" '
+                   f'fill="{_heat((k + 0.5) / steps)}"/>')
+    per100 = 100 * top / races if races else 0.0
+    out.append(f'<rect class="legend" x="20" y="{y0}" width="{bar_w:.1f}" height="12" '
+               'fill="none" stroke="white"/>')
+    out.append(f'<text x="20" y="{y0 + 26}" font-size="10" fill="white">white: never · '
+               f'scale 0 → {per100:.1f} turns per 100 races ({top} in {races})</text>')
+    out.append(f'<text x="20" y="{y0 + 40}" font-size="10" fill="white">{escape(what)}'
+               '</text>')
     out.append("</svg>")
     return "\n".join(out)

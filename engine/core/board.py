@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from avecaesar.engine.core.types import Move
 from avecaesar.engine.course.svg import course_spaces
+
+if TYPE_CHECKING:  # only an annotation: a race (or a board from the cache) needs no networkx
+    import networkx as nx
 
 __all__ = ["Board", "WalkTable"]
 

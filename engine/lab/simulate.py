@@ -12,16 +12,27 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import new_race, outcome, play_turn
-from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.data.content_memo import ContentMemo
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
-from avecaesar.engine.lab.stats import mean, wilson_interval
+from avecaesar.engine.lab.balance import (
+    SeatAdvantage,
+    SkillTable,
+    attrition,
+    length_histogram,
+    seat_advantage,
+    skill_table,
+    start_rows,
+)
+from avecaesar.engine.lab.stats import mean, mean_interval, wilson_interval
+from avecaesar.engine.lab.summary import RaceSummary
 
-__all__ = ["RaceSummary", "SimReport", "SimSpec", "race_seed", "simulate", "summarise_race"]
+__all__ = ["RaceSummary", "SimReport", "SimSpec", "race_seed", "report", "run_many", "simulate",
+           "summarise_race"]
 
 
 @dataclass(frozen=True)
@@ -37,28 +48,8 @@ class SimSpec:
     settings: tuple[tuple[str, str], ...] = ()
     bots: tuple[str, ...] = ("greedy",)
     house: str = ""  # house rules (--house) as JSON text: picklable and hashable
+    edits: tuple[str, ...] = ()  # course edits (their descriptions: engine/lab/edited.py)
     bot_budget: int | None = None  # --bot-budget: for the bots that take one
-
-
-@dataclass(frozen=True)
-class RaceSummary:
-    """What one race contributes to the report (small and picklable)."""
-
-    index: int
-    places: tuple[int | None, ...]  # per start place (chariot i stands on place i + 1)
-    finished: tuple[bool, ...]
-    out_of_cards: tuple[bool, ...]
-    disqualified: tuple[bool, ...]
-    reserve: tuple[int | None, ...]  # points left in hand and deck at the finish
-    lead_changes: int
-    turns: int
-    six_rule_skips: int
-    blocked_skips: int
-    alley_waits: int
-    termination: str
-    ownerless: tuple[bool, ...] = ()  # per start place: a chariot no player drives
-    stood: tuple[tuple[int, int], ...] = ()  # (space, turns a chariot stood there)
-    blocked_at: tuple[tuple[int, int], ...] = ()  # (space, turns a chariot was stuck there)
 
 
 def race_seed(seed: int, index: int) -> int:
@@ -71,13 +62,6 @@ def race_seed(seed: int, index: int) -> int:
 # (engine/data/content_memo.py): a course file saved between two simulations of a server
 # or a notebook is read again, never answered from the old board
 _SETUPS: ContentMemo[tuple[Any, Any]] = ContentMemo(16)
-
-
-def _build(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
-    ruleset, variants, settings, course, *rest = spec_key  # rest: the house rules (JSON)
-    house = rest[0] if rest else ""
-    return race_setup(ruleset, variants, dict(settings), course,
-                      json.loads(house) if house else None)
 
 
 def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
@@ -107,13 +91,79 @@ def _setup_as_read(spec_key: tuple[Any, ...], reads: dict[str, str]) -> tuple[An
     return value
 
 
+def _build(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
+    """Rules and board for a spec — or loaded from the setup cache
+    (engine/lab/setup_cache.py), which keeps them by the content they are built from."""
+    from avecaesar.engine.lab import setup_cache
+
+    ruleset, variants, settings, course, *rest = spec_key  # rest: house rules, edits
+    house = rest[0] if rest else ""
+    edits = rest[1] if len(rest) > 1 else ()
+    if edits:
+        from avecaesar.engine.lab.edited import edited_board
+
+        rules = _rules(ruleset, variants, settings, house)
+        return rules, edited_board(course, edits, rules)
+    found = setup_cache.load(spec_key)
+    if found is not None:
+        _STORED[spec_key] = len(found[1]._moves)
+        return found
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.course.load import contract_water, load_course
+
+    rules = _rules(ruleset, variants, settings, house)
+    c = load_course(course)  # as race_setup does, keeping the course for its includes
+    if c.errors:
+        raise InputError(c.errors)
+    g = contract_water(c.graph) if rules.water_skipped else c.graph
+    board = Board.from_graph(g, c.id)
+    _INCLUDES[spec_key] = list(c.model.includes)
+    setup_cache.store(spec_key, rules, board, _INCLUDES[spec_key])
+    _STORED[spec_key] = 0
+    return rules, board
+
+
+_STORED: dict[tuple[Any, ...], int] = {}  # per spec: the walk tables the cache entry holds
+_INCLUDES: dict[tuple[Any, ...], list[str]] = {}
+
+
+def _store_warm(specs: Sequence[SimSpec]) -> None:
+    """After races run in this process: keep each board with the walk tables they built, so
+    the next process starts warm."""
+    from avecaesar.engine.lab import setup_cache
+
+    for spec in specs:
+        key = _spec_key(spec)
+        rules, board = _setup(key)
+        if key in _STORED and len(board._moves) > _STORED[key] and not spec.edits:
+            includes = _INCLUDES.get(key)
+            if includes is None:
+                from avecaesar.engine.course.load import load_course
+
+                includes = list(load_course(spec.course).model.includes)
+            setup_cache.store(key, rules, board, includes)
+            _STORED[key] = len(board._moves)
+
+
+@cache
+def _rules(ruleset: str, variants: tuple[str, ...], settings: tuple[tuple[str, str], ...],
+           house: str) -> Any:
+    """The race rules alone (an edited course's simulations share them)."""
+    from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
+    from avecaesar.engine.ruleset.load import load_ruleset
+
+    return rules_from_ruleset(load_ruleset(ruleset, list(variants), dict(settings),
+                                           json.loads(house) if house else None))
+
+
 def _spec_key(spec: SimSpec) -> tuple[Any, ...]:
-    return (spec.ruleset, spec.variants, spec.settings, spec.course, spec.house)
+    return (spec.ruleset, spec.variants, spec.settings, spec.course, spec.house, spec.edits)
 
 
 def summarise_race(spec: SimSpec, index: int, heat: bool = False,
                    built: tuple[Any, Any] | None = None) -> RaceSummary:
-    """Run race ``index`` of the simulation and summarise it (on ``built``, the rules and
+    """Run race ``index`` of the simulation and summarise it (``heat``: count, per space,
+    the turns chariots stood, were blocked and waited there; ``built``: the rules and
     board, when given)."""
     rules, board = built if built is not None else _setup(_spec_key(spec))
     seed = race_seed(spec.seed, index)
@@ -121,55 +171,93 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False,
     state, setup = new_race(rules, board, names, seed)
     state.log = False  # nobody reads the events here: push and skip build none (issue 13)
     seats = setup["seats"]
-    policies = [make_policy(spec.bots[s % len(spec.bots)], seed + s, spec.bot_budget)
-                for s in seats]
+    kinds = [spec.bots[s % len(spec.bots)] for s in seats]
+    policies = [make_policy(kind, seed + s, spec.bot_budget)
+                for kind, s in zip(kinds, seats, strict=True)]
     # chariots that no player drives (ownerless): play_turn gives their turns to OWNERLESS
-    policies += [policies[0]] * (state.game.chariots - len(policies))
-    stood: dict[int, int] = {}
-    blocked_at: dict[int, int] = {}
-    six = blocked = waits = changes = turns = 0
-    leader: int | None = None
-    limit = 20_000
-    while not state.over and turns < limit:
-        c = state.turn
-        turn = play_turn(state, policies[c], OWNERLESS)
-        turns += 1
-        reason = turn.get("skip")
-        if reason == "six_rule":
-            six += 1
-        elif reason == "blocked":
-            blocked += 1
-            at = state.pos[c]
-            if heat and at is not None:
-                blocked_at[at] = blocked_at.get(at, 0) + 1
-        elif reason == "alley_blocked" or ("move" in turn and turn["move"].card == 0):
-            waits += 1
-        leaders = state.leaders() if not state.over else []
-        if len(leaders) == 1 and leaders[0] != leader:
-            if leader is not None:
-                changes += 1
-            leader = leaders[0]
-        if heat:
-            for space in state.pos:
-                if space is not None:
-                    stood[space] = stood.get(space, 0) + 1
-    result = outcome(state)
     n = state.game.chariots
+    policies += [policies[0]] * (n - len(policies))
+    kinds += [""] * (n - len(kinds))
+    first = state.turn
+    tally = _Tally(n, heat)
+    while not state.over and tally.turns < TURN_LIMIT:
+        c = state.turn
+        tally.count(state, c, play_turn(state, policies[c], OWNERLESS))
+    result = outcome(state)
     places: list[int | None] = [None] * n
     finished = [False] * n
     dq = [False] * n
     removed = [False] * n
+    points = [0] * n
     for placing in result.placings:
         places[placing.chariot] = placing.place
         finished[placing.chariot] = placing.finished
         dq[placing.chariot] = placing.disqualified
         removed[placing.chariot] = placing.removed
+        points[placing.chariot] = placing.points
     reserve = tuple(sum(state.hands[c]) + sum(state.decks[c]) if finished[c] else None
                     for c in range(n))
+    for c in range(n):  # still racing when the race ended (it ended without it)
+        if not finished[c] and not tally.why[c]:
+            tally.why[c] = "disqualified" if dq[c] else "still racing at the end"
+            tally.lap[c] = min(state.lap(c), rules.laps)
     return RaceSummary(index, tuple(places), tuple(finished), tuple(removed), tuple(dq),
-                       reserve, changes, turns, six, blocked, waits, result.termination,
+                       reserve, tally.changes, tally.turns, tally.six, tally.blocked,
+                       tally.waits, result.termination,
                        tuple(state.game.is_ownerless(c) for c in range(n)),
-                       tuple(sorted(stood.items())), tuple(sorted(blocked_at.items())))
+                       tuple(sorted(tally.stood.items())),
+                       tuple(sorted(tally.blocked_at.items())), tuple(points), tuple(kinds),
+                       tuple(tally.lap), tuple(tally.why), first,
+                       tuple(sorted(tally.waited_at.items())))
+
+
+TURN_LIMIT = 20_000  # a race longer than this is cut (never seen: the deadlock rule ends it)
+
+
+class _Tally:
+    """What a race's turns add up to, counted turn by turn."""
+
+    def __init__(self, chariots: int, heat: bool) -> None:
+        self.heat = heat
+        self.six = self.blocked = self.waits = self.changes = self.turns = 0
+        self.leader: int | None = None
+        self.stood: dict[int, int] = {}
+        self.blocked_at: dict[int, int] = {}
+        self.waited_at: dict[int, int] = {}
+        self.lap: list[int | None] = [None] * chariots
+        self.why = [""] * chariots
+
+    def count(self, state: Any, c: int, turn: dict[str, Any]) -> None:
+        self.turns += 1
+        reason = turn.get("skip")
+        at = state.pos[c]
+        if reason == "six_rule":
+            self.six += 1
+        elif reason == "blocked":
+            self.blocked += 1
+            if self.heat and at is not None:
+                self.blocked_at[at] = self.blocked_at.get(at, 0) + 1
+        elif reason == "alley_blocked" or ("move" in turn and turn["move"].card == 0):
+            self.waits += 1
+            if self.heat and at is not None:
+                self.waited_at[at] = self.waited_at.get(at, 0) + 1
+        for event in turn["events"]:  # the effects' rare events come even with log off
+            if event.kind in ("disqualified", "removed") and event.chariot is not None:
+                o = event.chariot
+                why = str(event.data.get("reason") or event.kind)
+                if not self.why[o] or event.kind == "removed":
+                    self.why[o] = ("disqualified: " + why if event.kind == "disqualified"
+                                   else why)
+                    self.lap[o] = min(state.lap(o), state.game.rules.laps)
+        leaders = state.leaders() if not state.over else []
+        if len(leaders) == 1 and leaders[0] != self.leader:
+            if self.leader is not None:
+                self.changes += 1
+            self.leader = leaders[0]
+        if self.heat:
+            for space in state.pos:
+                if space is not None:
+                    self.stood[space] = self.stood.get(space, 0) + 1
 
 
 def _batch(spec: SimSpec, indices: Sequence[int], heat: bool,
@@ -194,6 +282,8 @@ class PlaceStats:
     disqualified: float
     mean_reserve: float | None
     ownerless: bool = False  # driven by no player (it scores nothing)
+    mean_points: float = 0.0
+    points_ci: tuple[float, float] = (0.0, 0.0)
 
     def to_json(self) -> dict[str, Any]:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
@@ -218,6 +308,13 @@ class SimReport:
     stood: dict[int, int] = field(default_factory=dict)
     blocked_at: dict[int, int] = field(default_factory=dict)
     partial: bool = False  # stopped (Ctrl-C) before every race ran: ``races`` < spec.races
+    waited_at: dict[int, int] = field(default_factory=dict)
+    lead_changes_ci: tuple[float, float] = (0.0, 0.0)
+    seat: SeatAdvantage | None = None
+    attrition: list[dict[str, Any]] = field(default_factory=list)
+    lengths: list[tuple[int, int, int]] = field(default_factory=list)  # (from, to, races)
+    skill: SkillTable | None = None
+    heat: bool = False  # the per-space counts were kept (stood, blocked_at, waited_at)
 
     @property
     def deadlock_rate(self) -> float:
@@ -232,16 +329,37 @@ class SimReport:
             "races": self.races,
             "by_start_place": [p.to_json() for p in self.by_place],
             "balance": self.balance,
+            "spread": self.spread,
             "lead_changes_per_race": self.lead_changes,
-            "turns": {"mean": self.turns_mean, "min": self.turns_min, "max": self.turns_max},
+            "lead_changes_ci": list(self.lead_changes_ci),
+            "turns": {"mean": self.turns_mean, "min": self.turns_min, "max": self.turns_max,
+                      "histogram": [{"from": a, "to": b, "races": n}
+                                    for a, b, n in self.lengths]},
             "per_race": {"six_rule_skips": self.six_rule_skips,
                          "blocked_skips": self.blocked_skips, "alley_waits": self.alley_waits},
             "deadlocks": self.deadlocks,
             "deadlock_rate": self.deadlock_rate,
+            "seat_advantage": self.seat.to_json() if self.seat else None,
+            "attrition": self.attrition,
+            "skill": self.skill.to_json() if self.skill else None,
+            **({"spaces": _spaces_json(self)} if self.heat else {}),
         }
 
+    @property
+    def spread(self) -> float:
+        """The largest gap in win rate between two start places (1 − balance)."""
+        rates = [p.win_rate for p in self.by_place]
+        return max(rates) - min(rates) if rates else 0.0
 
-def report(spec: SimSpec, summaries: Iterable[RaceSummary]) -> SimReport:
+
+def _spaces_json(r: SimReport) -> list[dict[str, int]]:
+    """Per space (id), the turns chariots stood, were blocked and waited there."""
+    spaces = sorted(set(r.stood) | set(r.blocked_at) | set(r.waited_at))
+    return [{"space": n, "stood": r.stood.get(n, 0), "blocked": r.blocked_at.get(n, 0),
+             "waited": r.waited_at.get(n, 0)} for n in spaces]
+
+
+def report(spec: SimSpec, summaries: Iterable[RaceSummary], heat: bool = False) -> SimReport:
     """Aggregate race summaries (in race order) into the report."""
     rows = sorted(summaries, key=lambda s: s.index)
     k = len(rows)
@@ -255,30 +373,44 @@ def report(spec: SimSpec, summaries: Iterable[RaceSummary]) -> SimReport:
         dq = sum(r.disqualified[c] for r in rows)
         dnf = sum(1 for r in rows if r.out_of_cards[c] or r.disqualified[c]
                   or not r.finished[c])
+        points = [r.points[c] for r in rows if r.points]
         by_place.append(PlaceStats(
             c + 1, k, wins, wins / k if k else 0.0, wilson_interval(wins, k),
             mean(placed),  # type: ignore[arg-type]
             dnf / k if k else 0.0, ooc / k if k else 0.0, dq / k if k else 0.0,
             mean(reserve),  # type: ignore[arg-type]
-            bool(rows) and all(r.ownerless[c] for r in rows if r.ownerless)))
+            bool(rows) and all(r.ownerless[c] for r in rows if r.ownerless),
+            mean(points) or 0.0, mean_interval(points)))
     rates = [p.win_rate for p in by_place]
     balance = 1.0 - (max(rates) - min(rates)) if rates else 1.0
-    stood: dict[int, int] = {}
-    blocked_at: dict[int, int] = {}
-    for r in rows:
-        for n, v in r.stood:
-            stood[n] = stood.get(n, 0) + v
-        for n, v in r.blocked_at:
-            blocked_at[n] = blocked_at.get(n, 0) + v
+    stood = _sum_counts(r.stood for r in rows)
+    blocked_at = _sum_counts(r.blocked_at for r in rows)
     turns = [r.turns for r in rows]
+    changes = [r.lead_changes for r in rows]
+    _rules, board = _setup(_spec_key(spec))
+    front = start_rows(board.start_crossings[:chariots],
+                       [board.progress[s] for s in board.start_places[:chariots]])
     return SimReport(
-        spec, k, by_place, balance,
-        mean([r.lead_changes for r in rows]) or 0.0,
+        spec, k, by_place, balance, mean(changes) or 0.0,
         mean(turns) or 0.0, min(turns, default=0), max(turns, default=0),
         mean([r.six_rule_skips for r in rows]) or 0.0,
         mean([r.blocked_skips for r in rows]) or 0.0,
         mean([r.alley_waits for r in rows]) or 0.0,
-        sum(1 for r in rows if r.termination == "deadlock"), stood, blocked_at)
+        sum(1 for r in rows if r.termination == "deadlock"), stood, blocked_at,
+        waited_at=_sum_counts(r.waited_at for r in rows),
+        lead_changes_ci=mean_interval(changes),
+        seat=seat_advantage(rows, front) if rows else None,
+        attrition=attrition(rows), lengths=length_histogram(turns),
+        skill=skill_table(rows, spec.bots) if rows and rows[0].kinds else None,
+        heat=heat)
+
+
+def _sum_counts(per_race: Iterable[tuple[tuple[int, int], ...]]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for counts in per_race:
+        for n, v in counts:
+            out[n] = out.get(n, 0) + v
+    return dict(sorted(out.items()))
 
 
 def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
@@ -292,30 +424,56 @@ def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
     cluster's workers instead, which must have this package installed; see
     docs/simulation.md.
     """
-    # bad names fail here, in the caller's process, with a clear error; every chunk runs on
-    # the rules and board of these files' content (``reads``)
-    reads = _setup_read(_spec_key(spec))[1]
+    (summaries,), interrupted = run_many([spec], workers, heat, progress, cluster)
+    return replace(report(spec, summaries, heat), partial=interrupted)
+
+
+def run_many(specs: Sequence[SimSpec], workers: int = 1, heat: bool = False,
+             progress: Callable[[int], None] | None = None,
+             cluster: str | None = None) -> tuple[list[list[RaceSummary]], bool]:
+    """The race summaries of every spec (each list in race order), run together on one pool
+    of ``workers`` processes or on a Dask cluster, and whether Ctrl-C stopped them.
+
+    Paired comparisons and the design assistant run several specs with the same seed: race
+    ``i`` of each is dealt the same cards (common random numbers). One pool for all of them
+    means one start-up, and the parent builds every spec's board before the workers fork.
+    """
+    # bad names fail here, in the caller's process, with a clear error; ``reads``: the files
+    # each spec's rules and board were built from (a worker that finds one changed stops)
+    reads = [_setup_read(_spec_key(spec))[1] for spec in specs]
+    total = sum(s.races for s in specs)
     # Chunks: a worker takes the next one when it is done, so the last chunk running alone
     # is the only idle time on the other workers — about 32 per worker keep it to ~3 % of a
     # run (a few hundred bytes of summaries each way); a cluster has higher per-task costs.
     slots, per_slot = (workers, 32) if cluster is None else (64, 8)
-    chunk = max(1, min(250, spec.races // (max(1, slots) * per_slot) or 1))
-    chunks = [range(i, min(i + chunk, spec.races)) for i in range(0, spec.races, chunk)]
-    summaries: list[RaceSummary] = []
+    chunk = max(1, min(250, total // (max(1, slots) * per_slot) or 1))
+    jobs = [(k, spec, range(i, min(i + chunk, spec.races)))
+            for k, spec in enumerate(specs) for i in range(0, spec.races, chunk)]
+    found: list[list[RaceSummary]] = [[] for _ in specs]
+    done = [0]
+
+    def collect(k: int, got: list[RaceSummary]) -> None:
+        found[k].extend(got)
+        done[0] += len(got)
+        if progress:
+            progress(done[0])
+
     interrupted = False
     if cluster is not None:
-        summaries, interrupted = _on_cluster(cluster, spec, chunks, heat, progress, reads)
+        interrupted = _on_cluster(cluster, jobs, heat, collect, reads)
     elif workers <= 1:
         try:
-            for ch in chunks:
-                summaries.extend(_batch(spec, ch, heat, reads))
-                if progress:
-                    progress(len(summaries))
+            for k, spec, ch in jobs:
+                collect(k, _batch(spec, ch, heat, reads[k]))
         except KeyboardInterrupt:
             interrupted = True
+        _store_warm(specs)
     else:
-        summaries, interrupted = _on_processes(workers, spec, chunks, heat, progress, reads)
-    return replace(report(spec, summaries), partial=interrupted)
+        interrupted = _on_processes(workers, jobs, heat, collect, reads)
+    return [sorted(f, key=lambda s: s.index) for f in found], interrupted
+
+
+Job = tuple[int, SimSpec, range]  # (which spec, the spec, the races of the chunk)
 
 
 def _worker_init(parent: int) -> None:
@@ -341,39 +499,38 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def _run_chunk(job: tuple[SimSpec, list[int], bool, dict[str, str]]) -> list[RaceSummary]:
-    return _batch(*job)
+def _run_chunk(job: tuple[int, SimSpec, list[int], bool, dict[str, str]]
+               ) -> tuple[int, list[RaceSummary]]:
+    k, spec, indices, heat, reads = job
+    return k, _batch(spec, indices, heat, reads)
 
 
-def _on_processes(workers: int, spec: SimSpec, chunks: list[range], heat: bool,
-                  progress: Callable[[int], None] | None,
-                  reads: dict[str, str]) -> tuple[list[RaceSummary], bool]:
+def _on_processes(workers: int, jobs: list[Job], heat: bool,
+                  collect: Callable[[int, list[RaceSummary]], None],
+                  reads: list[dict[str, str]]) -> bool:
     """Run the chunks on a pool of ``workers`` processes; on Ctrl-C stop the workers at once
-    and return the races finished so far, with ``True``."""
+    and return ``True`` (the races finished so far are collected)."""
     import multiprocessing
     import os
     import sys
 
-    summaries: list[RaceSummary] = []
     # fork on Linux (the default there before Python 3.14, which takes forkserver): the
     # workers start with the rules and the board already built (``_setup``'s cache) and
     # nothing to import; elsewhere the platform's default (each worker builds them once)
     context = _quiet_context() if sys.platform == "linux" else multiprocessing.get_context()
-    pool = context.Pool(min(workers, len(chunks)), _worker_init,
-                                               (os.getpid(),))
-    try:
-        for done in pool.imap_unordered(_run_chunk, [(spec, list(ch), heat, reads)
-                                                    for ch in chunks]):
-            summaries.extend(done)
-            if progress:
-                progress(len(summaries))
+    pool = None
+    try:  # Ctrl-C while the pool starts is a stop too (its workers watch for the parent)
+        pool = context.Pool(min(workers, len(jobs)), _worker_init, (os.getpid(),))
+        for k, done in pool.imap_unordered(
+                _run_chunk, [(k, spec, list(ch), heat, reads[k]) for k, spec, ch in jobs]):
+            collect(k, done)
     except KeyboardInterrupt:
-        pool.terminate()
-        return summaries, True
+        return True
     finally:
-        pool.terminate()
-        pool.join()
-    return summaries, False
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    return False
 
 
 def _quiet_context() -> Any:
@@ -408,12 +565,12 @@ def _reachable(address: str) -> None:
             pass
 
 
-def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
-                progress: Callable[[int], None] | None,
-                reads: dict[str, str]) -> tuple[list[RaceSummary], bool]:
+def _on_cluster(address: str, jobs: list[Job], heat: bool,
+                collect: Callable[[int, list[RaceSummary]], None],
+                reads: list[dict[str, str]]) -> bool:
     """Run the chunks on a Dask cluster (the optional ``dask`` extra); on Ctrl-C cancel
-    them and return the races finished so far, with ``True``. A worker whose copy of a
-    file differs from what this process read stops the run (``_setup_as_read``)."""
+    them and return ``True`` (the races finished so far are collected). A worker whose copy
+    of a file differs from what this process read stops the run (``_setup_as_read``)."""
     try:
         from distributed import Client, as_completed
     except ImportError as err:
@@ -426,16 +583,14 @@ def _on_cluster(address: str, spec: SimSpec, chunks: list[range], heat: bool,
     except (OSError, TimeoutError, ValueError) as err:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {err} — start "
                              "one with `dask scheduler` or check the address") from err
-    summaries: list[RaceSummary] = []
     try:
-        futures = [client.submit(_batch, spec, list(ch), heat, reads, pure=False) for ch in chunks]
-        for fut in as_completed(futures):
-            summaries.extend(fut.result())
-            if progress:
-                progress(len(summaries))
+        futures = {client.submit(_batch, spec, list(ch), heat, reads[k], pure=False): k
+                   for k, spec, ch in jobs}
+        for fut in as_completed(list(futures)):
+            collect(futures[fut], fut.result())
     except KeyboardInterrupt:
-        client.cancel(futures)
-        return summaries, True
+        client.cancel(list(futures))
+        return True
     finally:
         client.close()
-    return summaries, False
+    return False

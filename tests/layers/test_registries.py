@@ -214,3 +214,31 @@ def test_a_page_is_served_documented_and_covered(page, tmp_path: Path) -> None:
     web_md = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
     assert f"/{page.name}" in web_md, f"docs/web.md does not describe /{page.name}"
     assert COVERED.get(f"page:{page.name}"), f"no test covers the page /{page.name}"
+
+
+# --- balance report sections -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def report_pages() -> str:
+    """A paired comparison of mixed bots (every section has something to show), as a page."""
+    from avecaesar.editor.render.balance_page import balance_page
+    from avecaesar.engine.lab.paired import compare_summaries
+    from avecaesar.engine.lab.simulate import SimSpec, report, run_many
+
+    a = SimSpec("dicetree-2022", "dicetree-2022/hippodrom-constantinople", 4, 8, seed=3,
+                bots=("greedy", "random"))
+    b = SimSpec("ravensburger-1989", a.course, 4, 8, seed=3, bots=a.bots)
+    (ra, rb), _ = run_many([a, b], heat=True)
+    return balance_page(report(a, ra, True), report(b, rb, True), compare_summaries(ra, rb))
+
+
+@pytest.mark.parametrize("name", [s.name for s in __import__(
+    "avecaesar.editor.render.report_sections", fromlist=["SECTIONS"]).SECTIONS])
+def test_a_report_section_is_documented_and_rendered(name: str, report_pages: str) -> None:
+    from avecaesar.editor.render.report_sections import SECTIONS
+
+    section = next(s for s in SECTIONS if s.name == name)
+    assert section.doc and section.title
+    assert f"`{name}`" in (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert f'<section id="{"" if name == "comparison" else "a-"}{name}">' in report_pages
+    assert name == "comparison" or f'<section id="b-{name}">' in report_pages

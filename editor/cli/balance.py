@@ -1,0 +1,169 @@
+"""``avecaesar balance``: the balance report over many courses, ranked best to worst."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from avecaesar.editor.cli.common import HouseOpt, bot_kinds, house_rules, rule_settings
+from avecaesar.editor.cli.signals import stopped_by
+from avecaesar.engine.data.errors import UsageError
+from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
+from avecaesar.engine.data.safeio import check_output, write_atomic
+
+if TYPE_CHECKING:
+    from avecaesar.engine.lab.simulate import SimReport
+
+__all__ = ["balance_cmd", "balance_rows", "pick_courses"]
+
+
+def pick_courses(courses: list[str], editions: list[str]) -> list[str]:
+    """The courses named, or every bundled course of the editions named, or every bundled
+    course (both directions of each)."""
+    from avecaesar.engine.course.bundled import bundled_course_ids
+
+    known = bundled_course_ids()
+    out = list(courses)
+    for edition in editions:
+        found = [c for c in known if c.split("/")[0] == edition.strip().lower()]
+        if not found:
+            names = sorted({c.split("/")[0] for c in known})
+            raise UsageError(f"--edition {edition}: no bundled course of that edition; "
+                             f"editions with courses: {', '.join(names)}")
+        out += found
+    return list(dict.fromkeys(out)) if out else known
+
+
+def balance_rows(reports: list[SimReport]) -> list[SimReport]:
+    """The reports best balanced first: the smallest spread between start places; a tie
+    goes to the course id."""
+    return sorted(reports, key=lambda r: (r.spread, r.spec.course))
+
+
+def _table(reports: list[SimReport]) -> list[str]:
+    head = ["rank", "course", "ruleset", "players", "spread", "balance", "win rate by place",
+            "not finished", "lead changes", "turns"]
+    rows = [head]
+    for i, r in enumerate(balance_rows(reports), 1):
+        rates = " ".join(f"{100 * p.win_rate:.0f}" for p in r.by_place)
+        dnf = sum(p.not_finished for p in r.by_place) / max(1, len(r.by_place))
+        rows.append([str(i), r.spec.course, r.spec.ruleset, str(r.spec.players),
+                     f"{100 * r.spread:.1f} pp", f"{r.balance:.2f}", f"{rates} %",
+                     f"{100 * dnf:.1f} %", f"{r.lead_changes:.1f}", f"{r.turns_mean:.0f}"])
+    widths = [max(len(row[k]) for row in rows) for k in range(len(head))]
+    return ["  ".join(c.ljust(w) if k in (1, 2, 6) else c.rjust(w)
+                      for k, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+            for row in rows]
+
+
+def balance_cmd(
+    courses: Annotated[list[str] | None, typer.Argument(
+        help="Course ids or files (default: every bundled course).")] = None,
+    edition: Annotated[list[str] | None, typer.Option(
+        help="Every bundled course of this edition (repeat).")] = None,
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", "-r", help="Ruleset for every course (default: each course's own "
+        "edition).")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="Players (default: the most each course seats).")] = None,
+    races: Annotated[int, typer.Option("--races", "-k", help="Races per course.")] = 2000,
+    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      help="Variant (repeat).")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled (all: "
+                                      "every registered bot).")] = "greedy",
+    seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
+    workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
+    cluster: Annotated[str | None, typer.Option(help="Run on a Dask cluster: the scheduler's "
+                                                "address (tcp://host:8786).")] = None,
+    report_dir: Annotated[Path | None, typer.Option(
+        "--report-dir", help="Write each course's balance report (HTML) into this folder.")
+                          ] = None,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Write every report as "
+                                                   "JSON here ('-' for stdout).")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    house: HouseOpt = None,
+) -> None:
+    """Simulate every bundled course of an edition (or a list) and rank them from best to
+    worst balanced: the spread of win rates between start places, with each course's other
+    figures; --report-dir writes each course's balance report.
+
+    Each course races under its own edition's rules unless --ruleset says otherwise, with as
+    many players as it seats; a value the rules leave open is raced at its first choice and
+    the run says so.
+
+    Example: avecaesar balance --edition ravensburger-1989 --races 100
+    """
+    import os
+
+    from avecaesar.editor.cli.simulate import progress_bar
+    from avecaesar.engine.lab.batch import batch_spec
+    from avecaesar.engine.lab.simulate import report, run_many
+
+    if not 1 <= races <= MAX_RACES:
+        raise UsageError(f"--races {races}: give 1 to {MAX_RACES:,} races")
+    if players is not None and not 1 <= players <= MAX_PLAYERS:
+        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
+    if workers > max_workers():
+        raise UsageError(f"--workers {workers}: at most {max_workers()} (4 per core; "
+                         "0 uses every core)")
+    if report_dir is not None and report_dir.exists() and not report_dir.is_dir():
+        raise UsageError(f"--report-dir {report_dir}: a file of that name exists; give a "
+                         "folder")
+    check_output(json_file, "--json")
+    kinds = tuple(bot_kinds(bots))
+    settings = tuple(rule_settings(set_).items())
+    rules_file = house_rules(house)
+    house_text = json.dumps(rules_file, sort_keys=True) if rules_file else ""
+    specs = []
+    for course in pick_courses(courses or [], edition or []):
+        spec, notes = batch_spec(course, ruleset, players, races, seed, kinds,
+                                 tuple(variant or ()), settings, house_text, rules_file)
+        specs.append(spec)
+        for note in notes:
+            typer.echo(f"{course}: {note}", err=True)
+    started = time.perf_counter()
+    quiet = quiet or json_file == Path("-")
+    heat = report_dir is not None
+    with progress_bar(races * len(specs), quiet) as tick:
+        found, interrupted = run_many(specs, workers or os.cpu_count() or 1, heat, tick,
+                                      cluster=cluster)
+    reports = [report(s, f, heat) for s, f in zip(specs, found, strict=True) if f]
+    elapsed = time.perf_counter() - started
+    _write(reports, json_file, report_dir, elapsed, interrupted)
+    if interrupted:
+        raise typer.Exit(stopped_by()[1])
+
+
+def _write(reports: list[SimReport], json_file: Path | None, report_dir: Path | None,
+           elapsed: float, interrupted: bool) -> None:
+    ranked = balance_rows(reports)
+    data = {"seconds": elapsed, "partial": interrupted,
+            "courses": [{"rank": i, **r.to_json()} for i, r in enumerate(ranked, 1)]}
+    if json_file == Path("-"):
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        partial = f" (PARTIAL: stopped by {stopped_by()[0]})" if interrupted else ""
+        total = sum(r.races for r in reports)
+        typer.echo(f"{len(reports)} courses, {total:,} races in {elapsed:.0f} s{partial}; "
+                   "best balanced first (spread: the largest gap in win rate between start "
+                   "places)")
+        for line in _table(reports):
+            typer.echo(line)
+        if json_file:
+            write_atomic(json_file, json.dumps(data, indent=2))
+            typer.echo(f"wrote {json_file}")
+    if report_dir is not None:
+        from avecaesar.editor.render.balance_page import balance_page
+
+        report_dir.mkdir(parents=True, exist_ok=True)
+        for r in ranked:
+            target = report_dir / (r.spec.course.replace("/", "_").removesuffix(".yaml")
+                                   + ".html")
+            write_atomic(target, balance_page(r))
+        typer.echo(f"wrote {len(ranked)} reports into {report_dir}",
+                   err=json_file == Path("-"))

@@ -1,0 +1,205 @@
+"""``avecaesar course balance``: the design assistant — edits that even out a course's start
+places, each verified by paired simulation (engine/lab/assistant.py), as ``file:line`` edits,
+applied with ``--apply``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from avecaesar.editor.cli.common import HouseOpt, bot_kinds, house_rules, rule_settings
+from avecaesar.engine.data.errors import UsageError
+from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
+from avecaesar.engine.data.safeio import check_output, write_atomic
+
+if TYPE_CHECKING:
+    from avecaesar.engine.course.whatif import Edit
+    from avecaesar.engine.lab.assistant import Advice, Proposal
+
+__all__ = ["advice_lines", "apply_proposal", "balance_course"]
+
+
+def _rates(rates: list[float]) -> str:
+    return " ".join(f"{100 * r:.1f}" for r in rates) + " %"
+
+
+def _shown(file: str) -> str:
+    """A file as the designer named it: relative to the current folder when inside it."""
+    import os
+
+    rel = os.path.relpath(file)
+    return file if rel.startswith("..") else rel
+
+
+def _proposal_lines(i: int, p: Proposal, target: float) -> list[str]:
+    v = p.verified
+    head = f"proposal {i}: spread {100 * p.spread:.1f} pp"
+    if v is not None:
+        d = v.spread
+        within = "within the target" if p.spread <= target else "not within the target"
+        head += (f", {100 * d.diff:+.1f} pp against the original (95 % interval "
+                 f"{100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f}) — {within}")
+    out = [head]
+    out += [f"  {_shown(e.file)}:{e.line}: {e.description}" for e in p.edits]
+    if p.report is not None:
+        out.append(f"  win rate by start place {_rates([x.win_rate for x in p.report.by_place])}"
+                   " · reserve " + ", ".join("—" if r is None else str(r)
+                                             for r in p.figures.reserve))
+    out += [f"  warning: {w}" for w in p.warnings]
+    return out
+
+
+def advice_lines(a: Advice) -> list[str]:
+    """The assistant's answer as text a designer reads."""
+    s = a.spec
+    o = a.original
+    lines = [f"{a.course.id} · ruleset {s.ruleset} · {s.players} players · bots "
+             f"{','.join(s.bots)} · target: spread ≤ {100 * a.target:.1f} pp"]
+    if o is not None:
+        lines.append(f"the course: spread {100 * o.spread:.1f} pp, win rate by start place "
+                     f"{_rates([p.win_rate for p in o.by_place])} ({a.verify_races:,} races)")
+    lines.append(f"{a.candidates} edits keep every start place's reserve ≥ {a.reserve} "
+                 f"({a.invalid} others break the course or cut a reserve); "
+                 + (f"{a.combinations} combinations; " if a.combinations else "")
+                 + f"each screened on {a.screen_races:,} races paired with the original, the "
+                 f"best verified on {a.verify_races:,} fresh paired races")
+    if o is not None and o.spread <= a.target:
+        lines.append("the course is already within the target")
+    if a.rejected:
+        lines.append(f"{a.rejected} screened proposal{'s' if a.rejected > 1 else ''} did not "
+                     "narrow the spread on the verification races (left out)")
+    if not a.proposals:
+        lines.append("no edit narrows the spread")
+    for i, p in enumerate(a.proposals, 1):
+        lines += _proposal_lines(i, p, a.target)
+    return lines
+
+
+def apply_proposal(edits: tuple[Edit, ...], rules: object) -> list[str]:
+    """Write the edits into their files (only the edited values change), then update the
+    course's declared figures as ``course validate --update-figures`` does; the changed
+    files."""
+    from avecaesar.editor.cli.figures_update import rewrite_value, unified_diff
+    from avecaesar.engine.course.load import load_courses
+
+    by_file: dict[str, list[Edit]] = {}
+    for e in edits:
+        by_file.setdefault(e.file, []).append(e)
+    out = []
+    for file, mine in by_file.items():
+        old = Path(file).read_text(encoding="utf-8")
+        new = old
+        for e in mine:
+            new = rewrite_value(new, e.path, e.new)
+        write_atomic(file, new)
+        for line in unified_diff(old, new, Path(file).name):
+            typer.echo(line)
+        out.append(file)
+    from avecaesar.editor.cli.course import _update_figures
+
+    course_file = edits[0].file
+    for c in load_courses(course_file):
+        if c.errors or c.model.file != course_file:
+            continue
+        block = ("anticlockwise", "figures") if c.direction == "anticlockwise" else ("figures",)
+        _update_figures(c.model.file, {block: c.figures(rules).to_json()},  # type: ignore[arg-type]
+                        rules, quiet=False)  # type: ignore[arg-type]
+    return out
+
+
+def balance_course(
+    course: Annotated[str, typer.Argument(help="Course id or file.")],
+    ruleset: Annotated[str | None, typer.Option(
+        "--ruleset", "-r", help="Ruleset (default: the course's edition).")] = None,
+    target: Annotated[float, typer.Option(
+        help="The spread of win rates between start places to reach, in percentage "
+        "points.")] = 3.0,
+    apply: Annotated[bool, typer.Option(
+        "--apply", help="Write the best verified proposal into the course's files and "
+        "update its figures.")] = False,
+    players: Annotated[int | None, typer.Option(
+        "--players", "-n", help="Players (default: the most the course seats).")] = None,
+    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      help="Variant (repeat).")] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
+    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled.")
+                    ] = "greedy",
+    screen: Annotated[int, typer.Option(help="Races to screen each edit with.")] = 600,
+    races: Annotated[int, typer.Option("--races", "-k", help="Races to verify each "
+                                       "proposal with (fresh seeds).")] = 4000,
+    seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
+    workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
+    cluster: Annotated[str | None, typer.Option(help="Run on a Dask cluster: the "
+                                                "scheduler's address (tcp://host:8786).")
+                       ] = None,
+    json_file: Annotated[Path | None, typer.Option("--json", help="Write the proposals as "
+                                                   "JSON here ('-' for stdout).")] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    house: HouseOpt = None,
+) -> None:
+    """Propose up to three edits — the start grid's order, a lane's length, the alley's
+    position, a chicane — that bring the spread of win rates between start places within
+    the target, keeping every start place's reserve; each proposal verified by paired
+    simulation against the original with its interval, written as file:line edits.
+
+    Example: avecaesar course balance ravensburger-1989/a-blue --screen 20 --races 100
+    """
+    import os
+
+    from avecaesar.engine.lab.assistant import advise, course_rules
+    from avecaesar.engine.lab.batch import batch_spec
+
+    if target <= 0 or target >= 100:
+        raise UsageError(f"--target {target}: give the spread to reach in percentage points, "
+                         "more than 0 and under 100 (e.g. --target 3)")
+    for name, n in (("--screen", screen), ("--races", races)):
+        if not 10 <= n <= MAX_RACES:
+            raise UsageError(f"{name} {n}: give 10 to {MAX_RACES:,} races")
+    if players is not None and not 1 <= players <= MAX_PLAYERS:
+        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
+    if workers > max_workers():
+        raise UsageError(f"--workers {workers}: at most {max_workers()} (4 per core; "
+                         "0 uses every core)")
+    check_output(json_file, "--json")
+    from avecaesar.editor.cli.course import cid_of
+
+    if apply and cid_of(course):
+        raise UsageError(f"--apply writes into the course's files, and {course} is a bundled "
+                         f"course: make an editable copy first (avecaesar course new "
+                         f"my-course.yaml --from {course}) and balance that")
+    rules_file = house_rules(house)
+    spec, notes = batch_spec(course, ruleset, players, 1, seed, tuple(bot_kinds(bots)),
+                             tuple(variant or ()), tuple(rule_settings(set_).items()),
+                             json.dumps(rules_file, sort_keys=True) if rules_file else "",
+                             rules_file)
+    for note in notes:
+        typer.echo(note, err=True)
+    quiet = quiet or json_file == Path("-")
+    shown = {"stage": ""}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage != shown["stage"]:
+            shown["stage"] = stage
+            typer.echo(f"{stage} …", err=True)
+
+    advice = advise(spec, target / 100, screen, races, workers or os.cpu_count() or 1,
+                    cluster, None if quiet else progress)
+    if json_file == Path("-"):
+        typer.echo(json.dumps(advice.to_json(), indent=2))
+    else:
+        for line in advice_lines(advice):
+            typer.echo(line)
+        if json_file:
+            write_atomic(json_file, json.dumps(advice.to_json(), indent=2))
+            typer.echo(f"wrote {json_file}")
+    if apply:
+        best = advice.proposals[0] if advice.proposals else None
+        if best is None or best.verified is None or best.verified.spread.ci[1] >= 0:
+            typer.echo("--apply: no proposal narrows the spread for certain (its interval "
+                       "leaves out 0); nothing written", err=True)
+            raise typer.Exit(1)
+        apply_proposal(best.edits, course_rules(spec))
+        typer.echo(f"applied proposal 1 to {course}")
