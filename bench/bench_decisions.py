@@ -1,6 +1,6 @@
 """Time per decision of each bot; prints p50, p95 and the maximum.
 
-For each bot (``POLICIES``: greedy, random, search), ``--races`` six-chariot races on
+For each bot (``POLICIES``: expert, greedy, random, search), ``--races`` six-chariot races on
 Hippodrom-Constantinople under the 2022 rules: the bot drives start place ``seed mod 6 + 1``
 (so over the races it drives from every place), greedy bots the others. Each of the bot's
 turns with a move is timed (``play_turn``: the choice and pushing the move; a skip is no

@@ -105,6 +105,10 @@ def rule_settings(texts: list[str] | None) -> dict[str, str]:
     return out
 
 
+BudgetOpt = Annotated[int | None, typer.Option(
+    "--bot-budget", min=1, help="Budget per decision of the bots that take one (expert: "
+                                "rollouts per decision; more plays stronger and slower).")]
+
 HouseOpt = Annotated[Path | None, typer.Option(
     "--house", help="A house-rules file (rules: with group.key: value lines): your group's "
                     "answers to the open values, applied after the variants.")]
@@ -148,15 +152,17 @@ def bot_kinds(bots: str) -> list[str]:
     return kinds
 
 
-def seat_bots(bots: str, players: int, seed: int
+def seat_bots(bots: str, players: int, seed: int, budget: int | None = None
               ) -> tuple[list[str], list[str], list[Any]]:
-    """Names (``P1-greedy``, …), bot kinds and policies for ``players`` seats, cycled."""
+    """Names (``P1-greedy``, …), bot kinds and policies for ``players`` seats, cycled
+    (``budget``: ``--bot-budget``, for the bots that take one)."""
     from avecaesar.engine.bots.registry import make_policy
 
     kinds = bot_kinds(bots)
     seats = [kinds[i % len(kinds)] for i in range(players)]
     names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
-    return names, seats, [make_policy(k, seed * 100 + i) for i, k in enumerate(seats)]
+    return names, seats, [make_policy(k, seed * 100 + i, budget)
+                          for i, k in enumerate(seats)]
 
 
 def check_players(ruleset: str, variants: Sequence[str], rules: Any, board: Any,

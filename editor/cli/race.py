@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from avecaesar.editor.cli.common import (
+    BudgetOpt,
     HouseOpt,
     LangOpt,
     check_players,
@@ -71,6 +72,7 @@ def race(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     house: HouseOpt = None,
     lang: LangOpt = None,
+    bot_budget: BudgetOpt = None,
 ) -> None:
     """Run a race with bots: print a readable log and the result.
 
@@ -81,12 +83,13 @@ def race(
 
     with language(choose(lang)):
         _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed,
-              record, as_json, house)
+              record, as_json, house, bot_budget)
 
 
 def _race(ruleset: str, course: str, players: int, variants: list[str],
           overrides: dict[str, str], bots: str, seed: int, record: Path | None,
-          as_json: bool, house_file: Path | None = None) -> None:
+          as_json: bool, house_file: Path | None = None,
+          budget: int | None = None) -> None:
     from avecaesar.editor.render.event_text import describe
     from avecaesar.engine.bots.registry import OWNERLESS
     from avecaesar.engine.core.race import run_race
@@ -98,13 +101,14 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
     house = house_rules(house_file)
     rules, board = load_race_setup(ruleset, variants, overrides, course, house)
     check_players(ruleset, variants, rules, board, players)
-    names, seats, policies = seat_bots(bots, players, seed)
+    names, seats, policies = seat_bots(bots, players, seed, budget)
     run = run_race(rules, board, names, policies, seed, ownerless=OWNERLESS)
     if as_json:
         header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
                                   "overrides": overrides, "course": course, "seed": seed,
                                   "players": [{"name": n, "bot": k}
                                               for n, k in zip(names, seats, strict=True)],
+                                  **({"bot_budget": budget} if budget else {}),
                                   **rules_header(ruleset, variants, overrides, house)}
         if record is not None:
             write_record(record, record_lines(run, header))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from avecaesar.editor.cli.common import (
+    BudgetOpt,
     HouseOpt,
     bot_kinds,
     check_players,
@@ -39,7 +40,8 @@ __all__ = ["compare_spec", "format_comparison", "format_report", "progress_bar",
 
 def spec_from_options(ruleset: str, course: str, players: int, races: int, seed: int,
                       variants: list[str] | None, settings: list[str] | None,
-                      bots: str, house: Path | None = None) -> SimSpec:
+                      bots: str, house: Path | None = None,
+                      bot_budget: int | None = None) -> SimSpec:
     from avecaesar.engine.lab.simulate import SimSpec
 
     pairs = list(rule_settings(settings).items())
@@ -51,7 +53,7 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
         raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
     return SimSpec(ruleset, course, players, races, seed, tuple(variants or ()),
                    tuple(pairs), names or ("greedy",),
-                   json.dumps(rules, sort_keys=True) if rules else "")
+                   json.dumps(rules, sort_keys=True) if rules else "", bot_budget=bot_budget)
 
 
 def format_report(r: SimReport) -> str:
@@ -61,7 +63,8 @@ def format_report(r: SimReport) -> str:
                if r.partial else "")
     lines = [f"{partial}{r.races} races · {s.players} chariots · {s.course} · ruleset {s.ruleset}"
              + (f" + {' + '.join(s.variants)}" if s.variants else "")
-             + f" · bots {','.join(s.bots)} · seed {s.seed}", "",
+             + f" · bots {','.join(s.bots)}"
+             + (f" (budget {s.bot_budget})" if s.bot_budget else "") + f" · seed {s.seed}", "",
              "start  wins  win rate (95% interval)   mean place  not finished "
              "(out of cards / disq.)  reserve at finish"]
     for p in r.by_place:
@@ -121,6 +124,7 @@ def simulate_cmd(
     report_file: Annotated[Path | None, typer.Option(
         "--report", help="Write the balance report as one self-contained HTML page.")
                            ] = None,
+    bot_budget: BudgetOpt = None,
 ) -> None:
     """Run many seeded bot races on one course and report balance figures.
 
@@ -139,7 +143,8 @@ def simulate_cmd(
     from avecaesar.engine.lab.simulate import _setup, _spec_key, run_many
     from avecaesar.engine.lab.simulate import report as make_report
 
-    spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house)
+    spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house,
+                             bot_budget)
     if workers > max_workers():
         raise UsageError(f"--workers {workers}: at most {max_workers()} (4 per core; "
                          "0 uses every core)")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from avecaesar.editor.cli.common import (
+    BudgetOpt,
     HouseOpt,
     check_players,
     echo_json,
@@ -96,19 +97,20 @@ def tournament(
         "--replay", help="Re-check a tournament record instead of playing.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     house: HouseOpt = None,
+    bot_budget: BudgetOpt = None,
 ) -> None:
     """Play a tournament with bots and print each race's result and the standings.
 
     Example: avecaesar tournament --ruleset 2006 --players 4 --seed 3
     """
     _tournament(ruleset, players, variant or [], rule_settings(setting), courses, bots, seed,
-                record, replay_file, as_json, house)
+                record, replay_file, as_json, house, bot_budget)
 
 
 def _tournament(ruleset: str | None, players: int, variants: list[str],
                 overrides: dict[str, str], courses: str | None, bots: str, seed: int,
                 record: Path | None, replay_file: Path | None, as_json: bool,
-                house_file: Path | None = None) -> None:
+                house_file: Path | None = None, budget: int | None = None) -> None:
     from avecaesar.engine.bots.registry import OWNERLESS
     from avecaesar.engine.core.tournament import (
         planned_courses,
@@ -139,7 +141,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
         raise UsageError("--ruleset is required (or --replay FILE)")
     if not 1 <= players <= MAX_PLAYERS:
         raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
-    names, seats, policies = seat_bots(bots, players, seed)
+    names, seats, policies = seat_bots(bots, players, seed, budget)
     house = house_rules(house_file)
     t, edition = _tournament_rules(ruleset, variants, overrides, house)
     given = [c.strip() for c in courses.split(",") if c.strip()] if courses else None

@@ -28,21 +28,29 @@ class Bot:
 
     name: what ``--bots`` takes. doc: how it plays, one sentence (the CLI's help and
     docs/engine.md show it). factory: ``"module:function"``, a function ``(seed) -> Policy``
-    (a policy chooses among the legal moves, it never decides what is legal).
+    (a policy chooses among the legal moves, it never decides what is legal). budget: what
+    ``--bot-budget N`` means for it (its factory then takes ``budget=N``), or empty: it
+    takes none and plays the same with any.
     """
 
     name: str
     doc: str
     factory: str
+    budget: str = ""
 
-    def make(self, seed: int) -> Policy:
-        """This bot's policy, seeded with ``seed``."""
+    def make(self, seed: int, budget: int | None = None) -> Policy:
+        """This bot's policy, seeded with ``seed`` (and given ``budget`` if it takes one)."""
         module, _, attr = self.factory.partition(":")
-        build: Callable[[int], Policy] = getattr(import_module(module), attr)
+        build: Callable[..., Policy] = getattr(import_module(module), attr)
+        if budget is not None and self.budget:
+            return build(seed, budget=budget)
         return build(seed)
 
 
 BOTS: tuple[Bot, ...] = (
+    Bot("expert", "plans from what its seat may know: opponents' hands dealt from their "
+        "unplayed cards and skips, each move played on in many such deals",
+        "avecaesar.engine.bots.expert:expert_policy", "rollouts per decision"),
     Bot("greedy", "the most progress per point of the card, a reserve kept for the finish, "
         "the alley stop in time", "avecaesar.engine.bots.policies:greedy_bot"),
     Bot("random", "a uniformly random legal move (its own seeded generator)",
@@ -64,9 +72,10 @@ def find_bot(name: str) -> Bot:
     raise UnknownNameError("bot", name, list(POLICIES))
 
 
-def make_policy(name: str, seed: int) -> Policy:
-    """The bot ``name`` (one of :data:`POLICIES`), seeded with ``seed``."""
-    return find_bot(name).make(seed)
+def make_policy(name: str, seed: int, budget: int | None = None) -> Policy:
+    """The bot ``name`` (one of :data:`POLICIES`), seeded with ``seed``; ``budget``: its
+    budget per decision if it takes one (``--bot-budget``), else ignored."""
+    return find_bot(name).make(seed, budget)
 
 
 def __getattr__(name: str) -> Any:

@@ -49,6 +49,7 @@ class SimSpec:
     bots: tuple[str, ...] = ("greedy",)
     house: str = ""  # house rules (--house) as JSON text: picklable and hashable
     edits: tuple[str, ...] = ()  # course edits (their descriptions: engine/lab/edited.py)
+    bot_budget: int | None = None  # --bot-budget: for the bots that take one
 
 
 def race_seed(seed: int, index: int) -> int:
@@ -171,7 +172,8 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False,
     state.log = False  # nobody reads the events here: push and skip build none (issue 13)
     seats = setup["seats"]
     kinds = [spec.bots[s % len(spec.bots)] for s in seats]
-    policies = [make_policy(kind, seed + s) for kind, s in zip(kinds, seats, strict=True)]
+    policies = [make_policy(kind, seed + s, spec.bot_budget)
+                for kind, s in zip(kinds, seats, strict=True)]
     # chariots that no player drives (ownerless): play_turn gives their turns to OWNERLESS
     n = state.game.chariots
     policies += [policies[0]] * (n - len(policies))

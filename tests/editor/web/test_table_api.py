@@ -172,3 +172,17 @@ def test_serve_on_every_network_says_who_can_reach_it_and_prints_join_codes(tmp_
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_the_table_offers_the_expert_bot_and_it_plays(live_server) -> None:
+    """The catalogue lists every registered bot (the expert among them) and a seat given to
+    the expert bot plays its turns when the host steps it."""
+    bots = httpx.get(live_server.url + "/api/catalog", timeout=60).json()["bots"]
+    assert "expert" in [b["name"] for b in bots]
+    setup = {**BASE, "players": [{"name": "Ada", "bot": None},
+                                 {"name": "Expert", "bot": "expert"}]}
+    table = TableClient.create(live_server.url, setup)
+    race = table.play_until(12)
+    assert race["ply"] >= 12
+    expert = [c for c in race["chariots"] if c["name"] == "Expert"]
+    assert expert and len(expert[0]["played"]) >= 3  # it drove its turns

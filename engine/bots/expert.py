@@ -1,0 +1,177 @@
+"""The expert bot: determinized search over the hands it cannot see, without peeking.
+
+At each decision the bot sees only its seat's information set (:mod:`.information`): its
+own hand, its own remaining cards as a multiset, and the public record (positions, laps,
+alley stops, cards played, skips). It deals ``worlds`` full states consistent with that
+record — its own deck shuffled, each other chariot's hand drawn from the cards that chariot
+has not played, redrawn until every skip it made since its last move is explained — and in
+each world plays each candidate move on, every chariot driven by the greedy policy, until
+the bot has had ``horizon`` more turns (``alley_horizon`` can lengthen them while its alley
+stop is still to make; by default it does not: 6 measured no better), then scores the
+position from its own view
+(:func:`value`). The candidate with the best mean over the worlds is played; all candidates
+are compared on the same worlds (common random numbers).
+
+What this weighs that greedy does not: whether a move lets the chariots behind pass or
+blocks them on a narrow stretch (the rollouts play their replies), the 6-card rule (a
+leader holding sixes is slowed in the rollouts), where to stand before the alley and
+whether to wait at a blocked entry (the wait is a candidate like any move), and the cards
+left for the last lap (the score counts the turns the remaining cards need to cover the way
+still to go: low cards kept in hand at the finish are turns saved).
+
+The bot only *chooses* among the legal moves it is given; the rules — every edition,
+variant, house rule, chariots nobody drives — are applied by the engine inside the worlds.
+All chance comes from its own ``random.Random(seed)``, and what it draws depends only on
+public facts, so one seed gives one game, whatever the hidden cards are.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from avecaesar.engine.bots.information import Observer, skeleton
+from avecaesar.engine.bots.policies import greedy_policy, greedy_scored, remaining
+from avecaesar.engine.core.moves import LegalMoves, alley_pending, distinct_moves
+from avecaesar.engine.core.moves import (
+    _stop_possible_on_empty_track as stop_possible_on_empty_track,
+)
+from avecaesar.engine.core.state import RaceState
+from avecaesar.engine.core.types import FINISHED, RACING, REMOVED, Move
+
+__all__ = ["DEFAULT_BUDGET", "ExpertBot", "expert_policy", "value"]
+
+Policy = Callable[[RaceState, LegalMoves], Move]
+
+#: rollouts per decision when no budget is given (``--bot-budget``)
+DEFAULT_BUDGET = 96
+
+
+class ExpertBot:
+    """Determinized rollout search from the seat's information set (module docstring).
+
+    ``budget``: rollouts per decision, shared out over the candidates (at least
+    ``min_worlds`` worlds each); ``horizon``: own turns played on after the candidate
+    (``alley_horizon`` while the alley stop is pending); ``width``: at most this many
+    candidates, the best by the greedy ranking; ``margin``: only candidates the greedy score
+    rates within this of the best on the big things (finish, alley stop, disqualification).
+    """
+
+    def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
+                 alley_horizon: int = 3, width: int = 8, min_worlds: int = 6,
+                 margin: float = 100.0, greedy_bonus: float = 0.05) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
+        self.width, self.min_worlds = width, min_worlds
+        self.margin, self.greedy_bonus = margin, greedy_bonus
+        self.observer = Observer()
+
+    def fork(self) -> ExpertBot:
+        """An independent bot in the same state (generator and record): it decides as this
+        one would (the no-peeking test asks both on differently dealt states)."""
+        other = ExpertBot.__new__(ExpertBot)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.observer = self.observer.fork()
+        return other
+
+    # -- the policy --------------------------------------------------------------------------
+    def __call__(self, state: RaceState, moves: LegalMoves | Sequence[Move]) -> Move:
+        me = state.turn
+        skel = skeleton(state, me)
+        self.observer.observe(skel, me)
+        options = moves.distinct() if isinstance(moves, LegalMoves) else distinct_moves(moves)
+        if len(options) == 1:
+            return options[0]
+        scored = greedy_scored(skel, options)
+        top = scored[0][0][0]
+        candidates = [m for k, m in scored if k[0] >= top - self.margin][: self.width]
+        if len(candidates) == 1:
+            return candidates[0]
+        worlds = int(max(self.min_worlds, self.budget // len(candidates)))
+        totals = [0.0] * len(candidates)
+        for _ in range(worlds):
+            world = self.observer.deal(skel, me, self.rng)
+            for i, move in enumerate(candidates):
+                totals[i] += self.rollout(world, move, me)
+        totals[0] += self.greedy_bonus * worlds  # noise should not overturn greedy's choice
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+    def rollout(self, world: RaceState, move: Move, me: int) -> float:
+        """Play ``move`` in ``world``, then greedy for everyone for ``horizon`` own turns;
+        the value for ``me``."""
+        s = world.copy()
+        s.push(move)
+        own_turns = steps = 0
+        while not s.over and s.status[me] == RACING and steps < 400:
+            c = s.turn
+            if c == me:
+                if own_turns >= self.horizon and (
+                        own_turns >= self.alley_horizon or not alley_pending(s, me)):
+                    break
+                own_turns += 1
+            moves = s.legal_moves()
+            if moves:
+                s.push(greedy_policy(s, moves))
+            else:
+                s.skip(moves.skip_reason or "blocked")
+            steps += 1
+        return value(s, me)
+
+
+def value(s: RaceState, me: int) -> float:
+    """The position from chariot ``me``'s view, in turns (higher is better): how many turns
+    sooner than its nearest rival it can finish (:func:`turns_needed`), a finish by its
+    place, with penalties for a disqualification ahead and for running out of cards."""
+    game = s.game
+    if s.status[me] == REMOVED:
+        return -60.0
+    score = 0.0
+    must_stop = needs_stop(s)
+    if s.dq[me] or (must_stop and not s.stopped[me] and not alley_pending(s, me)):
+        score -= 30.0  # disqualified, or will be: the alley stop can no longer be made
+    elif (must_stop and not s.stopped[me]
+          and not stop_possible_on_empty_track(s, me)):
+        score -= 15.0  # no card in hand keeps the stop possible: very likely lost
+    if s.status[me] == FINISHED:
+        ahead = sum(1 for c in s.finish_order[:s.finish_order.index(me)]
+                    if not game.is_ownerless(c))
+        return score + 30.0 - 10.0 * ahead
+    score -= 30.0 * sum(1 for c in s.finish_order if not game.is_ownerless(c))
+    mine = turns_needed(s, me)
+    rivals = [turns_needed(s, c) for c in range(game.chariots)
+              if c != me and s.status[c] == RACING and not game.is_ownerless(c)
+              and not s.dq[c]]
+    return score + min(rivals, default=mine) - mine
+
+
+def turns_needed(s: RaceState, c: int) -> float:
+    """An estimate of the turns chariot ``c`` still needs: the fewest of its remaining cards
+    (hand and deck: a multiset the table can count) whose points cover the steps still to
+    go, less a little for the points to spare; when they cannot cover the way: its cards
+    plus a penalty (it will run out and be removed)."""
+    need = remaining(s, c)
+    cards = sorted((*s.hands[c], *s.decks[c]), reverse=True)
+    total = 0
+    for k, x in enumerate(cards, start=1):
+        total += x
+        if total >= need:
+            return k - 0.15 * (total - need)
+    return len(cards) + 10.0 + 0.5 * (need - total)
+
+
+def needs_stop(s: RaceState) -> bool:
+    """The chariots must make the alley stop (or be disqualified)."""
+    rules, board = s.game.rules, s.game.board
+    fx = rules.effects
+    return (board.has_alley and rules.alley_must_stop and fx.missed_dq
+            and not fx.missed_cancels_finish)
+
+
+def expert_policy(seed: int, budget: int | None = None, **tuning: float) -> Policy:
+    """The expert bot with its own seeded generator; ``budget``: rollouts per decision."""
+    return ExpertBot(seed, budget if budget is not None else DEFAULT_BUDGET,
+                     **tuning)  # type: ignore[arg-type]
