@@ -5,6 +5,7 @@ and editor tests: the test oval (tests/core/courses/oval.yaml), rules by edition
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,13 @@ from avecaesar.engine.course.load import load_course
 # the players' language of `play` and `race` follows the locale (editor/render/lang.py): the
 # tests read English unless they ask for another language
 os.environ["AVECAESAR_LANG"] = "en"
+
+# A runner that starts the suite as a background job of a non-interactive shell (`make test &`,
+# some CI agents) has SIGINT ignored, and an ignored signal stays ignored across exec: the
+# Ctrl-C tests' commands would never see their Ctrl-C. A signal with a handler is reset to
+# its default in a child, so the suite (each xdist worker loads this file) takes Python's own.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 OVAL = Path(__file__).parent / "core" / "courses" / "oval.yaml"
 
