@@ -31,7 +31,8 @@ import random
 from collections.abc import Callable, Sequence
 
 from avecaesar.engine.bots.information import Observer, skeleton
-from avecaesar.engine.bots.policies import greedy_policy, greedy_scored, remaining
+from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
+from avecaesar.engine.bots.search import turns_needed
 from avecaesar.engine.core.moves import LegalMoves, alley_pending, distinct_moves
 from avecaesar.engine.core.moves import (
     _stop_possible_on_empty_track as stop_possible_on_empty_track,
@@ -146,21 +147,6 @@ def value(s: RaceState, me: int) -> float:
               if c != me and s.status[c] == RACING and not game.is_ownerless(c)
               and not s.dq[c]]
     return score + min(rivals, default=mine) - mine
-
-
-def turns_needed(s: RaceState, c: int) -> float:
-    """An estimate of the turns chariot ``c`` still needs: the fewest of its remaining cards
-    (hand and deck: a multiset the table can count) whose points cover the steps still to
-    go, less a little for the points to spare; when they cannot cover the way: its cards
-    plus a penalty (it will run out and be removed)."""
-    need = remaining(s, c)
-    cards = sorted((*s.hands[c], *s.decks[c]), reverse=True)
-    total = 0
-    for k, x in enumerate(cards, start=1):
-        total += x
-        if total >= need:
-            return k - 0.15 * (total - need)
-    return len(cards) + 10.0 + 0.5 * (need - total)
 
 
 def needs_stop(s: RaceState) -> bool:
