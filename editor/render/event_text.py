@@ -42,6 +42,8 @@ def describe(game: RaceGame, e: Event) -> str:
         return _ev("cycle_hidden", who=who)
     if e.kind == "draw":  # the card only for its own seat (core/view.py)
         return _ev("draw", who=who, card=d["card"]) if "card" in d else _ev("draw_hidden", who=who)
+    if e.kind == "alley_window":  # an effect extended the chariot's alley window
+        return _ev("alley_window", who=who, laps=", ".join(str(x) for x in d["laps"]))
     if e.kind == "end":
         how = d.get("termination")
         word = _ev(f"end_{how}") if f"end_{how}" in catalog()["events"] else how

@@ -50,14 +50,18 @@ _DIST: dict[tuple[int, int, tuple[int, ...], bool],
             tuple[Board, dict[tuple[int, int, bool], int]]] = {}
 
 
-def distances(state: RaceState) -> dict[tuple[int, int, bool], int]:
+def distances(state: RaceState, window: tuple[int, ...] | None = None
+              ) -> dict[tuple[int, int, bool], int]:
     """Steps still to go on an empty track from (node, crossings still needed, stop made),
     the alley stop included where the rules require it; a reverse breadth-first search over
-    the lane graph × laps × stop (as :mod:`avecaesar.engine.course.race_path`, from the end)."""
+    the lane graph × laps × stop (as :mod:`avecaesar.engine.course.race_path`, from the end);
+    the stop counts in the laps of ``window`` (default: the ruleset's; a chariot's own
+    window when an effect extended it)."""
     game = state.game
     board, rules = game.board, game.rules
     need = board.has_alley and rules.alley_must_stop
-    key = (id(board), rules.laps, rules.alley_laps, need)
+    alley_laps = rules.alley_laps if window is None else window
+    key = (id(board), rules.laps, alley_laps, need)
     found = _DIST.get(key)
     if found is not None and found[0] is board:
         return found[1]
@@ -88,7 +92,7 @@ def distances(state: RaceState) -> dict[tuple[int, int, bool], int]:
                 left = left2 + fin
                 if left > most or (fin and left2 == 0):
                     continue
-                stops_here = board.alley[v] and counts(rules.alley_laps, lap_of(left2))
+                stops_here = board.alley[v] and counts(alley_laps, lap_of(left2))
                 for s in ((True, False) if s2 and stops_here else (s2,)):
                     if s2 and not s and not stops_here:
                         continue
@@ -112,7 +116,7 @@ def remaining(state: RaceState, c: int) -> float:
         return 0.0
     game = state.game
     left = game.board.start_crossings[c] + game.rules.laps - state.crossings[c]
-    dist = distances(state)
+    dist = distances(state, state.window(c) if state.later_laps[c] else None)
     got = dist.get((p, left, state.stopped[c] or state.dq[c]))
     if got is None:
         got = dist.get((p, left, True))
@@ -140,7 +144,7 @@ def _remaining_at(state: RaceState, c: int, a: Facts) -> float:
         return 0.0
     game = state.game
     left = game.board.start_crossings[c] + game.rules.laps - a.crossings
-    dist = distances(state)
+    dist = distances(state, state.window(c) if state.later_laps[c] else None)
     got = dist.get((a.pos, left, a.stopped or a.dq))
     if got is None:
         got = dist.get((a.pos, left, True))
@@ -175,7 +179,7 @@ def _score(state: RaceState, move: Move, pending: bool | None = None,
     if pending and gives_up_alley(state, c, move.path):
         score -= 600  # drives past the alley on the last chance: disqualification ahead
     elif (pending and not a.stopped and a.pos is not None
-          and board.before_alley[a.pos] and counts(rules.alley_laps, lap_after)):
+          and board.before_alley[a.pos] and counts(state.window(c), lap_after)):
         # stop in time: prefer a landing from which a card kept in hand reaches the alley
         rest = list(state.cards(c))
         rest.remove(move.card)
@@ -183,7 +187,7 @@ def _score(state: RaceState, move: Move, pending: bool | None = None,
         if any(board.alley[p[-1]] for k in set(rest)
                for p in board.paths(a.pos, k, left)):
             score += 300
-    elif (pending and counts(rules.alley_laps, state.lap(c))
+    elif (pending and counts(state.window(c), state.lap(c))
           and not a.stopped and a.pos is not None
           and not board.before_alley[a.pos]):
         score -= 200  # passes up this lap's chance
@@ -313,8 +317,9 @@ class _At:
 
 
 def _at(state: RaceState, t: _Tables, c: int) -> _At | None:
-    """The kept facts of the mover, or None where a move's score reads more than them."""
-    if state.game.is_ownerless(c) or (
+    """The kept facts of the mover, or None where a move's score reads more than them (its
+    alley window extended by an effect: the tables hold the ruleset's)."""
+    if state.game.is_ownerless(c) or state.later_laps[c] or (
             len(state.hands[c]) <= 1 and not state.decks[c]):
         return None
     key = (t.board.start_crossings[c], state.pos[c], state.crossings[c], state.stopped[c],

@@ -156,9 +156,20 @@ def _discard_card(count: int) -> Apply:
     return apply
 
 
+def _extend_alley_window(laps: int) -> Apply:
+    def apply(state: Position, c: int, t: Turn) -> None:
+        """The chariot's window reaches ``laps`` laps past the ruleset's last (the most any
+        application gave it: applied again, it does not add up)."""
+        if laps > state.later_laps[c]:
+            state.later_laps = with_item(state.later_laps, c, laps)
+            t.events.append(Event("alley_window", c, {"laps": list(state.window(c))}))
+    return apply
+
+
 APPLY: dict[str, Callable[..., Apply]] = {
     "draw_card": _draw_card,
     "discard_card": _discard_card,
+    "extend_alley_window": _extend_alley_window,
     "give_coin": _give_coin,
     "take_race_card": _take_race_card,
     "grant_bonus": _grant_bonus,

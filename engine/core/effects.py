@@ -152,6 +152,10 @@ EFFECTS: dict[str, Effect] = {
         "the chariot discards the given number of its highest hand cards; they are out of "
         "the race (not for a chariot nobody drives)",
         params=("count",), changes_hand=True),
+    "extend_alley_window": Effect(
+        "the chariot's alley stop still counts in the given number of laps after the "
+        "ruleset's last alley lap (its own window; applied again, the laps do not add up)",
+        events=("no_move", "only_restricted", "move_ended"), params=("laps",)),
     "play_smallest_loss": Effect(
         "no card moves in full: the card that loses the fewest movement points is played as "
         "far as it goes (a move, offered instead of the skip)",

@@ -119,7 +119,7 @@ def stops_in_alley(state: Position, c: int, node: int, lap: int) -> bool:
     ``alley_stop``): an alley space in an alley lap, and no stop made yet (with a lap prize,
     none this lap)."""
     rules = state.game.rules
-    return (state.game.board.alley[node] and counts(rules.alley_laps, lap)
+    return (state.game.board.alley[node] and counts(state.window(c), lap)
             and (not state.stopped[c] or (rules.stop_each_lap and not state.forfeit[c])))
 
 
@@ -130,7 +130,7 @@ def misses_alley(state: Position, c: int, own: bool, lap: int, finished: bool,
     alley is not bound."""
     rules = state.game.rules
     return (state.game.board.has_alley and not stopped and not state.dq[c]
-            and (finished or passed(rules.alley_laps, lap))
+            and (finished or passed(state.window(c), lap))
             and not (own and rules.ownerless is not None and rules.ownerless.alley_free))
 
 
@@ -256,12 +256,9 @@ def six_rule(state: Position, c: int) -> str | None:
     return card_forbidden(state, c, state.game.rules.six_card)
 
 
-def _chance(state: Position, lap: int, node: int | None,
-            laps: tuple[int, ...] | None = None) -> bool:
+def _chance(state: Position, lap: int, node: int | None, laps: tuple[int, ...]) -> bool:
     """The alley stop can still be made from ``node`` in ``lap`` or a later lap of ``laps``
-    (default: the laps in which the stop counts)."""
-    if laps is None:
-        laps = state.game.rules.alley_laps
+    (a chariot's window, or the part of it it is held to wait for)."""
     if later_chance(laps, lap):
         return True
     return counts(laps, lap) and node is not None and state.game.board.before_alley[node]
@@ -273,7 +270,7 @@ def alley_pending(state: Position, c: int) -> bool:
     if state.game.is_ownerless(c) and rules.ownerless and rules.ownerless.alley_free:
         return False
     return (board.has_alley and rules.alley_must_stop and not state.stopped[c]
-            and _chance(state, state.lap(c), state.pos[c]))
+            and _chance(state, state.lap(c), state.pos[c], state.window(c)))
 
 
 def held_to_wait(state: Position, c: int) -> bool:
@@ -288,10 +285,10 @@ def wait_window(state: Position, c: int) -> tuple[int, ...] | None:
     current lap if that is one of them; None: it is not held to wait in this lap."""
     rules = state.game.rules
     if rules.alley_wait_laps is None:
-        return rules.alley_laps
+        return state.window(c)
     lap = state.lap(c)
     node = state.pos[c]
-    if (lap in rules.alley_wait_laps and counts(rules.alley_laps, lap) and node is not None
+    if (lap in rules.alley_wait_laps and counts(state.window(c), lap) and node is not None
             and state.game.board.before_alley[node]):
         return (lap,)
     return None  # not a waiting lap, or past the alley's entry: no stop left this lap
@@ -300,7 +297,10 @@ def wait_window(state: Position, c: int) -> tuple[int, ...] | None:
 def gives_up_alley(state: Position, c: int, path: tuple[int, ...],
                    laps: tuple[int, ...] | None = None) -> bool:
     """Driving ``path`` makes the pending alley stop impossible (it neither stops there nor
-    keeps a later chance) — in ``laps`` if given, else in every lap the stop counts in."""
+    keeps a later chance) — in ``laps`` if given, else in every lap the stop counts in for
+    ``c`` (its window)."""
+    if laps is None:
+        laps = state.window(c)
     board = state.game.board
     node = state.pos[c]
     lap = state.lap(c)
@@ -311,11 +311,8 @@ def gives_up_alley(state: Position, c: int, path: tuple[int, ...],
     return _gives_up_at(state, lap, path[-1], laps)
 
 
-def _gives_up_at(state: Position, lap: int, end: int,
-                 laps: tuple[int, ...] | None = None) -> bool:
+def _gives_up_at(state: Position, lap: int, end: int, laps: tuple[int, ...]) -> bool:
     """:func:`gives_up_alley` for a path that ends on ``end`` in lap ``lap``."""
-    if laps is None:
-        laps = state.game.rules.alley_laps
     if state.game.board.alley[end] and counts(laps, lap):
         return False
     return not _chance(state, lap, end, laps)
@@ -329,6 +326,8 @@ def _stop_possible_on_empty_track(state: Position, c: int,
     start = state.pos[c]
     if start is None:
         return False
+    if laps is None:
+        laps = state.window(c)
     board = state.game.board
     left = board.start_crossings[c] + state.game.rules.laps - state.crossings[c]
     lap = state.lap(c)
@@ -536,7 +535,9 @@ class _Analysis:
     def _keeps_alley(self, state: Position, c: int,
                      laps: tuple[int, ...] | None = None) -> bool:
         """Some legal move does not give up the alley stop in ``laps`` (default: every lap
-        the stop counts in; :func:`gives_up_alley`)."""
+        the stop counts in for ``c``; :func:`gives_up_alley`)."""
+        if laps is None:
+            laps = state.window(c)
         if self._moves is not None:
             return any(not gives_up_alley(state, c, m.path, laps) for m in self._moves)
         lap = state.lap(c)

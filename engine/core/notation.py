@@ -7,7 +7,8 @@ Grammar (docs/engine.md)::
 
 pos: node id or ``-`` (off the board); crossings: finish-line crossings so far; alley: ``c``
 (still holds its coin), ``s`` (stop made), ``b`` (stop made, holds the unused bonus piece)
-or ``p`` (prize money: stopped this lap, the lap's prize forfeited); hand, deck (top first)
+or ``p`` (prize money: stopped this lap, the lap's prize forfeited), with ``+N`` appended
+when an effect extended the chariot's alley window by N laps (``c+1``); hand, deck (top first)
 and played (in order): card digits or ``-``; status: ``r`` racing, ``f`` finished, ``x``
 removed (a removed chariot that keeps its space is a crashed wreck), with ``q`` appended
 when disqualified; with prize money an 8th field: the money won. turn: the letter of the
@@ -46,6 +47,8 @@ def to_notation(s: Position) -> str:
         pos = "-" if s.pos[c] is None else str(s.pos[c])
         status = s.status[c] + ("q" if s.dq[c] else "")
         alley = ("p" if s.forfeit[c] else "b" if s.bonus[c] else "s") if s.stopped[c] else "c"
+        if s.later_laps[c]:
+            alley += f"+{s.later_laps[c]}"
         parts.append(",".join((pos, str(s.crossings[c]), alley,
                                _cards(s.hands[c]), _cards(s.decks[c]), _cards(s.played[c]),
                                status)) + (f",{s.money[c]}" if s.game.rules.prizes is not None
@@ -66,9 +69,10 @@ def _read_cards(text: str, field: str, line: str) -> tuple[int, ...]:
 
 def _chariot(game: RaceGame, ch: str, text: str) -> tuple[
         int | None, int, bool, bool, bool, tuple[int, ...], tuple[int, ...], tuple[int, ...],
-        str, bool, int | None]:
+        str, bool, int | None, int]:
     """One chariot's fields: position, crossings, stopped, bonus, forfeit, hand, deck,
-    played, status, disqualified, money (None without prizes)."""
+    played, status, disqualified, money (None without prizes), the laps its alley window
+    was extended by."""
     f = ch.split(",")
     want = 7 if game.rules.prizes is None else 8
     if len(f) != want:
@@ -86,7 +90,11 @@ def _chariot(game: RaceGame, ch: str, text: str) -> tuple[
                             "numbers") from None
     if pos is not None and not 0 <= pos < len(game.board.succ):
         raise NotationError(text, f"chariot {ch!r}: no space {pos} on this course")
-    if f[2] not in ("c", "s", "b", "p"):
+    alley, plus, later = f[2].partition("+")
+    if plus and not (later.isdigit() and int(later) > 0):
+        raise NotationError(text, f"chariot {ch!r}: after '+' the alley field gives the laps "
+                            "its alley window was extended by, a number from 1")
+    if alley not in ("c", "s", "b", "p"):
         raise NotationError(text, f"chariot {ch!r}: alley is 'c' (coin), 's' (stopped), "
                             "'b' (stopped, holds the bonus piece) or 'p' (stopped this "
                             "lap, its prize forfeited)")
@@ -94,9 +102,10 @@ def _chariot(game: RaceGame, ch: str, text: str) -> tuple[
     if not st or st[0] not in "rfx" or st[1:] not in ("", "q"):
         raise NotationError(text, f"chariot {ch!r}: status is r, f or x, 'q' appended "
                             "when disqualified")
-    return (pos, crossings, f[2] in "sbp", f[2] == "b", f[2] == "p",
+    return (pos, crossings, alley in "sbp", alley == "b", alley == "p",
             tuple(sorted(_read_cards(f[3], "hand", text))), _read_cards(f[4], "deck", text),
-            _read_cards(f[5], "played", text), st[0], st.endswith("q"), money)
+            _read_cards(f[5], "played", text), st[0], st.endswith("q"), money,
+            int(later) if plus else 0)
 
 
 def parse_fields(game: RaceGame, text: str) -> tuple[Any, ...]:
@@ -144,4 +153,4 @@ def parse_fields(game: RaceGame, text: str) -> tuple[Any, ...]:
         queue = tuple(LETTERS.index(x) for x in t[5])
     return (pos, crossings, stopped, hands, decks, played, status, dq, order,
             LETTERS.index(t[0]), idle, ply, end, queue, tuple(bonus),
-            tuple(money) if money else None, tuple(forfeit))
+            tuple(money) if money else None, tuple(forfeit), tuple(x[11] for x in fields))

@@ -50,8 +50,8 @@ class Position:
     :class:`~avecaesar.engine.core.state.RaceState` (which sets every field)."""
 
     __slots__ = ("bonus", "crossings", "decks", "dq", "end", "finish_order", "forfeit", "game",
-                 "hands", "idle", "log", "money", "played", "ply", "pos", "queue", "status",
-                 "stopped", "turn")
+                 "hands", "idle", "later_laps", "log", "money", "played", "ply", "pos", "queue",
+                 "status", "stopped", "turn")
 
     game: RaceGame
     pos: list[int | None]
@@ -71,6 +71,7 @@ class Position:
     bonus: tuple[bool, ...]
     money: tuple[int, ...]
     forfeit: tuple[bool, ...]
+    later_laps: tuple[int, ...]  # per chariot: laps its alley window was extended by
     log: bool
 
 
@@ -90,6 +91,17 @@ class Position:
     def lap(self, c: int) -> int:
         """The lap chariot ``c`` is driving (1-based)."""
         return self.crossings[c] - self.game.board.start_crossings[c] + 1
+
+    def window(self, c: int) -> tuple[int, ...]:
+        """The laps in which an alley stop of chariot ``c`` counts: the ruleset's window,
+        extended by the laps an effect gave this chariot (``extend_alley_window``): the
+        one window every reader asks :mod:`~avecaesar.engine.course.alley_window` with."""
+        laps = self.game.rules.alley_laps
+        extra = self.later_laps[c]
+        if not extra or not laps:
+            return laps
+        last = max(laps)
+        return (*laps, *range(last + 1, last + 1 + extra))
 
     def race_progress(self, c: int) -> int:
         """Laps done × lap value + the progress of its space (DESIGN "A course is a lane graph")."""

@@ -59,6 +59,7 @@ class RaceState(Position):
                  queue: tuple[int, ...] = (), bonus: tuple[bool, ...] | None = None,
                  money: tuple[int, ...] | None = None,
                  forfeit: tuple[bool, ...] | None = None,
+                 later_laps: tuple[int, ...] | None = None,
                  fx: BoundEffects | None = None) -> None:
         self.game = game
         self.pos, self.crossings, self.stopped = pos, crossings, stopped
@@ -73,6 +74,8 @@ class RaceState(Position):
         self.bonus = tuple(bonus) if bonus is not None else (False,) * n
         self.money = tuple(money) if money is not None else (0,) * n
         self.forfeit = tuple(forfeit) if forfeit is not None else (False,) * n
+        # laps each chariot's alley window was extended by (Position.window)
+        self.later_laps = tuple(later_laps) if later_laps is not None else (0,) * n
         # push and skip build their Event objects only when someone reads them: a record,
         # a replay, the CLI (True); simulate and the bots' rollouts turn it off (issue 13)
         self.log = True
@@ -86,7 +89,7 @@ class RaceState(Position):
                           list(self.hands), list(self.decks), list(self.played),
                           list(self.status), list(self.dq), list(self.finish_order),
                           self.turn, self.idle, self.ply, self.end, self.queue, self.bonus,
-                          self.money, self.forfeit, self.fx)
+                          self.money, self.forfeit, self.later_laps, self.fx)
         other.log = self.log
         return other
 

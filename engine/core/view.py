@@ -128,7 +128,8 @@ def public_card_status(state: Position, c: int, card: int) -> tuple[str, str | N
 
 
 # -- the distance still to race ---------------------------------------------------------------
-_DISTANCES: dict[int, tuple[Board, dict[tuple[int, int, bool], int | None]]] = {}
+_DISTANCES: dict[int, tuple[Board, dict[tuple[int, int, bool, tuple[int, ...]],
+                                         int | None]]] = {}
 
 
 def distance_to_finish(state: Position, c: int) -> int | None:
@@ -144,7 +145,8 @@ def distance_to_finish(state: Position, c: int) -> int | None:
              and not (game.is_ownerless(c) and own is not None and own.alley_free))
     left = board.start_crossings[c] + rules.laps - state.crossings[c]
     lap = state.lap(c)
-    key = (int(state.pos[c] or 0), left * 100 + lap, alley)
+    window = state.window(c)  # the chariot's own alley window (an effect may extend it)
+    key = (int(state.pos[c] or 0), left * 100 + lap, alley, window)
     entry = _DISTANCES.get(id(board))
     if entry is None or entry[0] is not board:
         if len(_DISTANCES) > 32:
@@ -152,7 +154,7 @@ def distance_to_finish(state: Position, c: int) -> int | None:
         entry = _DISTANCES[id(board)] = (board, {})
     memo = entry[1]
     if key not in memo:
-        memo[key] = _search(board, key[0], left, lap, alley, rules.alley_laps)
+        memo[key] = _search(board, key[0], left, lap, alley, window)
     return memo[key]
 
 
@@ -198,6 +200,8 @@ def _public_chariot(state: Position, c: int) -> dict[str, Any]:
         "ownerless": game.is_ownerless(c), "played": list(state.played[c])}
     if game.rules.bonus is not None:
         out["bonus"] = state.bonus[c]
+    if state.later_laps[c]:  # an effect extended its alley window: the laps it has now
+        out["alley_laps"] = list(state.window(c))
     if game.rules.prizes is not None:
         out["money"] = state.money[c]
     return out

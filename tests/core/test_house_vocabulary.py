@@ -1,6 +1,7 @@
 """A vocabulary for the house rules people play (issue 20): conditions on where a chariot
-stands, effects that draw or discard cards, and the two house rules of the issue raced from
-YAML alone (rulesets/examples/), every move of the record checked against them.
+stands, effects that draw or discard cards and that move a chariot's alley window, and the
+house rules of the issue raced from YAML alone (rulesets/examples/), every move of the
+record checked against them.
 
 Each condition and effect here is the project's own vocabulary (a house rule's provenance,
 ``house rule: …``); the course facts they read (piece kinds, lanes, the finish line) are the
@@ -17,12 +18,16 @@ from typer.testing import CliRunner
 from avecaesar.editor.app import app
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.conditions import PARAM_CONDITIONS, Context, check_expression, holds
-from avecaesar.engine.core.moves import card_forbidden, why_not
+from avecaesar.engine.core.effects import check_effect_list
+from avecaesar.engine.core.moves import alley_pending, card_forbidden, move_facts, why_not
+from avecaesar.engine.core.notation import NotationError
 from avecaesar.engine.core.race import run_race
 from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.core.rule_values import freeze
 from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
 from avecaesar.engine.core.state import Move, RaceGame, RaceState
+from avecaesar.engine.core.view import public_view
+from avecaesar.engine.course.alley_window import counts, passed
 from avecaesar.engine.ruleset.load import load_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "rulesets" / "examples"
@@ -105,6 +110,59 @@ def test_draw_and_discard_cards(oval):
     assert t.hands[0] == () and t.played[0] == (5, 1)
 
 
+SKIP_EXTENDS = EXAMPLES / "skip-extends-alley-window.yaml"
+
+
+@pytest.mark.covers("effect:extend_alley_window")
+def test_a_moved_window_offers_and_counts_the_stop_out_of_the_window(oval):
+    """Ravensburger 1989 rules (EN summary), alley: the stop counts in laps 1 and 2. A (lap
+    3, no stop made) can play its 1 into the alley (5 → 9): out of the window, the move
+    is no stop and the miss disqualifies it; with its window moved one lap later by the
+    house rule's effect, the stop is still to make, the move makes it and it counts."""
+    rules = rules_from_ruleset(load_ruleset("ravensburger-1989", [str(SKIP_EXTENDS)], {}))
+    game = RaceGame(rules, oval, ("A", "B"))
+    into_alley = Move(1, (9,))
+    assert oval.alley[9] and rules.alley_laps == (1, 2)
+    plain = RaceState.parse(game, "5,3,c,136,4455,6,r 22,1,c,111,-,4,r | A 0 2 -")
+    assert plain.lap(0) == 3 and plain.window(0) == (1, 2)
+    assert not alley_pending(plain, 0) and into_alley in plain.legal_moves()
+    assert move_facts(plain, into_alley).dq
+    kinds = [e.kind for e in plain.copy().push(into_alley)]
+    assert "alley_stop" not in kinds and "disqualified" in kinds
+    moved = RaceState.parse(game, "5,3,c+1,136,4455,6,r 22,1,c,111,-,4,r | A 0 2 -")
+    assert moved.window(0) == (1, 2, 3) and moved.window(1) == (1, 2)
+    assert alley_pending(moved, 0) and into_alley in moved.legal_moves()
+    facts = move_facts(moved, into_alley)
+    assert facts.stopped and not facts.dq
+    events = moved.push(into_alley)
+    assert [e.kind for e in events][:2] == ["move", "alley_stop"] and moved.stopped[0]
+    assert not moved.dq[0]
+    assert moved.notation().startswith("9,3,s+1,")  # the window is part of the position
+    assert RaceState.parse(game, moved.notation()) == moved
+    assert public_view(moved)["chariots"][0]["alley_laps"] == [1, 2, 3]
+    assert "alley_laps" not in public_view(plain)["chariots"][0]
+    with pytest.raises(NotationError, match="extended by"):
+        RaceState.parse(game, "5,3,c+x,136,4455,6,r 22,1,c,111,-,4,r | A 0 2 -")
+
+
+@pytest.mark.covers("effect:extend_alley_window")
+def test_a_skip_moves_the_window_once(oval):
+    """The effect on ``no_move``: the chariot that skips gets its window one lap later;
+    skipping again does not add another lap."""
+    rules = rules_from_ruleset(load_ruleset("ravensburger-1989", [str(SKIP_EXTENDS)], {}))
+    game = RaceGame(rules, oval, ("A", "B"))
+    s = RaceState.parse(game, "46,1,c,1,-,5,r 49,1,c,346,-,4,r | A 0 2 -")
+    assert not s.legal_moves()  # A's 1 is blocked by B
+    first = s.skip("blocked")
+    assert s.later_laps == (1, 0) and s.window(0) == (1, 2, 3)
+    assert [e.data for e in first if e.kind == "alley_window"] == [{"laps": [1, 2, 3]}]
+    s.turn = 0
+    again = s.skip("blocked")
+    assert s.later_laps == (1, 0) and not [e for e in again if e.kind == "alley_window"]
+    assert "extend_alley_window" in str(check_effect_list(
+        "alley_stop", [{"effect": "extend_alley_window", "laps": 1}], "here"))
+
+
 def _record_turns(edition, variant, course, seeds, players=3):
     """(state before the turn, the turn) over seeded greedy races of the house rule."""
     rules, board = race_setup(edition, [str(EXAMPLES / variant)], {}, course)
@@ -171,6 +229,39 @@ def test_an_alley_stop_draws_one_extra_card_from_yaml_alone(edition, course):
         else:
             assert "draw" not in kinds
     assert stops > 0
+
+
+@pytest.mark.covers("effect:extend_alley_window")
+@pytest.mark.parametrize("course", ["ravensburger-1989/a-white", "ravensburger-1989/b-red"])
+def test_a_skip_moves_the_alley_window_from_yaml_alone(course):
+    """Every turn of seeded 1989 races under the house rule: a chariot's window is the
+    ruleset's (laps 1, 2) until it skips, then one lap later (1, 2, 3); every alley stop
+    and every miss of the record is judged by the mover's own window."""
+    skipped: set[int] = set()
+    extended_moves = 0
+    for state, turn in _record_turns("ravensburger-1989", "skip-extends-alley-window.yaml",
+                                     course, range(10), players=4):
+        if state.ply == 0:  # a new race
+            skipped.clear()
+        c = turn["chariot"]
+        window = (1, 2, 3) if c in skipped else (1, 2)
+        assert state.window(c) == window, state.notation()
+        move = turn.get("move")
+        if move is None:
+            if not state.game.is_ownerless(c):
+                skipped.add(c)
+            continue
+        assert why_not(state, move) is None
+        after = state.copy()
+        kinds = [e.kind for e in after.push(move)]
+        lap, end = after.lap(c), move.path[-1]
+        stops = (state.game.board.alley[end] and counts(window, lap)
+                 and not state.stopped[c])
+        assert ("alley_stop" in kinds) == stops, state.notation()
+        if "disqualified" in kinds and not state.dq[c]:  # the miss, by its own window
+            assert passed(window, lap) or after.status[c] == "f", state.notation()
+        extended_moves += c in skipped and not state.stopped[c]
+    assert skipped and extended_moves > 0  # the rule was met by chariots still to stop
 
 
 @pytest.mark.parametrize("how", ["variant", "set", "house"])
