@@ -18,12 +18,27 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Iterable
+from typing import Any
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import new_race, play_turn
 from avecaesar.engine.lab.simulate import SimSpec, _setup, _spec_key, race_seed, summarise_race
 
 COURSE = "dicetree-2022/hippodrom-constantinople"
+
+
+def hand_races(rules: Any, board: Any, indices: Iterable[int]) -> None:
+    """The hand-written race loop: races ``indices`` of seed 1, six greedy chariots, nothing
+    but ``new_race`` and ``play_turn`` (bench_cli_speed.py runs it in a process of its own)."""
+    names = [f"greedy-{i + 1}" for i in range(6)]
+    for i in indices:
+        seed = race_seed(1, i)
+        state, setup = new_race(rules, board, names, seed)
+        state.log = False
+        policies = [make_policy("greedy", seed + s) for s in setup["seats"]]
+        while not state.over:
+            play_turn(state, policies[state.turn], OWNERLESS)
 
 
 def main() -> None:
@@ -34,17 +49,10 @@ def main() -> None:
     spec = SimSpec("dicetree-2022", COURSE, 6, args.block * (args.rounds + 1), 1)
     built = _setup(_spec_key(spec))
     rules, board = built
-    names = [f"greedy-{i + 1}" for i in range(6)]
 
     def hand(lo: int, hi: int) -> float:
         t = time.process_time()
-        for i in range(lo, hi):
-            seed = race_seed(1, i)
-            state, setup = new_race(rules, board, names, seed)
-            state.log = False
-            policies = [make_policy("greedy", seed + s) for s in setup["seats"]]
-            while not state.over:
-                play_turn(state, policies[state.turn], OWNERLESS)
+        hand_races(rules, board, range(lo, hi))
         return time.process_time() - t
 
     def sim(lo: int, hi: int) -> float:
