@@ -1,5 +1,5 @@
-"""The expert bot plans its alley stop where the greedy bot does not (issue 23: "a solo
-player meets an opponent that plans its alley stop").
+"""The expert bot plans its alley stop and its last lap where the greedy bot does not (issue
+23: "a solo player meets an opponent that plans its alley stop and its last lap").
 
 Every chariot must come to a stop on an alley space once, in the 2nd or at the latest the
 3rd lap of the race, or it is disqualified (DiceTree 2022 rulebook (DE) S.6). The positions
@@ -8,7 +8,8 @@ below come from seeded races of the expert against three greedy bots on Arena Ca
 was pending. In each, the expert — deciding from what its seat may know, five bot seeds
 alike — keeps the stop within reach, and the greedy bot's faster-looking move is the one
 that ends in a disqualification when every chariot then drives greedily on the cards as
-they were dealt (the playout below; the expert never saw that deal).
+they were dealt (the playout below; the expert never saw that deal). The last-lap
+positions further down come from the same scan under the 1989 rules on side A.
 """
 
 from __future__ import annotations
@@ -82,3 +83,42 @@ def test_the_expert_keeps_its_alley_stop_where_greedy_loses_it(
     rushed = _greedy_playout(state, greedy)
     assert planned.stopped[0] and not planned.dq[0]
     assert rushed.dq[0] and not rushed.stopped[0]
+
+
+# The last lap against the deck: a chariot whose cards run out before the line is out of
+# the race and scores nothing (Ravensburger 1989 rules (EN summary), Scoring; Ravensburger
+# 1989 regler (SV), Slut på kort). In both positions A is in the last lap with fewer points
+# in hand and deck than a careless order of play needs; the expert plays them in the order
+# that reaches the line; the greedy bot, taking the most progress per card now, is left
+# short of it.
+LAST_LAP = [
+    pytest.param(
+        "53,3,s,135,4,54413253522121664366,r 68,3,s,112,23,3424463552155364166,r "
+        "65,3,s,113,4,55633345421166246522,r 36,3,s,123,34,6246153551126354246,r | A 0 80 - -",
+        (3, 59), (5, 66), id="thirteen-points-left"),
+    pytest.param(
+        "62,3,s,345,-,546622633226415531141,r 82,3,s,6,-,35326653264443252411511,r "
+        "77,3,s,5,-,14146665543433322126512,r 71,3,s,23,-,2625443616155134625431,r | A 0 92 - -",
+        (3, 72), (4, 75), id="twelve-points-left"),
+]
+
+
+@pytest.mark.covers("bots:expert")
+@pytest.mark.parametrize(("text", "expert_move", "greedy_move"), LAST_LAP)
+def test_the_expert_spends_its_last_cards_in_an_order_that_reaches_the_line(
+        text: str, expert_move: tuple[int, int], greedy_move: tuple[int, int]) -> None:
+    rules, board = race_setup("ravensburger-1989", [], {}, "ravensburger-1989/a-white")
+    game = new_race(rules, board, ["expert", "greedy-1", "greedy-2", "greedy-3"], 0)[0].game
+    state = RaceState.parse(game, text)
+    assert state.lap(0) == rules.laps and state.stopped[0]
+    moves = state.legal_moves()
+    greedy = greedy_policy(state.copy(), moves)
+    assert _key(greedy) == greedy_move
+    chosen = {_key(ExpertBot(seed)(state.copy(), state.copy().legal_moves()))
+              for seed in range(5)}
+    assert chosen == {expert_move}
+    by_key = {_key(m): m for m in moves}
+    planned = _greedy_playout(state, by_key[expert_move])
+    rushed = _greedy_playout(state, greedy)
+    assert 0 in planned.finish_order
+    assert 0 not in rushed.finish_order and not rushed.hands[0] and not rushed.decks[0]
