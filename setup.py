@@ -52,6 +52,7 @@ NATIVE = [
     "core/race.py",
     "bots/search.py",
     "bots/policies.py",
+    "lab/race_loop.py",
 ]
 GROUP = "avecaesar_native"  # mypyc's shared library: avecaesar_native__mypyc
 OUT = Path("avecaesar", "_compiled")  # inside the package, apart from the .py files

@@ -38,21 +38,12 @@ COURSE = "dicetree-2022/hippodrom-constantinople"
 
 HAND = r"""
 import sys, time
-from avecaesar.engine.bots.registry import OWNERLESS, make_policy
-from avecaesar.engine.core.race import new_race, play_turn
+sys.path.insert(0, sys.argv[3])
 from avecaesar.engine.core.race_setup import race_setup
-from avecaesar.engine.lab.simulate import race_seed
-races = int(sys.argv[1])
+from bench_sim_loop import hand_races
 rules, board = race_setup("dicetree-2022", [], {}, sys.argv[2])
-names = [f"g{i}" for i in range(6)]
 t0 = time.perf_counter()
-for i in range(races):
-    seed = race_seed(1, i)
-    state, setup = new_race(rules, board, names, seed)
-    state.log = False
-    policies = [make_policy("greedy", seed + s) for s in setup["seats"]]
-    while not state.over:
-        play_turn(state, policies[state.turn], OWNERLESS)
+hand_races(rules, board, range(int(sys.argv[1])))
 print(time.perf_counter() - t0)
 """
 
@@ -106,8 +97,8 @@ def main() -> None:
     timed([*cli[:-3], "-k", "10", "--quiet", "--workers", "1"], env)  # fill the cache
     runs: dict[str, list[float]] = {}
     for r in range(args.rounds):
-        got = {"hand loop (1 process)": child(HAND, str(n), COURSE, env=env,
-                                              name="hand loop (1 process)"),
+        got = {"hand loop (1 process)": child(HAND, str(n), COURSE, str(Path(__file__).parent),
+                                              env=env, name="hand loop (1 process)"),
                "in-process, 1 worker": child(IN_PROCESS, str(n), "1", COURSE, env=env),
                "in-process, 2 workers": child(IN_PROCESS, str(n), "2", COURSE, env=env)}
         for w in (1, 2):

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
-from avecaesar.engine.core.race import new_race, outcome, play_turn
+from avecaesar.engine.core.race import new_race, outcome
 from avecaesar.engine.data.content_memo import ContentMemo
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.lab.balance import (
@@ -28,6 +28,7 @@ from avecaesar.engine.lab.balance import (
     skill_table,
     start_rows,
 )
+from avecaesar.engine.lab.race_loop import race_to_end
 from avecaesar.engine.lab.stats import mean, mean_interval, wilson_interval
 from avecaesar.engine.lab.summary import RaceSummary
 
@@ -179,10 +180,7 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False,
     policies += [policies[0]] * (n - len(policies))
     kinds += [""] * (n - len(kinds))
     first = state.turn
-    tally = _Tally(n, heat)
-    while not state.over and tally.turns < TURN_LIMIT:
-        c = state.turn
-        tally.count(state, c, play_turn(state, policies[c], OWNERLESS))
+    tally = race_to_end(state, policies, OWNERLESS, heat)
     result = outcome(state)
     places: list[int | None] = [None] * n
     finished = [False] * n
@@ -209,55 +207,6 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False,
                        tuple(sorted(tally.blocked_at.items())), tuple(points), tuple(kinds),
                        tuple(tally.lap), tuple(tally.why), first,
                        tuple(sorted(tally.waited_at.items())))
-
-
-TURN_LIMIT = 20_000  # a race longer than this is cut (never seen: the deadlock rule ends it)
-
-
-class _Tally:
-    """What a race's turns add up to, counted turn by turn."""
-
-    def __init__(self, chariots: int, heat: bool) -> None:
-        self.heat = heat
-        self.six = self.blocked = self.waits = self.changes = self.turns = 0
-        self.leader: int | None = None
-        self.stood: dict[int, int] = {}
-        self.blocked_at: dict[int, int] = {}
-        self.waited_at: dict[int, int] = {}
-        self.lap: list[int | None] = [None] * chariots
-        self.why = [""] * chariots
-
-    def count(self, state: Any, c: int, turn: dict[str, Any]) -> None:
-        self.turns += 1
-        reason = turn.get("skip")
-        at = state.pos[c]
-        if reason == "six_rule":
-            self.six += 1
-        elif reason == "blocked":
-            self.blocked += 1
-            if self.heat and at is not None:
-                self.blocked_at[at] = self.blocked_at.get(at, 0) + 1
-        elif reason == "alley_blocked" or ("move" in turn and turn["move"].card == 0):
-            self.waits += 1
-            if self.heat and at is not None:
-                self.waited_at[at] = self.waited_at.get(at, 0) + 1
-        for event in turn["events"]:  # the effects' rare events come even with log off
-            if event.kind in ("disqualified", "removed") and event.chariot is not None:
-                o = event.chariot
-                why = str(event.data.get("reason") or event.kind)
-                if not self.why[o] or event.kind == "removed":
-                    self.why[o] = ("disqualified: " + why if event.kind == "disqualified"
-                                   else why)
-                    self.lap[o] = min(state.lap(o), state.game.rules.laps)
-        leaders = state.leaders() if not state.over else []
-        if len(leaders) == 1 and leaders[0] != self.leader:
-            if self.leader is not None:
-                self.changes += 1
-            self.leader = leaders[0]
-        if self.heat:
-            for space in state.pos:
-                if space is not None:
-                    self.stood[space] = self.stood.get(space, 0) + 1
 
 
 def _batch(spec: SimSpec, indices: Sequence[int], heat: bool,
