@@ -154,18 +154,18 @@ class SearchBot:
         return value + min(rivals, default=mine) - mine
 
 
-def turns_needed(s: RaceState, c: int) -> float:
+def turns_needed(s: RaceState, c: int, spare: float = 0.15) -> float:
     """An estimate of the turns chariot ``c`` still needs: the fewest of its remaining cards
     (hand and deck, a multiset every player can work out from the cards played) whose points
-    cover the steps still to go, less a little for the points to spare; the cards cannot
-    cover the way: its cards plus a penalty (it will run out and be removed)."""
+    cover the steps still to go, less ``spare`` a point to spare; the cards cannot cover the
+    way: its cards plus a penalty (it will run out and be removed)."""
     need = remaining(s, c)
     cards = sorted((*s.hands[c], *s.decks[c]), reverse=True)
     total = 0
     for k, x in enumerate(cards, start=1):
         total += x
         if total >= need:
-            return k - 0.15 * (total - need)
+            return k - spare * (total - need)
     return len(cards) + 10.0 + 0.5 * (need - total)
 
 
