@@ -43,10 +43,24 @@ POSITIONS = [
 ]
 
 
-def _state(text: str) -> RaceState:
-    rules, board = race_setup("dicetree-2022", [], {}, COURSE)
+def _state(text: str, ruleset: str = "dicetree-2022", course: str = COURSE) -> RaceState:
+    rules, board = race_setup(ruleset, [], {}, course)
     state, _ = new_race(rules, board, ["expert", "greedy-1", "greedy-2", "greedy-3"], 0)
     return RaceState.parse(state.game, text)
+
+
+def _played_out(state: RaceState, expert_move: tuple[int, int],
+                greedy_move: tuple[int, int]) -> tuple[RaceState, RaceState]:
+    """Check both bots' choices (the expert's for five bot seeds), then play each out
+    greedily on the cards as dealt: (after the expert's move, after greedy's)."""
+    moves = state.legal_moves()
+    greedy = greedy_policy(state.copy(), moves)
+    assert _key(greedy) == greedy_move
+    chosen = {_key(ExpertBot(seed)(state.copy(), state.copy().legal_moves()))
+              for seed in range(5)}
+    assert chosen == {expert_move}
+    by_key = {_key(m): m for m in moves}
+    return _greedy_playout(state, by_key[expert_move]), _greedy_playout(state, greedy)
 
 
 def _key(move: Move) -> tuple[int, int]:
@@ -72,15 +86,7 @@ def test_the_expert_keeps_its_alley_stop_where_greedy_loses_it(
         text: str, expert_move: tuple[int, int], greedy_move: tuple[int, int]) -> None:
     state = _state(text)
     assert not state.stopped[0] and state.lap(0) <= state.game.rules.laps
-    moves = state.legal_moves()
-    greedy = greedy_policy(state.copy(), moves)
-    assert _key(greedy) == greedy_move
-    chosen = {_key(ExpertBot(seed)(state.copy(), state.copy().legal_moves()))
-              for seed in range(5)}
-    assert chosen == {expert_move}
-    by_key = {_key(m): m for m in moves}
-    planned = _greedy_playout(state, by_key[expert_move])
-    rushed = _greedy_playout(state, greedy)
+    planned, rushed = _played_out(state, expert_move, greedy_move)
     assert planned.stopped[0] and not planned.dq[0]
     assert rushed.dq[0] and not rushed.stopped[0]
 
@@ -107,18 +113,8 @@ LAST_LAP = [
 @pytest.mark.parametrize(("text", "expert_move", "greedy_move"), LAST_LAP)
 def test_the_expert_spends_its_last_cards_in_an_order_that_reaches_the_line(
         text: str, expert_move: tuple[int, int], greedy_move: tuple[int, int]) -> None:
-    rules, board = race_setup("ravensburger-1989", [], {}, "ravensburger-1989/a-white")
-    game = new_race(rules, board, ["expert", "greedy-1", "greedy-2", "greedy-3"], 0)[0].game
-    state = RaceState.parse(game, text)
-    assert state.lap(0) == rules.laps and state.stopped[0]
-    moves = state.legal_moves()
-    greedy = greedy_policy(state.copy(), moves)
-    assert _key(greedy) == greedy_move
-    chosen = {_key(ExpertBot(seed)(state.copy(), state.copy().legal_moves()))
-              for seed in range(5)}
-    assert chosen == {expert_move}
-    by_key = {_key(m): m for m in moves}
-    planned = _greedy_playout(state, by_key[expert_move])
-    rushed = _greedy_playout(state, greedy)
+    state = _state(text, "ravensburger-1989", "ravensburger-1989/a-white")
+    assert state.lap(0) == state.game.rules.laps and state.stopped[0]
+    planned, rushed = _played_out(state, expert_move, greedy_move)
     assert 0 in planned.finish_order
     assert 0 not in rushed.finish_order and not rushed.hands[0] and not rushed.decks[0]
