@@ -22,6 +22,7 @@ import time
 from dataclasses import replace
 
 from avecaesar.engine.course.bundled import bundled_course_ids
+from avecaesar.engine.data.errors import AveCaesarError
 from avecaesar.engine.lab.edited import _course, course_edits
 from avecaesar.engine.lab.paired import Comparison, compare_summaries
 from avecaesar.engine.lab.simulate import SimSpec, _setup, _spec_key, run_many
@@ -30,17 +31,11 @@ EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")
 
 
 def players_for(course: str, ruleset: str) -> int:
-    from avecaesar.engine.core.race import check_seats
+    """The most players the ruleset seats on the course (as ``balance`` races it)."""
     from avecaesar.engine.core.race_setup import race_setup
+    from avecaesar.engine.lab.batch import max_players
 
-    rules, board = race_setup(ruleset, [], {}, course)
-    for n in range(6, 0, -1):
-        try:
-            check_seats(rules, board, n)
-            return n
-        except Exception:
-            continue
-    return 1
+    return max_players(*race_setup(ruleset, [], {}, course))
 
 
 def figures(c: Comparison) -> tuple[float, float, float]:
@@ -83,7 +78,7 @@ def main() -> None:
             try:
                 _setup(_spec_key(spec))
                 valid.append((kind, spec, what))
-            except Exception as err:
+            except AveCaesarError as err:  # the other side cannot race here: say so
                 print(f"{cid:42} {what[:58]:58} skipped: {str(err).splitlines()[0][:60]}")
         found, _ = run_many([base, *(s for _k, s, _w in valid)], args.workers)
         for (kind, _spec, what), side in zip(valid, found[1:], strict=True):

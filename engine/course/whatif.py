@@ -452,7 +452,13 @@ def combinations(course: Course, rules: RaceFigures, reserve: int, base: CourseF
 def _evaluate(course: Course, rules: RaceFigures, reserve: int, edits: tuple[Edit, ...]
               ) -> WhatIf | None:
     """The edits applied together, recompiled: a result when valid and on target."""
-    changed = _recompile(course, *edits)
+    return judged(course, _recompile(course, *edits), rules, reserve, edits)
+
+
+def judged(course: Course, changed: Course, rules: RaceFigures, reserve: int,
+           edits: tuple[Edit, ...]) -> WhatIf | None:
+    """``course`` with ``edits`` applied together (compiled as ``changed``) as a result:
+    None when it does not compile or a start place falls short of ``reserve``."""
     if changed.errors:
         return None
     races, _complete = _races(changed, rules)

@@ -34,11 +34,7 @@ from avecaesar.engine.course.load import Course, CourseFigures
 from avecaesar.engine.course.whatif import (
     Edit,
     WhatIf,
-    _races,
-    drawing_closes,
-    figures_of,
-    new_warnings,
-    reaches,
+    judged,
 )
 from avecaesar.engine.lab.edited import _course, _edited, course_edits
 from avecaesar.engine.lab.paired import Comparison, compare_summaries
@@ -163,15 +159,7 @@ def _checked(ref: str, rules: RaceFigures, reserve: int, edits: tuple[Edit, ...]
              ) -> WhatIf | None:
     """The edits applied together (compiled once per process, shared with the races'
     board): a result when the course stays valid and every place keeps ``reserve``."""
-    course = _course(ref)
-    changed = _edited(ref, _names(edits))
-    if changed.errors:
-        return None
-    races, _complete = _races(changed, rules)
-    if not reaches(races, rules, reserve):
-        return None
-    return WhatIf(edits[0], figures_of(changed, rules, races), new_warnings(course, changed),
-                  also=edits[1:], closes=drawing_closes(changed.model))
+    return judged(_course(ref), _edited(ref, _names(edits)), rules, reserve, edits)
 
 
 def advise(spec: SimSpec, target: float = 0.03, screen: int = 600, verify: int = 4000,

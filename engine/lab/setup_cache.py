@@ -55,11 +55,12 @@ def _logged(path: Path) -> str:
     """The content hash of a file the setup is built from, read through
     :func:`~avecaesar.engine.data.safeio.read_bytes` so that the in-process memo of setups
     (engine/data/content_memo.py) knows it was read; ``missing`` when it cannot be."""
+    from avecaesar.engine.data.errors import AveCaesarError
     from avecaesar.engine.data.safeio import read_bytes
 
     try:
         return hashlib.sha256(read_bytes(path, _MAX)).hexdigest()
-    except Exception:
+    except (AveCaesarError, OSError):  # refused (a loop, a folder, too big) or unreadable
         return "missing"
 
 
@@ -116,9 +117,11 @@ def _course_file(ref: str) -> tuple[Path, str]:
 
 def _key(spec_key: tuple[Any, ...]) -> tuple[str, Path] | None:
     ruleset, variants, settings, course, *rest = spec_key
+    from avecaesar.engine.data.errors import AveCaesarError
+
     try:
         file, direction = _course_file(course)
-    except Exception:
+    except (AveCaesarError, OSError):  # no such course: the run's own setup says so
         return None
     parts = [code_version(), _named(ruleset), *(_named(v) for v in variants),
              json.dumps(list(settings)), *(json.dumps(r, sort_keys=True) for r in rest),
@@ -165,6 +168,13 @@ def _register(obj: Any, seen: set[type]) -> None:
 
 _SEEN: set[type] = set()
 
+#: what a missing, truncated, corrupt or stale entry raises on load: each is a miss (an
+#: entry written by older code can name a class that moved or changed its fields)
+_UNREADABLE = (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError,
+               ImportError, IndexError, pickle.UnpicklingError)
+#: what an unwritable folder or a value that cannot be pickled raises on store: skipped
+_UNWRITABLE = (OSError, TypeError, AttributeError, pickle.PicklingError)
+
 
 def _board_state(board: Any) -> Any:
     """The board without its walk tables (rebuilt from the moves, which are kept)."""
@@ -187,7 +197,7 @@ def load(spec_key: tuple[Any, ...]) -> tuple[Any, Any] | None:
                 return None
             rules, board = pickle.loads(f.read())
         return rules, board
-    except Exception:
+    except _UNREADABLE:
         return None
 
 
@@ -213,5 +223,5 @@ def store(spec_key: tuple[Any, ...], rules: Any, board: Any, includes: list[str]
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-    except Exception:
+    except _UNWRITABLE:
         return

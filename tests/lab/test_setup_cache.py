@@ -80,3 +80,28 @@ def test_a_corrupt_entry_is_a_miss_and_off_means_off(cache_home: Path,
     _SETUPS.clear()
     simulate(spec)
     assert _entries(cache_home) == []
+
+
+def test_a_truncated_entry_is_a_miss_but_a_bug_is_not_hidden(
+        cache_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache turns what a bad entry or folder raises into a miss — and nothing else: an
+    error of the code itself still surfaces."""
+    spec = SimSpec("dicetree-2022", "dicetree-2022/circus-maximus", 4, 2)
+    _setup(_spec_key(spec))
+    (entry,) = _entries(cache_home)
+    entry.write_bytes(entry.read_bytes()[:-200])  # cut short while being copied
+    assert setup_cache.load(_spec_key(spec)) is None
+    entry.write_bytes(b"")
+    assert setup_cache.load(_spec_key(spec)) is None
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("a bug in the code that reads or writes an entry")
+
+    entry.write_bytes(b'{"includes": {}}\nwhatever')
+    monkeypatch.setattr(setup_cache.pickle, "loads", broken)
+    with pytest.raises(RuntimeError, match="a bug in the code"):
+        setup_cache.load(_spec_key(spec))
+    rules, board = _setup(_spec_key(spec))
+    monkeypatch.setattr(setup_cache.pickle, "dumps", broken)
+    with pytest.raises(RuntimeError, match="a bug in the code"):
+        setup_cache.store(_spec_key(spec), rules, board, [])
