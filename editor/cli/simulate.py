@@ -275,20 +275,14 @@ def _compared(a: SimReport, b: SimReport, comparison: Comparison, json_file: Pat
 def format_comparison(a: SimReport, b: SimReport, c: Comparison) -> str:
     """The paired comparison as text: each figure, A, B and B − A with its interval."""
     from avecaesar.editor.render.balance_page import describe
+    from avecaesar.editor.render.balance_sections import difference_cells
 
     partial = f"PARTIAL (stopped by {stopped_by()[0]})\n" if a.partial else ""
     lines = [f"{partial}{c.races:,} paired races (the same deals and seeds on both sides)",
              f"A: {describe(a.spec)}", f"B: {describe(b.spec)}", "",
              f"{'figure':28}  {'A':>8}  {'B':>8}  {'B − A (95% interval)':>28}  independent ×"]
     for d in c.differences:
-        if d.unit == "rate":
-            va, vb = f"{100 * d.a:.1f}%", f"{100 * d.b:.1f}%"
-            diff = f"{100 * d.diff:+.1f} pp ({100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f})"
-        else:
-            va, vb = f"{d.a:.2f}", f"{d.b:.2f}"
-            diff = f"{d.diff:+.2f} ({d.ci[0]:+.2f} to {d.ci[1]:+.2f})"
-        eff = "—" if d.efficiency is None else ("inf" if d.efficiency == float("inf")
-                                                 else f"{d.efficiency:.1f}")
+        va, vb, diff, eff = difference_cells(d)
         lines.append(f"{d.name:28}  {va:>8}  {vb:>8}  {diff:>28}{' *' if d.significant else '  '}"
                      f"  {eff:>6}")
     lines += ["", "*: the interval leaves out 0. independent ×: how many times more races two "

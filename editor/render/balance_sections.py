@@ -47,7 +47,10 @@ def _table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
     return f'<table class="{cls}"><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def _diff_text(d: Difference) -> tuple[str, str, str, str]:
+def difference_cells(d: Difference) -> tuple[str, str, str, str]:
+    """One paired difference as people read it, for the report's table and the terminal's:
+    A, B, B − A with its interval, and how many times the races two independent runs need
+    (``independent ×``)."""
     if d.unit == "rate":
         a, b = pct(d.a), pct(d.b)
         diff = f"{pp(d.diff)} ({100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f})"
@@ -55,7 +58,7 @@ def _diff_text(d: Difference) -> tuple[str, str, str, str]:
         a, b = f"{d.a:.2f}", f"{d.b:.2f}"
         diff = f"{d.diff:+.2f} ({d.ci[0]:+.2f} to {d.ci[1]:+.2f})"
     eff = "—" if d.efficiency is None else ("∞" if d.efficiency == float("inf")
-                                             else f"{d.efficiency:.1f}×")
+                                             else f"{d.efficiency:.1f}")
     return a, b, diff, eff
 
 
@@ -66,7 +69,7 @@ def comparison(data: PageData) -> str:
         return ""
     rows = []
     for d in c.differences:
-        a, b, diff, eff = _diff_text(d)
+        a, b, diff, eff = difference_cells(d)
         mark = " ◆" if d.significant else ""
         rows.append([escape(d.name), a, b, diff + mark, eff])
     sa, sb = data.sides
