@@ -9,7 +9,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from .test_play_page import _status, _wait
+from .test_play_page import _click_out_of_reach, _status, _wait
 
 pytestmark = pytest.mark.covers("page:play")
 
@@ -34,16 +34,7 @@ def test_a_shared_table_in_german(live_server, browser) -> None:
         assert f"Gib das Gerät an {name} weiter" in d.find_element(By.ID, "pass").text
         d.find_element(By.ID, "pass-ok").click()
         _wait(d, lambda d: d.execute_script("return !P.view.race.turn.pass"))
-        d.find_elements(By.CSS_SELECTOR, "#hand .card[title='diese Karte wählen']")[0].click()
-        _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#targets .target"))
-        reach = {int(b.get_attribute("data-space"))
-                 for b in d.find_elements(By.CSS_SELECTOR, "#targets .target")}
-        pos = d.execute_script("return P.view.race.chariots[P.view.race.turn.chariot].pos")
-        far = next(int(g.get_attribute("data-space"))
-                   for g in d.find_elements(By.CSS_SELECTOR, "g.space")
-                   if int(g.get_attribute("data-space")) not in reach | {pos})
-        d.execute_script("clickSpace(arguments[0])", far)
-        why = _wait(d, lambda d: d.find_element(By.CSS_SELECTOR, "#message.why-not").text)
+        why = _click_out_of_reach(d, "diese Karte wählen")
         assert why.startswith("Nicht erlaubt: ") and "— DiceTree 2022 rulebook (DE) S." in why
         assert "Feld" in why and "space" not in why
         d.find_element(By.CSS_SELECTOR, "#targets .target").click()

@@ -245,6 +245,21 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
         server.stop()
 
 
+def _click_out_of_reach(d, card_title: str) -> str:
+    """Choose the first hand card (its button titled ``card_title``), click a space it
+    cannot reach, and return the why-not the page shows."""
+    d.find_elements(By.CSS_SELECTOR, f"#hand .card[title='{card_title}']")[0].click()
+    _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#targets .target"))
+    reach = {int(b.get_attribute("data-space"))
+             for b in d.find_elements(By.CSS_SELECTOR, "#targets .target")}
+    pos = d.execute_script("return P.view.race.chariots[P.view.race.turn.chariot].pos")
+    far = next(int(g.get_attribute("data-space"))
+               for g in d.find_elements(By.CSS_SELECTOR, "g.space")
+               if int(g.get_attribute("data-space")) not in reach | {pos})
+    d.execute_script("clickSpace(arguments[0])", far)
+    return _wait(d, lambda d: d.find_element(By.CSS_SELECTOR, "#message.why-not").text)
+
+
 def _status(d) -> str:
     return _wait(d, lambda d: d.execute_script("""
       const shown = (id) => { const e = document.getElementById(id);
@@ -279,16 +294,7 @@ def test_one_shared_device_pass_why_not_undo_reload(live_server, browser) -> Non
     hand = [int(b.text) for b in d.find_elements(By.CSS_SELECTOR, "#hand .card")]
     assert len(hand) == 3 and _page(d)["sent"] == d.execute_script("return P.view.race.mine")
     # an illegal click: a card, then a space behind the chariot: the why-not teaches
-    d.find_elements(By.CSS_SELECTOR, "#hand .card[title='choose this card']")[0].click()
-    _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#targets .target"))
-    reach = {int(b.get_attribute("data-space"))
-             for b in d.find_elements(By.CSS_SELECTOR, "#targets .target")}
-    pos = d.execute_script("return P.view.race.chariots[P.view.race.turn.chariot].pos")
-    far = next(int(g.get_attribute("data-space"))
-               for g in d.find_elements(By.CSS_SELECTOR, "g.space")
-               if int(g.get_attribute("data-space")) not in reach | {pos})
-    d.execute_script("clickSpace(arguments[0])", far)
-    why = _wait(d, lambda d: d.find_element(By.CSS_SELECTOR, "#message.why-not").text)
+    why = _click_out_of_reach(d, "choose this card")
     assert why.startswith("Not allowed: ") and "DiceTree 2022 rulebook" in why
     assert d.find_element(By.ID, "message").get_attribute("aria-live") == "assertive"
     # from the keyboard: Tab to a target button, Enter
