@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from avecaesar.engine.bots.expert_value import win_chance
 from avecaesar.engine.bots.information import Observer, skeleton
 from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
 from avecaesar.engine.bots.search import turns_needed
@@ -69,13 +70,15 @@ class ExpertBot:
                  alley_horizon: int = 3, width: int = 8, min_worlds: int = 6,
                  margin: float = 100.0, wait_margin: float = 1000.0,
                  greedy_bonus: float = 0.05, spare: float = 0.15,
-                 wait_spare: float = 0.3) -> None:
+                 wait_spare: float = 0.3,
+                 learned: float = 10.0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
         self.width, self.min_worlds = int(width), int(min_worlds)
         self.margin, self.wait_margin = margin, wait_margin
         self.greedy_bonus, self.spare, self.wait_spare = greedy_bonus, spare, wait_spare
+        self.learned = learned  # the win chance's weight in turns; 0: the turns margin
         self.observer = Observer()
 
     def fork(self) -> ExpertBot:
@@ -131,10 +134,19 @@ class ExpertBot:
             else:
                 s.skip(moves.skip_reason or "blocked")
             steps += 1
-        return value(s, me, self.wait_spare if s.game.rules.alley_must_wait else self.spare)
+        return value(s, me, self.wait_spare if s.game.rules.alley_must_wait else self.spare,
+                     self.learned)
 
 
-def value(s: RaceState, me: int, spare: float = 0.15) -> float:
+def value(s: RaceState, me: int, spare: float = 0.15, learned: float = 10.0) -> float:
+    """The position from chariot ``me``'s view: ``learned`` times its fitted chance to win
+    (:func:`~.expert_value.win_chance`); with ``learned`` 0, the hand-made score below."""
+    if learned:
+        return learned * win_chance(s, me)
+    return turns_value(s, me, spare)
+
+
+def turns_value(s: RaceState, me: int, spare: float = 0.15) -> float:
     """The position from chariot ``me``'s view, in turns (higher is better): how many turns
     sooner than its nearest rival it can finish (:func:`turns_needed`, ``spare`` turns a
     point to spare), a finish by its place, with penalties for a disqualification ahead and
