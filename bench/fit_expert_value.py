@@ -24,13 +24,16 @@ import json
 import math
 import sys
 import time
+from functools import cache
 from pathlib import Path
 
 from avecaesar.engine.bots import expert_value
 from avecaesar.engine.bots.expert_value import FEATURES, decided, features
 from avecaesar.engine.bots.registry import OWNERLESS, find_bot
+from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import new_race, outcome, play_turn
 from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.rule_values import RaceRules
 from avecaesar.engine.core.types import RACING
 
 COURSES = ("dicetree-2022/arena-carthago", "pro-ludo-2006/circus-maximus",
@@ -66,19 +69,16 @@ def play(spec: str, seed: int, every: int, seat: str) -> list[Row]:
     return [(x, int(c in won), seed) for x, c in rows]
 
 
-_SETUPS: dict[str, object] = {}
-
-
-def setup(ruleset: str, course: str) -> tuple:  # type: ignore[type-arg]
-    if course not in _SETUPS:
-        _SETUPS[course] = race_setup(ruleset, [], {}, course)
-    return _SETUPS[course]  # type: ignore[return-value]
+@cache
+def setup(ruleset: str, course: str) -> tuple[RaceRules, Board]:
+    """Rules and board, once per course."""
+    return race_setup(ruleset, [], {}, course)
 
 
 def solve(a: list[list[float]], b: list[float]) -> list[float]:
     """x with a x = b (Gaussian elimination with partial pivoting; a is small)."""
     n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    m = [[*row, b[i]] for i, row in enumerate(a)]
     for col in range(n):
         piv = max(range(col, n), key=lambda r: abs(m[r][col]))
         m[col], m[piv] = m[piv], m[col]
@@ -148,16 +148,25 @@ def main() -> None:
     ap.add_argument("--first-seed", type=int, default=100000)
     ap.add_argument("--every", type=int, default=2)
     ap.add_argument("--ridge", type=float, default=1.0)
-    ap.add_argument("--seat", default="greedy", help="the bot on one start place")
+    ap.add_argument("--seat", default="expert", help="the bot on one start place in the "
+                    "--seat-races races")
+    ap.add_argument("--seat-races", type=int, default=0,
+                    help="races per course (the first three) with --seat on one place")
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
     t0 = time.perf_counter()
     rows: list[Row] = []
     for spec in [s for s in args.courses.split(",") if s]:
         for seed in range(args.first_seed, args.first_seed + args.races):
-            rows.extend(play(spec, seed, args.every, args.seat))
+            rows.extend(play(spec, seed, args.every, "greedy"))
         print(f"{spec}: {len(rows)} positions so far, {time.perf_counter() - t0:.0f} s",
               flush=True)
+    for spec in [s for s in args.courses.split(",") if s][:3]:
+        for seed in range(args.first_seed + args.races,
+                          args.first_seed + args.races + args.seat_races):
+            rows.extend(play(spec, seed, args.every, args.seat))
+        print(f"{spec} with {args.seat}: {len(rows)} positions so far, "
+              f"{time.perf_counter() - t0:.0f} s", flush=True)
     train = [r for r in rows if r[2] % 2 == 0]
     test = [r for r in rows if r[2] % 2 == 1]
     w_half = fit(train, args.ridge)

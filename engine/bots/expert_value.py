@@ -21,10 +21,10 @@ from functools import cache
 from pathlib import Path
 
 from avecaesar.engine.bots.policies import remaining
-from avecaesar.engine.core.moves import alley_pending
 from avecaesar.engine.core.moves import (
     _stop_possible_on_empty_track as stop_possible_on_empty_track,
 )
+from avecaesar.engine.core.moves import alley_pending
 from avecaesar.engine.core.state import RaceState
 from avecaesar.engine.core.types import FINISHED, RACING, REMOVED
 
