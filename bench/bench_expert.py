@@ -7,9 +7,10 @@ races: one chariot driven by the bot under test, three by the opponent kind. Rac
 seed ``i`` and puts the bot on start place ``i mod 4 + 1``, so it drives from every place
 equally often and the start-place advantage cancels. A win is first place, not
 disqualified. Printed per edition and opponent: wins/N, the rate and its 95 % Wilson
-interval (an equal bot wins 1/4), mean points; then the bot's CPU time per decision (thread
-time, so other jobs on a shared machine do not count), p50 / p95 / max over every decision
-with a choice to make; and whether race 0 replays move for move with the same seed.
+interval (an equal bot wins 1/4), mean points, the bot's disqualifications; then the bot's
+CPU time per decision (thread time, so other jobs on a shared machine do not count), p50 /
+p95 / max over every decision with a choice to make; and whether race 0 replays move for
+move with the same seed.
 
 Run: .venv/bin/python bench/bench_expert.py [--bot expert] [--races 1000] \
     [--against greedy,search] [--editions dicetree-2022,pro-ludo-2006,ravensburger-1989] \
@@ -54,8 +55,9 @@ def setup(edition: str) -> Any:
 
 
 def race(edition: str, bot: str, against: str, seed: int, budget: int | None,
-         tune: dict[str, float]) -> tuple[int, int, list[float], str]:
-    """One race: (won, the bot's points, its CPU seconds per decision, final notation)."""
+         tune: dict[str, float]) -> tuple[int, int, list[float], str, int]:
+    """One race: (won, the bot's points, its CPU seconds per decision, final notation,
+    disqualified)."""
     rules, board = setup(edition)
     place = seed % CHARIOTS
     state, _ = new_race(rules, board, [f"c{i}" for i in range(CHARIOTS)], seed)
@@ -73,11 +75,12 @@ def race(edition: str, bot: str, against: str, seed: int, budget: int | None,
         else:
             play_turn(state, others[c], OWNERLESS)
     me = next(p for p in outcome(state).placings if p.chariot == place)
-    return int(me.place == 1 and not me.disqualified), me.points, times, state.notation()
+    return (int(me.place == 1 and not me.disqualified), me.points, times, state.notation(),
+            int(me.disqualified))
 
 
 def chunk(args: tuple[str, str, str, list[int], int | None, dict[str, float]]
-          ) -> list[tuple[int, int, list[float], str]]:
+          ) -> list[tuple[int, int, list[float], str, int]]:
     edition, bot, against, seeds, budget, tune = args
     return [race(edition, bot, against, s, budget, tune) for s in seeds]
 
@@ -113,7 +116,7 @@ def main() -> None:
           f"against 3 bots of one kind, {args.races} four-chariot races each, seeds "
           f"{seeds[0]}..{seeds[-1]}, the bot rotating through the start places")
     print(f"{'edition':18} {'course':32} {'against':8} {'wins/N':>10} {'rate':>6} "
-          f"{'95 % interval':>14} {'points':>6}")
+          f"{'95 % interval':>14} {'points':>6} {'disq.':>5}")
     with ProcessPoolExecutor(args.workers) as pool:
         for against in [a for a in args.against.split(",") if a]:
             for edition in [e for e in args.editions.split(",") if e]:
@@ -126,7 +129,8 @@ def main() -> None:
                 all_times.extend(t for r in results for t in r[2])
                 print(f"{edition:18} {COURSES[edition]:32} {against:8} {wins:>5}/{n:<4} "
                       f"{wins / n:6.1%} {lo:6.1%}–{hi:6.1%} "
-                      f"{sum(r[1] for r in results) / n:6.2f}", flush=True)
+                      f"{sum(r[1] for r in results) / n:6.2f} {sum(r[4] for r in results):>5}",
+                      flush=True)
     ts = sorted(all_times)
     print(f"CPU time per decision ({len(ts)} decisions with a choice): p50 "
           f"{1000 * pct(ts, 0.5):.1f} ms, p95 {1000 * pct(ts, 0.95):.1f} ms, max "

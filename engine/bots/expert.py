@@ -71,14 +71,15 @@ class ExpertBot:
                  margin: float = 100.0, wait_margin: float = 1000.0,
                  greedy_bonus: float = 0.05, spare: float = 0.15,
                  wait_spare: float = 0.3,
-                 learned: float = 10.0) -> None:
+                 learned: float = 10.0, blend: float = 0.05) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
         self.width, self.min_worlds = int(width), int(min_worlds)
         self.margin, self.wait_margin = margin, wait_margin
         self.greedy_bonus, self.spare, self.wait_spare = greedy_bonus, spare, wait_spare
-        self.learned = learned  # the win chance's weight in turns; 0: the turns margin
+        # the fitted win chance's weight, and the hand-made score's (:func:`value`)
+        self.learned, self.blend = learned, blend
         self.observer = Observer()
 
     def fork(self) -> ExpertBot:
@@ -135,15 +136,18 @@ class ExpertBot:
                 s.skip(moves.skip_reason or "blocked")
             steps += 1
         return value(s, me, self.wait_spare if s.game.rules.alley_must_wait else self.spare,
-                     self.learned)
+                     self.learned, self.blend)
 
 
-def value(s: RaceState, me: int, spare: float = 0.15, learned: float = 10.0) -> float:
+def value(s: RaceState, me: int, spare: float = 0.15, learned: float = 10.0,
+          blend: float = 0.05) -> float:
     """The position from chariot ``me``'s view: ``learned`` times its fitted chance to win
-    (:func:`~.expert_value.win_chance`); with ``learned`` 0, the hand-made score below."""
-    if learned:
-        return learned * win_chance(s, me)
-    return turns_value(s, me, spare)
+    (:func:`~.expert_value.win_chance`) plus ``blend`` times the hand-made score
+    :func:`turns_value` (``learned`` 0, ``blend`` 1: that score alone). The small blend
+    decides where the win chance is nil either way: a disqualification still costs the
+    points of a place (measured: docs/performance.md)."""
+    score = learned * win_chance(s, me) if learned else 0.0
+    return score + blend * turns_value(s, me, spare) if blend else score
 
 
 def turns_value(s: RaceState, me: int, spare: float = 0.15) -> float:
