@@ -147,9 +147,15 @@ class Observer:
                     or now.pos[c] != prev.pos[c] or now.crossings[c] != prev.crossings[c]):
                 continue
             at = now.copy()
-            for d in movers[i + 1:]:  # not yet moved at c's turn: as at the seat's decision
+            later = movers[i + 1:]
+            for d in later:  # not yet moved at c's turn: as at the seat's decision
                 at.pos[d], at.crossings[d] = prev.pos[d], prev.crossings[d]
                 at.stopped[d], at.dq[d], at.status[d] = prev.stopped[d], prev.dq[d], prev.status[d]
+                at.played[d] = prev.played[d]
+                at.hands[d], at.decks[d] = prev.hands[d], prev.decks[d]
+            # one that finished after c's turn had not finished then (who leads, and with it
+            # the 6-card rule, can depend on it)
+            at.finish_order = [x for x in at.finish_order if x not in later]
             at.turn, at.queue = c, ()
             if rules.alley_wait_binds and alley_pending(at, c):
                 continue  # it may have waited by choice: no evidence about its hand
