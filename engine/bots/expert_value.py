@@ -45,6 +45,8 @@ FEATURES = (
     "stop_out_of_hand",  # ... and no card in my hand makes it possible on an empty track
     "rivals_stop_close",  # rivals within one turn of me that must still make the stop
     "blocked",           # no legal move for me now
+    "sixes_in_hand",
+    "sixes_left",        # sixes among my remaining cards, / 4
     "turns_left",        # my turns needed, / 10
     "short_of_cards",    # my cards cannot cover the way left
     "reserve",           # my cards beyond the turns needed, / 5
@@ -96,6 +98,8 @@ def features(s: RaceState, me: int) -> list[float]:
             stop_close += 1
     margin = float(max(-5, min(5, near[0]))) if margins else 5.0
     pending = must_stop and not s.stopped[me]
+    hand = s.hands[me]
+    pool = (*hand, *s.decks[me])
     return [
         1.0,
         margin,
@@ -110,6 +114,8 @@ def features(s: RaceState, me: int) -> list[float]:
         float(pending and not stop_possible_on_empty_track(s, me)),
         float(stop_close),
         float(s.turn == me and not s.legal_moves()),
+        float(hand.count(6)),
+        pool.count(6) / 4,
         k_me / 10,
         float(not covers),
         (held - k_me) / 5 if covers else 0.0,
