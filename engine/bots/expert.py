@@ -63,7 +63,8 @@ class ExpertBot:
     (measured: more wins under those rules, more disqualifications where waiting is
     optional — docs/performance.md); ``spare``: the value of a point to spare, in turns
     (:func:`value`), ``wait_spare`` under those rules (with the wide margin 0.3 measured
-    better there; elsewhere 0.3 measured no better).
+    better there; elsewhere 0.3 measured no better); ``learned``, ``blend``: the weights of
+    the fitted win chance and of the hand-made score in :func:`value`.
     """
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
