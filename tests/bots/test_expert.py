@@ -63,7 +63,7 @@ def test_the_skips_it_records_are_true_and_its_deals_respect_them(course):
     move at the position the bot rebuilt; and the hands it deals have none either."""
     rules, board = race_setup("dicetree-2022", [], {}, course)
     checked = dealt = 0
-    for seed in range(6):
+    for seed in range(8):  # the skips depend on the expert's play: 6 races had only 4 here
         state, _ = new_race(rules, board, [f"p{i}" for i in range(6)], seed)
         me = seed % 6
         bot = ExpertBot(seed, budget=12)
