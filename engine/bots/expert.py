@@ -62,25 +62,25 @@ class ExpertBot:
     (measured: more wins under those rules, more disqualifications where waiting is
     optional — docs/performance.md); ``spare``: the value of a point to spare, in turns
     (:func:`value`), ``wait_spare`` under those rules (with the wide margin 0.3 measured
-    better there; elsewhere 0.3 measured no better).
+    better there; elsewhere 0.3 measured no better); ``lookahead``: inside the rollouts the
+    bot's own moves are greedy's (0, the default) or the best of greedy's ``lookahead`` best
+    moves by one round of lookahead (:meth:`own_move`; measured no better overall at three
+    to four times the time — docs/performance.md).
     """
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
                  alley_horizon: int = 3, width: int = 8, min_worlds: int = 6,
                  margin: float = 100.0, wait_margin: float = 1000.0,
                  greedy_bonus: float = 0.05, spare: float = 0.15,
-                 wait_spare: float = 0.3, own_k: int = 0, own_round: int = 0,
-                 halving: int = 0, model_eps: float = 1.0, own_depth: int = 99) -> None:
+                 wait_spare: float = 0.3, lookahead: int = 0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
         self.width, self.min_worlds = int(width), int(min_worlds)
         self.margin, self.wait_margin = margin, wait_margin
         self.greedy_bonus, self.spare, self.wait_spare = greedy_bonus, spare, wait_spare
-        self.own_k, self.own_round = int(own_k), int(own_round)
-        self.halving, self.own_depth = int(halving), int(own_depth)
+        self.lookahead = int(lookahead)
         self.observer = Observer()
-        self.observer.model_eps, self.observer.model = model_eps, greedy_policy
 
     def fork(self) -> ExpertBot:
         """An independent bot in the same state (generator and record): it decides as this
@@ -106,8 +106,6 @@ class ExpertBot:
         candidates = [m for k, m in scored if k[0] >= top - margin][: self.width]
         if len(candidates) == 1:
             return candidates[0]
-        if self.halving:
-            return candidates[self.halve(skel, me, candidates)]
         worlds = int(max(self.min_worlds, self.budget // len(candidates)))
         totals = [0.0] * len(candidates)
         for _ in range(worlds):
@@ -118,32 +116,9 @@ class ExpertBot:
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
-    def halve(self, skel: RaceState, me: int, candidates: list[Move]) -> int:
-        """Successive halving: the budget in equal shares over ``ceil(log2 n)`` rounds;
-        each round plays every candidate still in on the same new worlds, then keeps the
-        better half by the mean over all the worlds seen (greedy's choice, first, with its
-        bonus). The index of the last one standing."""
-        alive = list(range(len(candidates)))
-        totals = [0.0] * len(candidates)
-        rounds = left = max(1, (len(candidates) - 1).bit_length())
-        seen = 0
-        while True:
-            worlds = max(1, self.budget // (rounds * len(alive)))
-            for _ in range(worlds):
-                world = self.observer.deal(skel, me, self.rng)
-                for i in alive:
-                    totals[i] += self.rollout(world, candidates[i], me)
-            seen += worlds
-            ranked = sorted(alive, key=lambda i: (
-                totals[i] + (self.greedy_bonus * seen if i == 0 else 0.0), -i), reverse=True)
-            left -= 1
-            if left <= 0 or len(ranked) <= 1:
-                return ranked[0]
-            alive = sorted(ranked[: (len(ranked) + 1) // 2])
-
     def rollout(self, world: RaceState, move: Move, me: int) -> float:
-        """Play ``move`` in ``world``, then greedy for everyone for ``horizon`` own turns;
-        the value for ``me``."""
+        """Play ``move`` in ``world``, then greedy for everyone (the bot: :meth:`own_move`
+        with ``lookahead``) for ``horizon`` own turns; the value for ``me``."""
         s = world.copy()
         s.push(move)
         own_turns = steps = 0
@@ -155,43 +130,47 @@ class ExpertBot:
                     break
                 own_turns += 1
             moves = s.legal_moves()
-            if moves and c == me and self.own_k > 1 and own_turns <= self.own_depth:
-                s.push(self.own_move(s, moves, me))
-            elif moves:
-                s.push(greedy_policy(s, moves))
+            if moves:
+                s.push(self.own_move(s, moves, me) if c == me and self.lookahead > 1
+                       else greedy_policy(s, moves))
             else:
                 s.skip(moves.skip_reason or "blocked")
             steps += 1
         return value(s, me, self.wait_spare if s.game.rules.alley_must_wait else self.spare)
 
-
     def own_move(self, s: RaceState, moves: LegalMoves, me: int) -> Move:
-        """The bot's own move inside a rollout: of greedy's best ``own_k`` moves (within
-        ``margin``), the one whose position scores best after it (and, with ``own_round``,
-        after the others' greedy replies up to its next turn)."""
+        """The bot's own move inside a rollout: of greedy's ``lookahead`` best moves (within
+        ``margin`` of its best), the one whose position scores best (:func:`value`) once the
+        others have replied greedily, up to the bot's next turn; greedy's first choice
+        gets ``greedy_bonus`` and wins ties."""
         scored = greedy_scored(s, moves)
         top = scored[0][0][0]
-        options = [m for k, m in scored if k[0] >= top - self.margin][: self.own_k]
+        options = [m for k, m in scored if k[0] >= top - self.margin][: self.lookahead]
         if len(options) == 1:
             return options[0]
         spare = self.wait_spare if s.game.rules.alley_must_wait else self.spare
-        best, best_v = options[0], -1e9
+        best, best_value = options[0], -1e9
         for i, m in enumerate(options):
-            t = s.copy()
-            t.push(m)
-            if self.own_round:
-                steps = 0
-                while not t.over and t.status[me] == RACING and t.turn != me and steps < 40:
-                    nxt = t.legal_moves()
-                    if nxt:
-                        t.push(greedy_policy(t, nxt))
-                    else:
-                        t.skip(nxt.skip_reason or "blocked")
-                    steps += 1
-            v = value(t, me, spare) + (self.greedy_bonus if i == 0 else 0.0)
-            if v > best_v:
-                best, best_v = m, v
+            v = value(_replied(s, m, me), me, spare) + (self.greedy_bonus if i == 0 else 0.0)
+            if v > best_value:
+                best, best_value = m, v
         return best
+
+
+def _replied(s: RaceState, move: Move, me: int) -> RaceState:
+    """``s`` after ``move`` of ``me`` and every other chariot's greedy turn until it is
+    ``me``'s turn again (or ``me`` is out of the race, or the race is over)."""
+    t = s.copy()
+    t.push(move)
+    steps = 0
+    while not t.over and t.status[me] == RACING and t.turn != me and steps < 40:
+        moves = t.legal_moves()
+        if moves:
+            t.push(greedy_policy(t, moves))
+        else:
+            t.skip(moves.skip_reason or "blocked")
+        steps += 1
+    return t
 
 
 def value(s: RaceState, me: int, spare: float = 0.15) -> float:

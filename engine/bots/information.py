@@ -33,9 +33,9 @@ from collections.abc import Callable
 from itertools import combinations
 from math import comb
 
-from avecaesar.engine.core.moves import LegalMoves, alley_pending
+from avecaesar.engine.core.moves import alley_pending
 from avecaesar.engine.core.state import RaceState
-from avecaesar.engine.core.types import RACING, Move
+from avecaesar.engine.core.types import RACING
 
 __all__ = ["Observer", "consistent_hands", "public_pool", "skeleton"]
 
@@ -95,15 +95,8 @@ class Observer:
         self.me = -1
         # per chariot: (cards played then, skeleton at the skip with the turn set to it)
         self.evidence: dict[int, list[tuple[int, RaceState]]] = {}
-        # per chariot: (cards played then, position just before its last move, the card,
-        # the landing, cards drawn after it) -- how likely a hand makes that move
-        self.moved: dict[int, tuple[int, RaceState, int, int | None, int]] = {}
         # per chariot, for the decision at ``ply``: the hands that explain its skips
-        self.hands_at: dict[int, tuple[int, list[tuple[int, ...]], list[float]]] = {}
-        #: a hand with which the modelled policy would not have made a chariot's last move
-        #: counts this much (1: no model, every hand alike)
-        self.model_eps = 1.0
-        self.model: Callable[[RaceState, LegalMoves], Move] | None = None
+        self.hands_at: dict[int, tuple[int, list[tuple[int, ...]], list[int]]] = {}
 
     def fork(self) -> Observer:
         """An independent copy (the stored skeletons are never changed, so they are shared)."""
@@ -111,8 +104,6 @@ class Observer:
         other.game, other.prev, other.me = self.game, self.prev, self.me
         other.evidence = {c: list(v) for c, v in self.evidence.items()}
         other.hands_at = dict(self.hands_at)
-        other.moved = dict(self.moved)
-        other.model_eps, other.model = self.model_eps, self.model
         return other
 
     def observe(self, skel: RaceState, me: int) -> None:
@@ -121,7 +112,6 @@ class Observer:
         if (self.game is not skel.game or me != self.me or prev is None
                 or prev.ply >= skel.ply):
             self.evidence = {}  # a new race (or a seat's first decision)
-            self.moved = {}
         else:
             self._skips_between(prev, skel, me)
         self.game, self.me, self.prev = skel.game, me, skel
@@ -132,7 +122,6 @@ class Observer:
                 self.evidence[c] = kept
             else:
                 del self.evidence[c]
-        self.moved = {c: v for c, v in self.moved.items() if v[0] == len(skel.played[c])}
 
     def _skips_between(self, prev: RaceState, now: RaceState, me: int) -> None:
         """The skips of the other chariots between the seat's decision ``prev`` and ``now``
@@ -153,35 +142,18 @@ class Observer:
         if now.ply - prev.ply - 1 != len(movers):
             return
         for i, c in enumerate(movers):
-            if game.is_ownerless(c):
-                continue
-            if (self.model is not None and self.model_eps < 1.0
-                    and len(now.played[c]) == len(prev.played[c]) + 1):
-                self._moved(prev, now, movers, i)
-                continue
-            if (now.status[c] != RACING
+            if (game.is_ownerless(c) or now.status[c] != RACING
                     or len(now.played[c]) != len(prev.played[c])
                     or now.pos[c] != prev.pos[c] or now.crossings[c] != prev.crossings[c]):
                 continue
-            at = _before(prev, now, movers, i)
+            at = now.copy()
+            for d in movers[i + 1:]:  # not yet moved at c's turn: as at the seat's decision
+                at.pos[d], at.crossings[d] = prev.pos[d], prev.crossings[d]
+                at.stopped[d], at.dq[d], at.status[d] = prev.stopped[d], prev.dq[d], prev.status[d]
+            at.turn, at.queue = c, ()
             if rules.alley_wait_binds and alley_pending(at, c):
                 continue  # it may have waited by choice: no evidence about its hand
             self.evidence.setdefault(c, []).append((len(now.played[c]), at))
-
-    def _moved(self, prev: RaceState, now: RaceState, movers: list[int], i: int) -> None:
-        """Keep chariot ``movers[i]``'s move between ``prev`` and ``now`` as evidence about
-        the hand it holds now: the position just before it, the card, the landing."""
-        c = movers[i]
-        drew = len(now.hands[c]) - len(prev.hands[c]) + 1
-        if not 0 <= drew <= 1 or not now.hands[c]:
-            return
-        at = _before(prev, now, movers, i)
-        at.pos[c], at.crossings[c] = prev.pos[c], prev.crossings[c]
-        at.stopped[c], at.dq[c], at.status[c] = prev.stopped[c], prev.dq[c], prev.status[c]
-        at.played[c] = prev.played[c]
-        at.finish_order = prev.finish_order
-        at.decks[c] = ()
-        self.moved[c] = (len(now.played[c]), at, now.played[c][-1], now.pos[c], drew)
 
     def deal(self, skel: RaceState, me: int, rng: random.Random) -> RaceState:
         """A world: ``skel`` with the hidden cards dealt from ``rng``, consistent with the
@@ -208,14 +180,12 @@ class Observer:
             world.decks[c] = tuple(pool[k:])
         return world
 
-    def _explained(self, skel: RaceState, c: int
-                   ) -> tuple[list[tuple[int, ...]], list[float]]:
+    def _explained(self, skel: RaceState, c: int) -> tuple[list[tuple[int, ...]], list[int]]:
         """The hands of chariot ``c`` that explain every skip it made since it last played,
-        each with the ways it can be dealt times how likely the modelled policy makes its
-        last move with it; none when there is no such evidence (kept per decision)."""
-        evidence = self.evidence.get(c, [])
-        moved = self.moved.get(c)
-        if not evidence and moved is None:
+        with the ways each can be dealt; none when there is no such skip (kept per
+        decision)."""
+        evidence = self.evidence.get(c)
+        if not evidence:
             return [], []
         kept = self.hands_at.get(c)
         if kept is not None and kept[0] == skel.ply:
@@ -224,45 +194,8 @@ class Observer:
         found = consistent_hands(pool, len(skel.hands[c]),
                                  lambda hand: all(not _moves_with(at, c, hand)
                                                   for _n, at in evidence))
-        hands = [h for h, _w in found]
-        weights = [float(w) for _h, w in found]
-        if moved is not None and self.model is not None and hands:
-            likely = self._likelihood(c, moved)
-            weights = [w * likely(h) for h, w in zip(hands, weights, strict=True)]
-        self.hands_at[c] = (skel.ply, hands, weights)
-        return hands, weights
-
-    def _likelihood(self, c: int, moved: tuple[int, RaceState, int, int | None, int]
-                    ) -> Callable[[tuple[int, ...]], float]:
-        """How likely chariot ``c`` holds a hand, by its last move: the mean, over which of
-        the hand's cards it drew after the move, of 1 where the modelled policy makes that
-        move from the hand it then held, else ``model_eps``."""
-        _n, at, card, landing, drew = moved
-        model, eps = self.model, self.model_eps
-        assert model is not None
-        memo: dict[tuple[int, ...], float] = {}
-
-        def makes(before: tuple[int, ...]) -> float:
-            got = memo.get(before)
-            if got is None:
-                s = at.copy()
-                s.hands[c] = before
-                moves = s.legal_moves()
-                got = eps
-                if moves:
-                    m = model(s, moves)
-                    if m.card == card and (landing is None or m.path[-1] == landing):
-                        got = 1.0
-                memo[before] = got
-            return got
-
-        def likely(hand: tuple[int, ...]) -> float:
-            if not drew:
-                return makes(tuple(sorted((*hand, card))))
-            olds = {tuple(sorted((*hand[:j], *hand[j + 1:], card))) for j in range(len(hand))}
-            return sum(makes(b) for b in olds) / len(olds)
-
-        return likely
+        self.hands_at[c] = (skel.ply, [h for h, _w in found], [w for _h, w in found])
+        return self.hands_at[c][1], self.hands_at[c][2]
 
 
 def consistent_hands(pool: list[int], k: int, explains: Callable[[tuple[int, ...]], bool]
@@ -279,17 +212,6 @@ def consistent_hands(pool: list[int], k: int, explains: Callable[[tuple[int, ...
         if explains(hand):
             out.append((hand, ways))
     return out
-
-
-def _before(prev: RaceState, now: RaceState, movers: list[int], i: int) -> RaceState:
-    """The position at chariot ``movers[i]``'s turn between the seat's decisions ``prev``
-    and ``now``: the chariots that move after it as at ``prev``."""
-    at = now.copy()
-    for d in movers[i + 1:]:  # not yet moved at c's turn: as at the seat's decision
-        at.pos[d], at.crossings[d] = prev.pos[d], prev.crossings[d]
-        at.stopped[d], at.dq[d], at.status[d] = prev.stopped[d], prev.dq[d], prev.status[d]
-    at.turn, at.queue = movers[i], ()
-    return at
 
 
 def _moves_with(at: RaceState, c: int, hand: tuple[int, ...]) -> bool:
