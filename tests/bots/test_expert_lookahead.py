@@ -1,5 +1,5 @@
-"""The expert's own moves inside its rollouts by one round of lookahead (``lookahead``, off
-by default: measured no better overall, docs/performance.md): the move it picks is the best
+"""The expert's own moves inside its rollouts by one round of lookahead (``lookahead``, 4 by
+default; measured: more wins against ``search`` bots, docs/performance.md): the move it picks is the best
 of greedy's best few by the position after the others' greedy replies, it differs from
 greedy's where that position says so (tests/bots/test_expert_no_peek.py checks it still
 decides from its seat's information set alone)."""
