@@ -1,8 +1,8 @@
-"""The expert's own moves inside its rollouts by one round of lookahead (``lookahead``, 4 by
-default; measured: more wins against ``search`` bots, docs/performance.md): the move it picks is the best
-of greedy's best few by the position after the others' greedy replies, it differs from
-greedy's where that position says so (tests/bots/test_expert_no_peek.py checks it still
-decides from its seat's information set alone)."""
+"""The expert's own moves inside its rollouts by one round of lookahead (``lookahead``, 4
+by default; measured: more wins against ``search`` bots, docs/performance.md): the move it
+picks is the best of greedy's best few by the position after the others' greedy replies, it
+differs from greedy's where that position says so (tests/bots/test_expert_no_peek.py checks
+it still decides from its seat's information set alone)."""
 
 from __future__ import annotations
 
