@@ -7,10 +7,10 @@ races: one chariot driven by the bot under test, three by the opponent kind. Rac
 seed ``i`` and puts the bot on start place ``i mod 4 + 1``, so it drives from every place
 equally often and the start-place advantage cancels. A win is first place, not
 disqualified. Printed per edition and opponent: wins/N, the rate and its 95 % Wilson
-interval (an equal bot wins 1/4), mean points, the bot's disqualifications; then the bot's
-CPU time per decision (thread time, so other jobs on a shared machine do not count), p50 /
-p95 / max over every decision with a choice to make; and whether race 0 replays move for
-move with the same seed.
+interval (an equal bot wins 1/4), mean points, the bot's disqualifications, wins by start
+place; then the bot's CPU time per decision (thread time, so other jobs on a shared machine
+do not count), p50 / p95 / max over every decision with a choice to make; and whether race
+0 replays move for move with the same seed.
 
 Run: .venv/bin/python bench/bench_expert.py [--bot expert] [--races 1000] \
     [--against greedy,search] [--editions dicetree-2022,pro-ludo-2006,ravensburger-1989] \
@@ -55,9 +55,9 @@ def setup(edition: str) -> Any:
 
 
 def race(edition: str, bot: str, against: str, seed: int, budget: int | None,
-         tune: dict[str, float]) -> tuple[int, int, list[float], str, int]:
+         tune: dict[str, float]) -> tuple[int, int, list[float], str, int, int]:
     """One race: (won, the bot's points, its CPU seconds per decision, final notation,
-    disqualified)."""
+    disqualified, seed)."""
     rules, board = setup(edition)
     place = seed % CHARIOTS
     state, _ = new_race(rules, board, [f"c{i}" for i in range(CHARIOTS)], seed)
@@ -76,13 +76,23 @@ def race(edition: str, bot: str, against: str, seed: int, budget: int | None,
             play_turn(state, others[c], OWNERLESS)
     me = next(p for p in outcome(state).placings if p.chariot == place)
     return (int(me.place == 1 and not me.disqualified), me.points, times, state.notation(),
-            int(me.disqualified))
+            int(me.disqualified), seed)
 
 
 def chunk(args: tuple[str, str, str, list[int], int | None, dict[str, float]]
-          ) -> list[tuple[int, int, list[float], str, int]]:
+          ) -> list[tuple[int, int, list[float], str, int, int]]:
     edition, bot, against, seeds, budget, tune = args
     return [race(edition, bot, against, s, budget, tune) for s in seeds]
+
+
+def by_place(results: list[tuple[int, int, list[float], str, int, int]]) -> str:
+    """Wins per start place (place ``seed mod 4 + 1``), e.g. ``1: 45/75 2: 52/75 …``."""
+    won = [0] * CHARIOTS
+    ran = [0] * CHARIOTS
+    for r in results:
+        won[r[5] % CHARIOTS] += r[0]
+        ran[r[5] % CHARIOTS] += 1
+    return " ".join(f"{p + 1}: {won[p]}/{ran[p]}" for p in range(CHARIOTS))
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -122,15 +132,16 @@ def main() -> None:
             for edition in [e for e in args.editions.split(",") if e]:
                 parts = [(edition, args.bot, against, seeds[i::args.workers * 6], args.budget,
                           tune) for i in range(args.workers * 6)]
-                results = [r for part in pool.map(chunk, parts) for r in part]
+                results = sorted((r for part in pool.map(chunk, parts) for r in part),
+                                 key=lambda r: r[4])
                 wins = sum(r[0] for r in results)
                 n = len(results)
                 lo, hi = wilson(wins, n)
                 all_times.extend(t for r in results for t in r[2])
                 print(f"{edition:18} {COURSES[edition]:32} {against:8} {wins:>5}/{n:<4} "
                       f"{wins / n:6.1%} {lo:6.1%}–{hi:6.1%} "
-                      f"{sum(r[1] for r in results) / n:6.2f} {sum(r[4] for r in results):>5}",
-                      flush=True)
+                      f"{sum(r[1] for r in results) / n:6.2f} {sum(r[4] for r in results):>5}"
+                      f"  by start place: {by_place(results)}", flush=True)
     ts = sorted(all_times)
     print(f"CPU time per decision ({len(ts)} decisions with a choice): p50 "
           f"{1000 * pct(ts, 0.5):.1f} ms, p95 {1000 * pct(ts, 0.95):.1f} ms, max "

@@ -137,6 +137,18 @@ def test_the_expert_decides_the_same_whatever_the_hidden_cards(ruleset, variants
     assert total >= 80  # every decision of four races, twice each (most are compared)
 
 
+def test_with_its_own_rollout_moves_by_lookahead_it_still_decides_from_its_seat_alone():
+    """``lookahead`` (tests/bots/test_expert_lookahead.py) reads only the rollout's world."""
+    total = 0
+    for seed in range(2):
+        bot = ExpertBot(seed, budget=16, lookahead=3)
+        compared, _skipped, diffs = compare_decisions(
+            bot, bot.fork, "dicetree-2022", (), "dicetree-2022/arena-carthago", seed)
+        assert not diffs, diffs[:3]
+        total += compared
+    assert total >= 40
+
+
 class PeekingBot:
     """Greedy, but it keeps its 6 when the next chariot holds one (it reads that hand)."""
 
