@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from avecaesar.engine.bots.expert_value import win_chance
+from avecaesar.engine.bots.expert_value import needs_stop, win_chance
 from avecaesar.engine.bots.information import Observer, skeleton
 from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
 from avecaesar.engine.bots.search import turns_needed
@@ -220,14 +220,6 @@ def turns_value(s: RaceState, me: int, spare: float = 0.15) -> float:
               if c != me and s.status[c] == RACING and not game.is_ownerless(c)
               and (not s.dq[c] or game.rules.dq_keeps_place)]
     return score + min(rivals, default=mine) - mine
-
-
-def needs_stop(s: RaceState) -> bool:
-    """The chariots must make the alley stop (or be disqualified)."""
-    rules, board = s.game.rules, s.game.board
-    fx = rules.effects
-    return (board.has_alley and rules.alley_must_stop and fx.missed_dq
-            and not fx.missed_cancels_finish)
 
 
 def expert_policy(seed: int, budget: int | None = None, **tuning: float) -> Policy:

@@ -20,7 +20,7 @@ import math
 from functools import cache
 from pathlib import Path
 
-from avecaesar.engine.bots.policies import remaining
+from avecaesar.engine.bots.search import cover
 from avecaesar.engine.core.moves import (
     _stop_possible_on_empty_track as stop_possible_on_empty_track,
 )
@@ -64,14 +64,8 @@ def needs_stop(s: RaceState) -> bool:
 def _turns(s: RaceState, c: int) -> tuple[int, float, int, bool]:
     """(fewest of ``c``'s remaining cards, largest first, covering the way left; the points
     they have to spare; the cards held; whether they cover it at all)."""
-    need = remaining(s, c)
-    cards = sorted((*s.hands[c], *s.decks[c]), reverse=True)
-    total = 0
-    for k, x in enumerate(cards, start=1):
-        total += x
-        if total >= need:
-            return k, float(total - need), len(cards), True
-    return len(cards) + 3, float(total - need), len(cards), False
+    k, extra, held, covers = cover(s, c)
+    return (k if covers else held + 3), float(extra), held, covers
 
 
 def rivals(s: RaceState, me: int) -> list[int]:

@@ -159,14 +159,25 @@ def turns_needed(s: RaceState, c: int, spare: float = 0.15) -> float:
     (hand and deck, a multiset every player can work out from the cards played) whose points
     cover the steps still to go, less ``spare`` a point to spare; the cards cannot cover the
     way: its cards plus a penalty (it will run out and be removed)."""
+    k, extra, held, covers = cover(s, c)
+    if covers:
+        return k - spare * extra
+    return held + 10.0 - 0.5 * extra
+
+
+def cover(s: RaceState, c: int) -> tuple[int, float, int, bool]:
+    """How chariot ``c``'s remaining cards (a public multiset) cover the steps still to go:
+    (the fewest of them, largest first, that do — all of them when they cannot —, the
+    points those leave to spare (negative: the steps they fall short), the cards held,
+    whether they cover the way)."""
     need = remaining(s, c)
     cards = sorted((*s.hands[c], *s.decks[c]), reverse=True)
     total = 0
     for k, x in enumerate(cards, start=1):
         total += x
         if total >= need:
-            return k - spare * (total - need)
-    return len(cards) + 10.0 + 0.5 * (need - total)
+            return k, total - need, len(cards), True
+    return len(cards), total - need, len(cards), False
 
 
 def needs_stop(s: RaceState, c: int) -> bool:
