@@ -426,24 +426,17 @@ Job = tuple[int, SimSpec, range]  # (which spec, the spec, the races of the chun
 
 
 def _worker_init(parent: int) -> None:
-    """In each worker: leave Ctrl-C and SIGHUP to the parent (it stops the pool), exit
+    """In each worker: leave Ctrl-C and SIGHUP to the parent (it stops the pool), die
     quietly on SIGTERM (how the pool stops a worker; a forked worker would otherwise keep
-    the parent's handler, editor/cli/signals.py, and raise an ``Interrupted``), and exit as
-    soon as the parent is gone, even after ``kill -9`` (no worker outlives its parent).
-
-    SIGTERM exits by raising ``SystemExit`` rather than by the default action: a worker
-    waiting for its next chunk holds the task queue's read lock, a semaphore shared with
-    the parent, and a worker killed outright never gives it back — the parent's
-    ``pool.terminate()`` then waits for that lock for ever (a SIGTERM sent to the whole
-    process group, as a service manager sends it, while one worker had no chunk left).
-    Raised, the exception unwinds the queue's ``with lock:`` and the lock is released."""
+    the parent's handler, editor/cli/signals.py, and raise), and exit as soon as the parent
+    is gone, even after ``kill -9`` (no worker outlives its parent)."""
     import os
     import signal
     import threading
     import time
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
@@ -453,10 +446,6 @@ def _worker_init(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
-def _exit_on_sigterm(signum: int, _frame: object) -> None:
-    raise SystemExit(128 + signum)
 
 
 def _run_chunk(job: tuple[int, SimSpec, list[int], bool, dict[str, str]]
