@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from avecaesar.engine.bots.expert_value import needs_stop, win_chance
+from avecaesar.engine.bots.expert_value import needs_stop, rivals, win_chance
 from avecaesar.engine.bots.information import Observer, skeleton
 from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
 from avecaesar.engine.bots.search import turns_needed
@@ -108,10 +108,8 @@ class ExpertBot:
         options = moves.distinct() if isinstance(moves, LegalMoves) else distinct_moves(moves)
         if len(options) == 1:
             return options[0]
-        scored = greedy_scored(skel, options)
-        top = scored[0][0][0]
         margin = self.wait_margin if skel.game.rules.alley_must_wait else self.margin
-        candidates = [m for k, m in scored if k[0] >= top - margin][: self.width]
+        candidates = _near_best(greedy_scored(skel, options), margin, self.width)
         if len(candidates) == 1:
             return candidates[0]
         worlds = int(max(self.min_worlds, self.budget // len(candidates)))
@@ -144,27 +142,35 @@ class ExpertBot:
             else:
                 s.skip(moves.skip_reason or "blocked")
             steps += 1
-        return value(s, me, self.wait_spare if s.game.rules.alley_must_wait else self.spare,
-                     self.learned, self.blend)
+        return self.value(s, me)
+
+    def value(self, s: RaceState, me: int) -> float:
+        """:func:`value` with this bot's weights (the spare point's under ``s``'s rules)."""
+        spare = self.wait_spare if s.game.rules.alley_must_wait else self.spare
+        return value(s, me, spare, self.learned, self.blend)
 
     def own_move(self, s: RaceState, moves: LegalMoves, me: int) -> Move:
         """The bot's own move inside a rollout: of greedy's ``lookahead`` best moves (within
         ``margin`` of its best), the one whose position scores best (:func:`value`) once the
         others have replied greedily, up to the bot's next turn; greedy's first choice
         gets ``greedy_bonus`` and wins ties."""
-        scored = greedy_scored(s, moves)
-        top = scored[0][0][0]
-        options = [m for k, m in scored if k[0] >= top - self.margin][: self.lookahead]
+        options = _near_best(greedy_scored(s, moves), self.margin, self.lookahead)
         if len(options) == 1:
             return options[0]
-        spare = self.wait_spare if s.game.rules.alley_must_wait else self.spare
         best, best_value = options[0], -1e9
         for i, m in enumerate(options):
-            v = (value(_replied(s, m, me), me, spare, self.learned, self.blend)
-                 + (self.greedy_bonus if i == 0 else 0.0))
+            v = self.value(_replied(s, m, me), me) + (self.greedy_bonus if i == 0 else 0.0)
             if v > best_value:
                 best, best_value = m, v
         return best
+
+
+def _near_best(scored: list[tuple[tuple[float, ...], Move]], margin: float,
+               most: int) -> list[Move]:
+    """Of greedy's scored moves (best first), at most ``most`` within ``margin`` of the
+    best on greedy's first score."""
+    top = scored[0][0][0]
+    return [m for k, m in scored if k[0] >= top - margin][:most]
 
 
 def _replied(s: RaceState, move: Move, me: int) -> RaceState:
@@ -216,10 +222,8 @@ def turns_value(s: RaceState, me: int, spare: float = 0.15) -> float:
         return score + 30.0 - 10.0 * ahead
     score -= 30.0 * sum(1 for c in s.finish_order if not game.is_ownerless(c))
     mine = turns_needed(s, me, spare)
-    rivals = [turns_needed(s, c, spare) for c in range(game.chariots)
-              if c != me and s.status[c] == RACING and not game.is_ownerless(c)
-              and (not s.dq[c] or game.rules.dq_keeps_place)]
-    return score + min(rivals, default=mine) - mine
+    theirs = [turns_needed(s, c, spare) for c in rivals(s, me)]
+    return score + min(theirs, default=mine) - mine
 
 
 def expert_policy(seed: int, budget: int | None = None, **tuning: float) -> Policy:
