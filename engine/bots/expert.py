@@ -78,7 +78,8 @@ class ExpertBot:
                  margin: float = 100.0, wait_margin: float = 1000.0,
                  greedy_bonus: float = 0.05, spare: float = 0.15,
                  wait_spare: float = 0.3,
-                 learned: float = 10.0, blend: float = 0.05, lookahead: int = 0) -> None:
+                 learned: float = 10.0, blend: float = 0.05, lookahead: int = 0,
+                 rival_noise: float = 0.0, quick_lookahead: float = 0.0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
@@ -88,6 +89,8 @@ class ExpertBot:
         # the fitted win chance's weight, and the hand-made score's (:func:`value`)
         self.learned, self.blend = learned, blend
         self.lookahead = int(lookahead)
+        self.rival_noise = float(rival_noise)
+        self.quick_lookahead = bool(quick_lookahead)
         self.observer = Observer()
 
     def fork(self) -> ExpertBot:
@@ -116,13 +119,17 @@ class ExpertBot:
         totals = [0.0] * len(candidates)
         for _ in range(worlds):
             world = self.observer.deal(skel, me, self.rng)
+            # the rivals' moves off greedy's are drawn alike for every candidate
+            noise = self.rng.getrandbits(32) if self.rival_noise > 0 else None
             for i, move in enumerate(candidates):
-                totals[i] += self.rollout(world, move, me)
+                totals[i] += self.rollout(world, move, me,
+                                          None if noise is None else random.Random(noise))
         totals[0] += self.greedy_bonus * worlds  # noise should not overturn greedy's choice
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
-    def rollout(self, world: RaceState, move: Move, me: int) -> float:
+    def rollout(self, world: RaceState, move: Move, me: int,
+                noise: random.Random | None = None) -> float:
         """Play ``move`` in ``world``, then greedy for everyone (the bot: :meth:`own_move`
         with ``lookahead``) for ``horizon`` own turns; the value for ``me``."""
         s = world.copy()
@@ -137,8 +144,14 @@ class ExpertBot:
                 own_turns += 1
             moves = s.legal_moves()
             if moves:
-                s.push(self.own_move(s, moves, me) if c == me and self.lookahead > 1
-                       else greedy_policy(s, moves))
+                if c == me:
+                    s.push(self.own_move(s, moves, me) if self.lookahead > 1
+                           else greedy_policy(s, moves))
+                elif (noise is not None and noise.random() < self.rival_noise
+                      and not s.game.is_ownerless(c)):
+                    s.push(_off_greedy(s, moves, self.margin, noise))
+                else:
+                    s.push(greedy_policy(s, moves))
             else:
                 s.skip(moves.skip_reason or "blocked")
             steps += 1
@@ -159,7 +172,9 @@ class ExpertBot:
             return options[0]
         best, best_value = options[0], -1e9
         for i, m in enumerate(options):
-            v = self.value(_replied(s, m, me), me) + (self.greedy_bonus if i == 0 else 0.0)
+            after = _replied(s, m, me)
+            v = (turns_value(after, me, self.spare) if self.quick_lookahead
+                 else self.value(after, me)) + (self.greedy_bonus if i == 0 else 0.0)
             if v > best_value:
                 best, best_value = m, v
         return best
@@ -171,6 +186,14 @@ def _near_best(scored: list[tuple[tuple[float, ...], Move]], margin: float,
     best on greedy's first score."""
     top = scored[0][0][0]
     return [m for k, m in scored if k[0] >= top - margin][:most]
+
+
+def _off_greedy(s: RaceState, moves: LegalMoves, margin: float,
+                rng: random.Random) -> Move:
+    """A move of greedy's near-best other than its first (at most 5 more within ``margin``),
+    drawn uniformly; greedy's where there is none."""
+    near = _near_best(greedy_scored(s, moves), margin, 6)
+    return near[0] if len(near) == 1 else near[1 + rng.randrange(len(near) - 1)]
 
 
 def _replied(s: RaceState, move: Move, me: int) -> RaceState:
