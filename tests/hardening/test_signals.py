@@ -128,3 +128,33 @@ def test_play_keeps_its_record(tmp_path: Path, sig: int) -> None:
                           "game.jsonl"], cwd=tmp_path, capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+IDLE_WORKER = r"""
+import signal, sys
+from avecaesar.engine.lab.simulate import SimSpec, _on_processes, _setup_read, _spec_key
+
+def stop(signum, frame):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGTERM, stop)
+spec = SimSpec("dicetree-2022", sys.argv[1], 3, 10**6, 1)
+reads = _setup_read(_spec_key(spec))[1]
+# two chunks: one race, then a million; the worker that ran the first waits for another
+# chunk, holding the task queue's read lock, while the other races
+jobs = [(0, spec, range(0, 1)), (0, spec, range(1, 10**6))]
+print("interrupted", _on_processes(2, jobs, False, lambda k, got: None, [reads]), flush=True)
+"""
+
+
+def test_a_sigterm_to_the_group_while_a_worker_waits_for_work_does_not_hang(
+        tmp_path: Path) -> None:
+    """With ``multiprocessing.Pool`` a worker with no chunk left waited for one holding the
+    task queue's lock (a semaphore the parent shares). Killed by a SIGTERM sent to the whole
+    group, it never gave the lock back, and the parent's ``pool.terminate()`` waited for it
+    for ever. The workers now share no lock with the parent (engine/lab/workers.py)."""
+    proc = subprocess.Popen([sys.executable, "-c", IDLE_WORKER, OVAL], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    out, err = _stop_when_busy(proc, signal.SIGTERM, 2.5)
+    assert proc.returncode == 0 and "interrupted True" in out, (out, err)
+    assert "Traceback" not in err, err
