@@ -158,3 +158,36 @@ def test_a_sigterm_to_the_group_while_a_worker_waits_for_work_does_not_hang(
     out, err = _stop_when_busy(proc, signal.SIGTERM, 2.5)
     assert proc.returncode == 0 and "interrupted True" in out, (out, err)
     assert "Traceback" not in err, err
+
+
+def test_a_worker_killed_on_its_own_is_a_clear_error_not_a_wait(tmp_path: Path) -> None:
+    """A worker killed alone (the system out of memory, ``kill -9`` of one process): its
+    chunk will never come back. ``multiprocessing.Pool`` waited for it for ever; now the
+    command stops at once with one line saying what happened and what to do, exit 2."""
+    proc = _start(["simulate", "-r", "2022", "-c", OVAL, "-n", "3", "-k", "100000",
+                   "--workers", "2", "--quiet"], tmp_path)
+    deadline = time.monotonic() + 240
+    while _cpu(proc.pid) < 4.0:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    workers = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()
+               and _parent(int(p.name)) == proc.pid]
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)
+    try:
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 2, err
+    assert err.strip() == (f"error: a worker process (pid {workers[0]}) ended before its "
+                           "races were done (killed by signal 9); run again, or with "
+                           "--workers 1"), err
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int((Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
