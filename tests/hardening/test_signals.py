@@ -48,21 +48,31 @@ def _start(args: list[str], cwd: Path, **kw) -> subprocess.Popen[str]:
                             start_new_session=True, **kw)
 
 
-def _stop_when_busy(proc: subprocess.Popen[str], sig: int, cpu: float) -> tuple[str, str]:
-    """Send ``sig`` to the process group once it has used ``cpu`` seconds (start-up is
+def _when_busy(proc: subprocess.Popen[str], cpu: float) -> None:
+    """Wait until the process and its children have used ``cpu`` seconds (start-up is
     about one): the command is then in the middle of its work, not before it."""
     deadline = time.monotonic() + 240
     while _cpu(proc.pid) < cpu:
         assert proc.poll() is None, f"it ended before the signal: {proc.communicate()}"
         assert time.monotonic() < deadline, "it never got busy"
         time.sleep(0.1)
-    os.killpg(proc.pid, sig)
+
+
+def _finish(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """Its output once it has ended (within a minute; a hang is killed and fails)."""
     try:
         return proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def _stop_when_busy(proc: subprocess.Popen[str], sig: int, cpu: float) -> tuple[str, str]:
+    """Send ``sig`` to the process group once it is busy (:func:`_when_busy`)."""
+    _when_busy(proc, cpu)
+    os.killpg(proc.pid, sig)
+    return _finish(proc)
 
 
 def _clean(err: str, folder: Path, expected: set[str]) -> None:
@@ -115,12 +125,7 @@ def test_play_keeps_its_record(tmp_path: Path, sig: int) -> None:
         time.sleep(0.1)
     time.sleep(0.5)  # at the prompt
     os.killpg(proc.pid, sig)
-    try:
-        _out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    _out, err = _finish(proc)
     assert proc.returncode == 128 + sig, err
     assert f"interrupted ({NAMES[sig]}): the record is kept in game.jsonl" in err, err
     _clean(err, tmp_path, {"game.jsonl", "oval.yaml"})
@@ -166,20 +171,12 @@ def test_a_worker_killed_on_its_own_is_a_clear_error_not_a_wait(tmp_path: Path) 
     command stops at once with one line saying what happened and what to do, exit 2."""
     proc = _start(["simulate", "-r", "2022", "-c", OVAL, "-n", "3", "-k", "100000",
                    "--workers", "2", "--quiet"], tmp_path)
-    deadline = time.monotonic() + 240
-    while _cpu(proc.pid) < 4.0:
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.1)
+    _when_busy(proc, 4.0)
     workers = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()
                and _parent(int(p.name)) == proc.pid]
     assert len(workers) == 2
     os.kill(workers[0], signal.SIGKILL)
-    try:
-        _out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    _out, err = _finish(proc)
     assert proc.returncode == 2, err
     assert err.strip() == (f"error: a worker process (pid {workers[0]}) ended before its "
                            "races were done (killed by signal 9); run again, or with "
