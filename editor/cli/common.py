@@ -64,8 +64,8 @@ def handles_errors(func: F) -> F:
         except RecursionError:
             raise fail("error: the input is nested too deeply to read", 1) from None
         except OSError as err:  # a disk full, a permission refused while writing, …
-            where = f" {err.filename}" if err.filename else ""
-            raise fail(f"error:{where}: {err.strerror or err}", 2) from None
+            where = f" {err.filename}:" if err.filename else ""
+            raise fail(f"error:{where} {err.strerror or err}", 2) from None
 
     wrapper._handles_errors = True  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]

@@ -47,7 +47,8 @@ EXIT_CODES: tuple[ExitCode, ...] = (
     ExitCode(2, "usage: an unknown id, a bad option value, too many chariots for the course, "
              "an open rule value; a file or folder that is missing, unreadable, too large, not "
              "UTF-8 text (a binary file), not a regular file (a folder, a device, a FIFO) or a "
-             "symbolic link that loops; an output that cannot be written (a disk full)"),
+             "symbolic link that loops; an output that cannot be written (a disk full); a "
+             "worker process of `simulate` killed on its own (out of memory, `kill -9`)"),
     ExitCode(129, "stopped by SIGHUP (the terminal closed): as Ctrl-C", "SIGHUP"),
     ExitCode(130, "stopped by Ctrl-C: `simulate` and `tournament` keep what finished, marked "
              "partial; `play` keeps its record; other commands write nothing half-done",

@@ -426,10 +426,11 @@ Job = tuple[int, SimSpec, range]  # (which spec, the spec, the races of the chun
 
 
 def _worker_init(parent: int) -> None:
-    """In each worker: leave Ctrl-C and SIGHUP to the parent (it stops the pool), die
-    quietly on SIGTERM (how the pool stops a worker; a forked worker would otherwise keep
-    the parent's handler, editor/cli/signals.py, and raise), and exit as soon as the parent
-    is gone, even after ``kill -9`` (no worker outlives its parent)."""
+    """In each worker: leave Ctrl-C and SIGHUP to the parent (it stops the workers), die
+    quietly on SIGTERM (a forked worker would otherwise keep the parent's handler,
+    editor/cli/signals.py, and raise; dying holds nothing up: the workers share no lock with
+    the parent, engine/lab/workers.py), and exit as soon as the parent is gone, even after
+    ``kill -9`` (no worker outlives its parent)."""
     import os
     import signal
     import threading
@@ -463,22 +464,18 @@ def _on_processes(workers: int, jobs: list[Job], heat: bool,
     import os
     import sys
 
+    from avecaesar.engine.lab.workers import run_unordered
+
     # fork on Linux (the default there before Python 3.14, which takes forkserver): the
     # workers start with the rules and the board already built (``_setup``'s cache) and
     # nothing to import; elsewhere the platform's default (each worker builds them once)
     context = _quiet_context() if sys.platform == "linux" else multiprocessing.get_context()
-    pool = None
-    try:  # Ctrl-C while the pool starts is a stop too (its workers watch for the parent)
-        pool = context.Pool(min(workers, len(jobs)), _worker_init, (os.getpid(),))
-        for k, done in pool.imap_unordered(
-                _run_chunk, [(k, spec, list(ch), heat, reads[k]) for k, spec, ch in jobs]):
-            collect(k, done)
+    tasks = [(k, spec, list(ch), heat, reads[k]) for k, spec, ch in jobs]
+    try:  # Ctrl-C while the workers start is a stop too (they watch for the parent)
+        run_unordered(context, workers, _run_chunk, tasks, lambda done: collect(*done),
+                      _worker_init, (os.getpid(),))
     except KeyboardInterrupt:
         return True
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
     return False
 
 

@@ -48,21 +48,31 @@ def _start(args: list[str], cwd: Path, **kw) -> subprocess.Popen[str]:
                             start_new_session=True, **kw)
 
 
-def _stop_when_busy(proc: subprocess.Popen[str], sig: int, cpu: float) -> tuple[str, str]:
-    """Send ``sig`` to the process group once it has used ``cpu`` seconds (start-up is
+def _when_busy(proc: subprocess.Popen[str], cpu: float) -> None:
+    """Wait until the process and its children have used ``cpu`` seconds (start-up is
     about one): the command is then in the middle of its work, not before it."""
     deadline = time.monotonic() + 240
     while _cpu(proc.pid) < cpu:
         assert proc.poll() is None, f"it ended before the signal: {proc.communicate()}"
         assert time.monotonic() < deadline, "it never got busy"
         time.sleep(0.1)
-    os.killpg(proc.pid, sig)
+
+
+def _finish(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    """Its output once it has ended (within a minute; a hang is killed and fails)."""
     try:
         return proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def _stop_when_busy(proc: subprocess.Popen[str], sig: int, cpu: float) -> tuple[str, str]:
+    """Send ``sig`` to the process group once it is busy (:func:`_when_busy`)."""
+    _when_busy(proc, cpu)
+    os.killpg(proc.pid, sig)
+    return _finish(proc)
 
 
 def _clean(err: str, folder: Path, expected: set[str]) -> None:
@@ -115,12 +125,7 @@ def test_play_keeps_its_record(tmp_path: Path, sig: int) -> None:
         time.sleep(0.1)
     time.sleep(0.5)  # at the prompt
     os.killpg(proc.pid, sig)
-    try:
-        _out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    _out, err = _finish(proc)
     assert proc.returncode == 128 + sig, err
     assert f"interrupted ({NAMES[sig]}): the record is kept in game.jsonl" in err, err
     _clean(err, tmp_path, {"game.jsonl", "oval.yaml"})
@@ -128,3 +133,58 @@ def test_play_keeps_its_record(tmp_path: Path, sig: int) -> None:
                           "game.jsonl"], cwd=tmp_path, capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+IDLE_WORKER = r"""
+import signal, sys
+from avecaesar.engine.lab.simulate import SimSpec, _on_processes, _setup_read, _spec_key
+
+def stop(signum, frame):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGTERM, stop)
+spec = SimSpec("dicetree-2022", sys.argv[1], 3, 10**6, 1)
+reads = _setup_read(_spec_key(spec))[1]
+# two chunks: one race, then a million; the worker that ran the first waits for another
+# chunk, holding the task queue's read lock, while the other races
+jobs = [(0, spec, range(0, 1)), (0, spec, range(1, 10**6))]
+print("interrupted", _on_processes(2, jobs, False, lambda k, got: None, [reads]), flush=True)
+"""
+
+
+def test_a_sigterm_to_the_group_while_a_worker_waits_for_work_does_not_hang(
+        tmp_path: Path) -> None:
+    """With ``multiprocessing.Pool`` a worker with no chunk left waited for one holding the
+    task queue's lock (a semaphore the parent shares). Killed by a SIGTERM sent to the whole
+    group, it never gave the lock back, and the parent's ``pool.terminate()`` waited for it
+    for ever. The workers now share no lock with the parent (engine/lab/workers.py)."""
+    proc = subprocess.Popen([sys.executable, "-c", IDLE_WORKER, OVAL], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    out, err = _stop_when_busy(proc, signal.SIGTERM, 2.5)
+    assert proc.returncode == 0 and "interrupted True" in out, (out, err)
+    assert "Traceback" not in err, err
+
+
+def test_a_worker_killed_on_its_own_is_a_clear_error_not_a_wait(tmp_path: Path) -> None:
+    """A worker killed alone (the system out of memory, ``kill -9`` of one process): its
+    chunk will never come back. ``multiprocessing.Pool`` waited for it for ever; now the
+    command stops at once with one line saying what happened and what to do, exit 2."""
+    proc = _start(["simulate", "-r", "2022", "-c", OVAL, "-n", "3", "-k", "100000",
+                   "--workers", "2", "--quiet"], tmp_path)
+    _when_busy(proc, 4.0)
+    workers = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()
+               and _parent(int(p.name)) == proc.pid]
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)
+    _out, err = _finish(proc)
+    assert proc.returncode == 2, err
+    assert err.strip() == (f"error: a worker process (pid {workers[0]}) ended before its "
+                           "races were done (killed by signal 9); run again, or with "
+                           "--workers 1"), err
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int((Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
