@@ -7,9 +7,8 @@ record — its own deck shuffled, each other chariot's hand drawn from the cards
 has not played, redrawn until every skip it made since its last move is explained — and in
 each world plays each candidate move on, every chariot driven by the greedy policy (the
 bot itself, with ``lookahead``, by a one-round lookahead over greedy's best few moves; the
-rivals, at the rate ``rival_noise``, by another of greedy's near-best moves: a rival that
-plans does not always play greedy's move, and a bot sure of greedy replies plans on replies
-that are not sure),
+rivals, with ``rival_noise``, at that rate by another of greedy's near-best moves: a rival
+that plans does not always play greedy's move),
 until the bot has had ``horizon`` more turns (``alley_horizon`` can lengthen them while its alley
 stop is still to make; by default it does not: 6 measured no better), then scores the
 position from its own view
@@ -78,7 +77,9 @@ class ExpertBot:
     cheaper) instead; ``rival_noise``: the rate at which a rival in a rollout plays one of
     greedy's other near-best moves (:func:`_off_greedy`) instead of its first — three
     ``search`` bots leave greedy's move in 21–29 % of their decisions with a choice; 0.3
-    measured about 5 points more wins against them, the same against greedy bots.
+    measured about 5 points more wins against them on 2022's tuning seeds but 2–4 points
+    fewer against three greedy bots over seeds 0–999, so it is off (0, the default: the
+    rivals play greedy's move and nothing more is drawn; docs/performance.md).
     """
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
@@ -87,7 +88,7 @@ class ExpertBot:
                  greedy_bonus: float = 0.05, spare: float = 0.15,
                  wait_spare: float = 0.3,
                  learned: float = 10.0, blend: float = 0.05, lookahead: int = 0,
-                 rival_noise: float = 0.3, quick_lookahead: float = 0.0) -> None:
+                 rival_noise: float = 0.0, quick_lookahead: float = 0.0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon

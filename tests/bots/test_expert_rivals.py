@@ -1,8 +1,8 @@
-"""The rivals inside the expert's rollouts (``rival_noise``; measured: more wins against
-``search`` bots, docs/performance.md): at that rate a rival plays one of greedy's other
-near-best moves instead of greedy's first, drawn from a generator seeded once per world, so
-every candidate meets the same rivals' choices (tests/bots/test_expert_no_peek.py checks the
-bot still decides from its seat's information set alone)."""
+"""The rivals inside the expert's rollouts (``rival_noise``, off by default; measured:
+docs/performance.md): at that rate a rival plays one of greedy's other near-best moves
+instead of greedy's first, drawn from a generator seeded once per world, so every candidate
+meets the same rivals' choices (tests/bots/test_expert_no_peek.py checks the bot still
+decides from its seat's information set alone with it)."""
 
 from __future__ import annotations
 
