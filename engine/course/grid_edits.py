@@ -19,7 +19,7 @@ from avecaesar.engine.course.load import Course
 from avecaesar.engine.course.model import CourseModel
 from avecaesar.engine.course.whatif import Edit
 
-__all__ = ["grid_edits", "grid_rows"]
+__all__ = ["grid_edits", "grid_rows", "start_order_edit"]
 
 
 def grid_rows(course: Course) -> list[list[int]]:
@@ -39,34 +39,45 @@ def _with_start(start: list[str], reverse: bool) -> Callable[[CourseModel], Cour
     return change
 
 
+def start_order_edit(course: Course, what: str, order: list[int]) -> Edit:
+    """The edit that gives start place ``i + 1`` the space of the course's start place
+    ``order[i] + 1`` (0-based places): the spaces stay, the numbers and so the order of
+    play change."""
+    model = course.model
+    ccw = course.direction == "anticlockwise" and "start" in (model.reverse or {})
+    refs = list((model.reverse or {})["start"] if ccw else model.start)
+    path: tuple[str | int, ...] = ("anticlockwise", "start") if ccw else ("start",)
+    start = [refs[p] for p in order]
+    line = model.source.where(list(path))[0]
+    return Edit(f"{what}: start {start}", model.source.file, line, path, start,
+                _with_start(start, ccw), "start")
+
+
 def grid_edits(course: Course) -> list[Edit]:
     """Reorders of the start list: reversed, the rows reversed (each row keeping its own
     order), the places within each row reversed, and the front row moved to the back;
     orders that repeat the course's own or an earlier one are left out."""
     model = course.model
     ccw = course.direction == "anticlockwise" and "start" in (model.reverse or {})
-    refs = list((model.reverse or {})["start"] if ccw else model.start)
-    path: tuple[str | int, ...] = ("anticlockwise", "start") if ccw else ("start",)
-    rows = [[p for p in row if p < len(refs)] for row in grid_rows(course)]
+    places = len((model.reverse or {})["start"] if ccw else model.start)
+    rows = [[p for p in row if p < places] for row in grid_rows(course)]
     rows = [row for row in rows if row]
-    if sorted(p for row in rows for p in row) != list(range(len(refs))):
+    if sorted(p for row in rows for p in row) != list(range(places)):
         return []  # start places the graph does not show: leave the grid alone
     orders = [
-        ("reverse the start order (the last place moves first)", refs[::-1]),
+        ("reverse the start order (the last place moves first)", list(range(places))[::-1]),
         ("reverse the rows of the start grid (the back row gets the first numbers)",
-         [refs[p] for row in rows[::-1] for p in row]),
+         [p for row in rows[::-1] for p in row]),
         ("reverse the order within each row of the start grid",
-         [refs[p] for row in rows for p in row[::-1]]),
+         [p for row in rows for p in row[::-1]]),
         ("move the front row of the start grid to the back",
-         [refs[p] for row in [*rows[1:], rows[0]] for p in row]),
+         [p for row in [*rows[1:], rows[0]] for p in row]),
     ]
-    line = model.source.where(list(path))[0]
     out: list[Edit] = []
-    seen = [refs]
+    seen = [list(range(places))]
     for what, order in orders:
         if order in seen:
             continue
         seen.append(order)
-        out.append(Edit(f"{what}: start {order}", model.source.file, line, path, order,
-                        _with_start(order, ccw), "start"))
+        out.append(start_order_edit(course, what, order))
     return out

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from avecaesar.editor.cli.figures_update import rewrite_value
 from avecaesar.editor.main import app
-from avecaesar.engine.course.grid_edits import grid_edits, grid_rows
+from avecaesar.engine.course.grid_edits import grid_edits, grid_rows, start_order_edit
 from avecaesar.engine.course.load import load_course
-from avecaesar.engine.course.whatif import apply_to_data
+from avecaesar.engine.course.whatif import _recompile, apply_to_data
 from avecaesar.engine.lab.assistant import VERIFY_SEED, advise
 from avecaesar.engine.lab.batch import batch_spec
 from avecaesar.engine.lab.edited import course_edits, edited_course
@@ -39,6 +39,22 @@ def test_grid_edits_reorder_the_start_list() -> None:
         new = {n for n, d in changed.graph.nodes(data=True) if d.get("start_place")}
         assert len(old) == len(new) == 4
 
+
+
+def test_a_start_order_edit_gives_each_number_the_named_space() -> None:
+    """Place 1 gets old place 2's space and the other way round; places 3 and 4 stay. The
+    numbers decide the order of play, so the start place numbered 1 stands where 2 stood."""
+    course = load_course(COURSE)
+    edit = start_order_edit(course, "swap 1 and 2", [1, 0, 2, 3])
+    s = course.model.start
+    assert edit.new == [s[1], s[0], s[2], s[3]] and edit.path == ("start",)
+    assert edit.description == f"swap 1 and 2: start {edit.new}"
+    where = {d["start_place"]: n for n, d in course.graph.nodes(data=True)
+             if d.get("start_place")}
+    changed = _recompile(course, edit)
+    now = {d["start_place"]: n for n, d in changed.graph.nodes(data=True)
+           if d.get("start_place")}
+    assert now == {1: where[2], 2: where[1], 3: where[3], 4: where[4]}
 
 def test_every_edit_rewrites_its_file_as_the_model_does(tmp_path: Path) -> None:
     """rewrite_value changes only the edited value, and the result loads like the edit's
