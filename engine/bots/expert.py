@@ -77,9 +77,10 @@ class ExpertBot:
     cheaper) instead; ``rival_noise``: the rate at which a rival in a rollout plays one of
     greedy's other near-best moves (:func:`_off_greedy`) instead of its first — three
     ``search`` bots leave greedy's move in 21–29 % of their decisions with a choice; 0.3
-    measured about 5 points more wins against them on 2022's tuning seeds but 2–4 points
-    fewer against three greedy bots over seeds 0–999, so it is off (0, the default: the
-    rivals play greedy's move and nothing more is drawn; docs/performance.md).
+    measured about 5 points more wins against them on one edition's tuning seeds, but
+    against three greedy bots over seeds 0–999 2–4 points fewer on two editions of three
+    (one of them then under its target), so it is off (0, the default: the rivals play
+    greedy's move and nothing more is drawn; docs/performance.md).
     """
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
