@@ -6,7 +6,9 @@ alley stops, cards played, skips). It deals ``worlds`` full states consistent wi
 record — its own deck shuffled, each other chariot's hand drawn from the cards that chariot
 has not played, redrawn until every skip it made since its last move is explained — and in
 each world plays each candidate move on, every chariot driven by the greedy policy (the
-bot itself, with ``lookahead``, by a one-round lookahead over greedy's best few moves),
+bot itself, with ``lookahead``, by a one-round lookahead over greedy's best few moves; the
+rivals, with ``rival_noise``, at that rate by another of greedy's near-best moves: a rival
+that plans does not always play greedy's move),
 until the bot has had ``horizon`` more turns (``alley_horizon`` can lengthen them while its alley
 stop is still to make; by default it does not: 6 measured no better), then scores the
 position from its own view
@@ -70,7 +72,15 @@ class ExpertBot:
     round of lookahead (:meth:`own_move`; 0 or 1, the default: greedy's). Measured with 4
     and the hand-made score: against three ``search`` bots 5–9 points more wins on each
     edition, against three greedy bots about even, at three to four times the time; not yet
-    measured with the learned value, so it is off (docs/performance.md).
+    measured with the learned value, so it is off (docs/performance.md);
+    ``quick_lookahead``: that lookahead scores by the hand-made score (:func:`turns_value`,
+    cheaper) instead; ``rival_noise``: the rate at which a rival in a rollout plays one of
+    greedy's other near-best moves (:func:`_off_greedy`) instead of its first — three
+    ``search`` bots leave greedy's move in 21–29 % of their decisions with a choice; 0.3
+    measured about 5 points more wins against them on one edition's tuning seeds, but
+    against three greedy bots over seeds 0–999 2–4 points fewer on two editions of three
+    (one of them then under its target), so it is off (0, the default: the rivals play
+    greedy's move and nothing more is drawn; docs/performance.md).
     """
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
@@ -78,7 +88,8 @@ class ExpertBot:
                  margin: float = 100.0, wait_margin: float = 1000.0,
                  greedy_bonus: float = 0.05, spare: float = 0.15,
                  wait_spare: float = 0.3,
-                 learned: float = 10.0, blend: float = 0.05, lookahead: int = 0) -> None:
+                 learned: float = 10.0, blend: float = 0.05, lookahead: int = 0,
+                 rival_noise: float = 0.0, quick_lookahead: float = 0.0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
@@ -88,6 +99,8 @@ class ExpertBot:
         # the fitted win chance's weight, and the hand-made score's (:func:`value`)
         self.learned, self.blend = learned, blend
         self.lookahead = int(lookahead)
+        self.rival_noise = float(rival_noise)
+        self.quick_lookahead = bool(quick_lookahead)
         self.observer = Observer()
 
     def fork(self) -> ExpertBot:
@@ -116,13 +129,17 @@ class ExpertBot:
         totals = [0.0] * len(candidates)
         for _ in range(worlds):
             world = self.observer.deal(skel, me, self.rng)
+            # the rivals' moves off greedy's are drawn alike for every candidate
+            noise = self.rng.getrandbits(32) if self.rival_noise > 0 else None
             for i, move in enumerate(candidates):
-                totals[i] += self.rollout(world, move, me)
+                totals[i] += self.rollout(world, move, me,
+                                          None if noise is None else random.Random(noise))
         totals[0] += self.greedy_bonus * worlds  # noise should not overturn greedy's choice
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
-    def rollout(self, world: RaceState, move: Move, me: int) -> float:
+    def rollout(self, world: RaceState, move: Move, me: int,
+                noise: random.Random | None = None) -> float:
         """Play ``move`` in ``world``, then greedy for everyone (the bot: :meth:`own_move`
         with ``lookahead``) for ``horizon`` own turns; the value for ``me``."""
         s = world.copy()
@@ -137,8 +154,14 @@ class ExpertBot:
                 own_turns += 1
             moves = s.legal_moves()
             if moves:
-                s.push(self.own_move(s, moves, me) if c == me and self.lookahead > 1
-                       else greedy_policy(s, moves))
+                if c == me:
+                    s.push(self.own_move(s, moves, me) if self.lookahead > 1
+                           else greedy_policy(s, moves))
+                elif (noise is not None and noise.random() < self.rival_noise
+                      and not s.game.is_ownerless(c)):
+                    s.push(_off_greedy(s, moves, self.margin, noise))
+                else:
+                    s.push(greedy_policy(s, moves))
             else:
                 s.skip(moves.skip_reason or "blocked")
             steps += 1
@@ -159,7 +182,9 @@ class ExpertBot:
             return options[0]
         best, best_value = options[0], -1e9
         for i, m in enumerate(options):
-            v = self.value(_replied(s, m, me), me) + (self.greedy_bonus if i == 0 else 0.0)
+            after = _replied(s, m, me)
+            v = (turns_value(after, me, self.spare) if self.quick_lookahead
+                 else self.value(after, me)) + (self.greedy_bonus if i == 0 else 0.0)
             if v > best_value:
                 best, best_value = m, v
         return best
@@ -171,6 +196,14 @@ def _near_best(scored: list[tuple[tuple[float, ...], Move]], margin: float,
     best on greedy's first score."""
     top = scored[0][0][0]
     return [m for k, m in scored if k[0] >= top - margin][:most]
+
+
+def _off_greedy(s: RaceState, moves: LegalMoves, margin: float,
+                rng: random.Random) -> Move:
+    """A move of greedy's near-best other than its first (at most 5 more within ``margin``),
+    drawn uniformly; greedy's where there is none."""
+    near = _near_best(greedy_scored(s, moves), margin, 6)
+    return near[0] if len(near) == 1 else near[1 + rng.randrange(len(near) - 1)]
 
 
 def _replied(s: RaceState, move: Move, me: int) -> RaceState:

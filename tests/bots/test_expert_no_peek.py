@@ -149,6 +149,19 @@ def test_with_its_own_rollout_moves_by_lookahead_it_still_decides_from_its_seat_
     assert total >= 40
 
 
+def test_with_its_rivals_off_greedy_it_still_decides_from_its_seat_alone():
+    """``rival_noise`` (tests/bots/test_expert_rivals.py) draws from the bot's generator,
+    once per world: the draws depend on public facts only."""
+    total = 0
+    for seed in range(2):
+        bot = ExpertBot(seed, budget=16, rival_noise=0.3)
+        compared, _skipped, diffs = compare_decisions(
+            bot, bot.fork, "ravensburger-1989", (), "ravensburger-1989/a-white", seed)
+        assert not diffs, diffs[:3]
+        total += compared
+    assert total >= 40
+
+
 class PeekingBot:
     """Greedy, but it keeps its 6 when the next chariot holds one (it reads that hand)."""
 

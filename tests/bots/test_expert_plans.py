@@ -33,7 +33,8 @@ def _learned_value_unsure(measured: str) -> pytest.MarkDecorator:
     worlds dealt from A's view (wins and disqualifications of A below) — but at the
     rollouts' horizon the learned win chance rates the two moves within a few points (mean
     over 200 worlds below), and only some of the five bot seeds choose it. With the
-    hand-made score (``ExpertBot(seed, learned=0, blend=1)``) all five do. Strict: a
+    hand-made score and greedy rivals (``ExpertBot(seed, learned=0, blend=1,
+    rival_noise=0)``, the second round's bot) all five do. Strict: a
     value that gets these right again makes the test pass and must lift the mark."""
     return pytest.mark.xfail(strict=True, reason="measured: " + measured)
 
@@ -119,7 +120,9 @@ def test_the_expert_keeps_its_alley_stop_where_greedy_loses_it(
 def test_with_the_hand_made_score_it_keeps_its_alley_stop_where_greedy_loses_it(
         text: str, expert_move: tuple[int, int], greedy_move: tuple[int, int]) -> None:
     state = _state(text)
-    planned, rushed = _played_out(state, expert_move, greedy_move, learned=0.0, blend=1.0)
+    # the second round's bot exactly: the hand-made score, greedy rivals in the rollouts
+    planned, rushed = _played_out(state, expert_move, greedy_move, learned=0.0, blend=1.0,
+                                  rival_noise=0.0)
     assert planned.stopped[0] and not planned.dq[0]
     assert rushed.dq[0] and not rushed.stopped[0]
 
