@@ -10,24 +10,9 @@ import pytest
 
 from avecaesar.engine.bots.expert import ExpertBot, _replied, value
 from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
-from avecaesar.engine.core.race import new_race, play_turn
-from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.core.types import RACING
 
-COURSE = "dicetree-2022/arena-carthago"
-
-
-def _positions(seed: int) -> list:
-    """Every position of a greedy race on Arena Carthago (2022 rules) with a choice."""
-    rules, board = race_setup("dicetree-2022", [], {}, COURSE)
-    state, _ = new_race(rules, board, [f"p{i}" for i in range(4)], seed)
-    state.log = False
-    out = []
-    while not state.over:
-        if len(state.legal_moves().distinct()) > 1:
-            out.append(state.copy())
-        play_turn(state, greedy_policy, greedy_policy)
-    return out
+from .positions import greedy_positions
 
 
 @pytest.mark.covers("bots:expert")
@@ -35,7 +20,7 @@ def test_its_own_rollout_move_is_the_best_of_greedys_best_after_the_replies():
     bot = ExpertBot(0, lookahead=4)
     differs = 0
     for seed in range(2):
-        for s in _positions(seed):
+        for s in greedy_positions(seed):
             me = s.turn
             moves = s.legal_moves()
             chosen = bot.own_move(s, moves, me)
@@ -51,7 +36,7 @@ def test_its_own_rollout_move_is_the_best_of_greedys_best_after_the_replies():
 
 
 def test_the_replies_stop_at_the_bots_next_turn():
-    s = _positions(1)[10]
+    s = greedy_positions(1)[10]
     me = s.turn
     t = _replied(s, greedy_policy(s, s.legal_moves()), me)
     assert t.turn == me or t.over or t.status[me] != RACING

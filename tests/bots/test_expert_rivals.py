@@ -12,31 +12,15 @@ import pytest
 
 from avecaesar.engine.bots.expert import ExpertBot, _near_best, _off_greedy
 from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
-from avecaesar.engine.core.race import new_race, play_turn
-from avecaesar.engine.core.race_setup import race_setup
-from avecaesar.engine.core.state import RaceState
 
-COURSE = "dicetree-2022/arena-carthago"
-
-
-def _positions(seed: int) -> list[RaceState]:
-    """Every position of a greedy race on Arena Carthago (2022 rules) with a choice."""
-    rules, board = race_setup("dicetree-2022", [], {}, COURSE)
-    state, _ = new_race(rules, board, [f"p{i}" for i in range(4)], seed)
-    state.log = False
-    out = []
-    while not state.over:
-        if len(state.legal_moves().distinct()) > 1:
-            out.append(state.copy())
-        play_turn(state, greedy_policy, greedy_policy)
-    return out
+from .positions import greedy_positions
 
 
 @pytest.mark.covers("bots:expert")
 def test_a_rival_off_greedy_plays_each_other_near_best_move_and_never_greedys():
     rng = random.Random(3)
     checked = 0
-    for s in _positions(0):
+    for s in greedy_positions(0):
         moves = s.legal_moves()
         near = _near_best(greedy_scored(s, moves), 100.0, 6)
         drawn = {_off_greedy(s, moves, 100.0, rng) for _ in range(40)}
@@ -52,7 +36,7 @@ def test_the_same_world_and_noise_seed_give_the_same_rollout_and_the_noise_tells
     bot = ExpertBot(0, rival_noise=0.5)
     calm = ExpertBot(0, rival_noise=0.0)
     differs = 0
-    for s in _positions(1)[:40:4]:
+    for s in greedy_positions(1)[:40:4]:
         me = s.turn
         move = greedy_policy(s, s.legal_moves())
         once = bot.rollout(s, move, me, random.Random(7))
