@@ -137,26 +137,19 @@ def test_the_expert_decides_the_same_whatever_the_hidden_cards(ruleset, variants
     assert total >= 80  # every decision of four races, twice each (most are compared)
 
 
-def test_with_its_own_rollout_moves_by_lookahead_it_still_decides_from_its_seat_alone():
-    """``lookahead`` (tests/bots/test_expert_lookahead.py) reads only the rollout's world."""
+@pytest.mark.parametrize(("option", "ruleset", "course"), [
+    # ``lookahead`` (tests/bots/test_expert_lookahead.py) reads only the rollout's world
+    ({"lookahead": 3}, "dicetree-2022", "dicetree-2022/arena-carthago"),
+    # ``rival_noise`` (tests/bots/test_expert_rivals.py) draws from the bot's generator,
+    # once per world: the draws depend on public facts only
+    ({"rival_noise": 0.3}, "ravensburger-1989", "ravensburger-1989/a-white"),
+], ids=["lookahead", "rival_noise"])
+def test_with_an_option_of_its_search_it_still_decides_from_its_seat_alone(
+        option: dict[str, float], ruleset: str, course: str) -> None:
     total = 0
     for seed in range(2):
-        bot = ExpertBot(seed, budget=16, lookahead=3)
-        compared, _skipped, diffs = compare_decisions(
-            bot, bot.fork, "dicetree-2022", (), "dicetree-2022/arena-carthago", seed)
-        assert not diffs, diffs[:3]
-        total += compared
-    assert total >= 40
-
-
-def test_with_its_rivals_off_greedy_it_still_decides_from_its_seat_alone():
-    """``rival_noise`` (tests/bots/test_expert_rivals.py) draws from the bot's generator,
-    once per world: the draws depend on public facts only."""
-    total = 0
-    for seed in range(2):
-        bot = ExpertBot(seed, budget=16, rival_noise=0.3)
-        compared, _skipped, diffs = compare_decisions(
-            bot, bot.fork, "ravensburger-1989", (), "ravensburger-1989/a-white", seed)
+        bot = ExpertBot(seed, budget=16, **option)  # type: ignore[arg-type]
+        compared, _skipped, diffs = compare_decisions(bot, bot.fork, ruleset, (), course, seed)
         assert not diffs, diffs[:3]
         total += compared
     assert total >= 40
