@@ -6,7 +6,7 @@ Each run starts ``avecaesar simulate --workers 2`` in a session of its own on th
 during start-up, while both workers race, while one waits for work, after the end) and
 allows 40 s to exit; a run still there then is a hang (killed, counted). ``--busy N`` keeps
 N other processes spinning meanwhile: the hang needs a worker idle at the moment of the
-signal, which a busy machine's timing makes likely (idle, 0 of 60 hung either way). With
+signal, which a busy machine's timing makes likely. With
 ``multiprocessing.Pool`` 7 of 60 runs hung at load 4, and 4 of 60 with ``--busy 2`` (a
 worker killed while waiting for work kept the task queue's lock, and ``Pool.terminate()``
 waited for it); with the workers of engine/lab/workers.py, which share no lock
