@@ -54,16 +54,19 @@ def _serve(conn: Connection, func: Callable[[Any], Any],
             return
         try:
             answer: tuple[str, Any] = ("ok", func(task))
-        except Exception as exc:  # raised again in the parent, as Pool does
+        except Exception as exc:  # not swallowed: sent, and raised again in the parent
             answer = ("error", _portable(exc))
         conn.send(answer)
 
 
 def _portable(exc: Exception) -> Exception:
-    """``exc`` if it survives pickling, else a RuntimeError that says what it was."""
+    """``exc`` if it survives the trip to the parent, else a RuntimeError that says what it
+    was: pickling fails with ``PicklingError`` or ``AttributeError`` (a lambda or a local
+    class inside it), ``TypeError`` (an object that cannot be pickled, or an exception whose
+    ``__init__`` its pickled ``args`` do not fit, met when loading)."""
     try:
         pickle.loads(pickle.dumps(exc))
-    except Exception:
+    except (pickle.PicklingError, AttributeError, TypeError):
         return RuntimeError(f"{type(exc).__name__}: {exc}")
     return exc
 

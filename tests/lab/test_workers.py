@@ -67,6 +67,35 @@ def test_a_tasks_error_is_raised_in_the_parent_and_the_workers_are_gone() -> Non
     assert not _children()
 
 
+class _Unpicklable(Exception):
+    def __init__(self, n: int) -> None:
+        super().__init__(f"task {n} failed")
+        self.how = lambda: n  # a lambda does not pickle
+
+
+class _MisfitArgs(Exception):
+    def __init__(self, a: int, b: int) -> None:  # pickled args are (message,): loads fails
+        super().__init__(f"{a} and {b}")
+
+
+def _raises_unpicklable(n: int) -> int:
+    raise _Unpicklable(n)
+
+
+def _raises_misfit(n: int) -> int:
+    raise _MisfitArgs(n, n + 1)
+
+
+@pytest.mark.parametrize(("func", "message"), [
+    (_raises_unpicklable, "_Unpicklable: task 0 failed"),
+    (_raises_misfit, "_MisfitArgs: 0 and 1"),
+])
+def test_an_error_that_cannot_travel_arrives_as_its_name_and_message(func, message) -> None:
+    with pytest.raises(RuntimeError) as err:
+        run_unordered(FORK, 1, func, [0], lambda _: None, _nothing)
+    assert str(err.value) == message
+    assert not _children()
+
 def test_a_worker_killed_mid_task_is_reported_not_waited_for() -> None:
     """``multiprocessing.Pool`` loses such a task and its ``imap`` waits for it for ever."""
     start = time.monotonic()
