@@ -71,11 +71,10 @@ class ExpertBot:
     the rollouts the bot's own moves are the best of greedy's ``lookahead`` best moves by one
     round of lookahead (:meth:`own_move`; 0 or 1, the default: greedy's). Measured with 4
     and the hand-made score: against three ``search`` bots 5–9 points more wins on each
-    edition, against three greedy bots about even, at three to four times the time; not yet
-    measured with the learned value, so it is off (docs/performance.md);
-    ``quick_lookahead``: that lookahead scores by the hand-made score (:func:`turns_value`,
-    cheaper) instead; ``rival_noise``: the rate at which a rival in a rollout plays one of
-    greedy's other near-best moves (:func:`_off_greedy`) instead of its first — three
+    edition, against three greedy bots about even, at three to four times the time; with
+    the learned value no better, and over the time limit at 4, so it is off
+    (docs/performance.md); ``rival_noise``: the rate at which a rival in a rollout plays one
+    of greedy's other near-best moves (:func:`_off_greedy`) instead of its first — three
     ``search`` bots leave greedy's move in 21–29 % of their decisions with a choice; 0.3
     measured about 5 points more wins against them on one edition's tuning seeds, but
     against three greedy bots over seeds 0–999 2–4 points fewer on two editions of three
@@ -89,7 +88,7 @@ class ExpertBot:
                  greedy_bonus: float = 0.05, spare: float = 0.15,
                  wait_spare: float = 0.3,
                  learned: float = 10.0, blend: float = 0.05, lookahead: int = 0,
-                 rival_noise: float = 0.0, quick_lookahead: float = 0.0) -> None:
+                 rival_noise: float = 0.0) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
@@ -100,7 +99,6 @@ class ExpertBot:
         self.learned, self.blend = learned, blend
         self.lookahead = int(lookahead)
         self.rival_noise = float(rival_noise)
-        self.quick_lookahead = bool(quick_lookahead)
         self.observer = Observer()
 
     def fork(self) -> ExpertBot:
@@ -144,26 +142,25 @@ class ExpertBot:
         with ``lookahead``) for ``horizon`` own turns; the value for ``me``."""
         s = world.copy()
         s.push(move)
+
+        def choose(t: RaceState, moves: LegalMoves) -> Move:
+            c = t.turn
+            if c == me:
+                return self.own_move(t, moves, me) if self.lookahead > 1 \
+                    else greedy_policy(t, moves)
+            if noise is not None and noise.random() < self.rival_noise \
+                    and not t.game.is_ownerless(c):
+                return _off_greedy(t, moves, self.margin, noise)
+            return greedy_policy(t, moves)
+
         own_turns = steps = 0
         while not s.over and s.status[me] == RACING and steps < 400:
-            c = s.turn
-            if c == me:
+            if s.turn == me:
                 if own_turns >= self.horizon and (
                         own_turns >= self.alley_horizon or not alley_pending(s, me)):
                     break
                 own_turns += 1
-            moves = s.legal_moves()
-            if moves:
-                if c == me:
-                    s.push(self.own_move(s, moves, me) if self.lookahead > 1
-                           else greedy_policy(s, moves))
-                elif (noise is not None and noise.random() < self.rival_noise
-                      and not s.game.is_ownerless(c)):
-                    s.push(_off_greedy(s, moves, self.margin, noise))
-                else:
-                    s.push(greedy_policy(s, moves))
-            else:
-                s.skip(moves.skip_reason or "blocked")
+            _turn(s, choose)
             steps += 1
         return self.value(s, me)
 
@@ -182,9 +179,7 @@ class ExpertBot:
             return options[0]
         best, best_value = options[0], -1e9
         for i, m in enumerate(options):
-            after = _replied(s, m, me)
-            v = (turns_value(after, me, self.spare) if self.quick_lookahead
-                 else self.value(after, me)) + (self.greedy_bonus if i == 0 else 0.0)
+            v = self.value(_replied(s, m, me), me) + (self.greedy_bonus if i == 0 else 0.0)
             if v > best_value:
                 best, best_value = m, v
         return best
@@ -213,13 +208,18 @@ def _replied(s: RaceState, move: Move, me: int) -> RaceState:
     t.push(move)
     steps = 0
     while not t.over and t.status[me] == RACING and t.turn != me and steps < 40:
-        moves = t.legal_moves()
-        if moves:
-            t.push(greedy_policy(t, moves))
-        else:
-            t.skip(moves.skip_reason or "blocked")
+        _turn(t, greedy_policy)
         steps += 1
     return t
+
+
+def _turn(s: RaceState, choose: Callable[[RaceState, LegalMoves], Move]) -> None:
+    """One turn of ``s``: the chosen legal move, or the skip (with its reason) when none."""
+    moves = s.legal_moves()
+    if moves:
+        s.push(choose(s, moves))
+    else:
+        s.skip(moves.skip_reason or "blocked")
 
 
 def value(s: RaceState, me: int, spare: float = 0.15, learned: float = 10.0,
