@@ -39,15 +39,22 @@ def _with_start(start: list[str], reverse: bool) -> Callable[[CourseModel], Cour
     return change
 
 
+def _start_list(course: Course) -> tuple[list[str], bool]:
+    """The start list this direction races from, and whether it is the file's
+    ``anticlockwise: start:`` (else the plain ``start:``)."""
+    model = course.model
+    ccw = course.direction == "anticlockwise" and "start" in (model.reverse or {})
+    return list((model.reverse or {})["start"] if ccw else model.start), ccw
+
+
 def start_order_edit(course: Course, what: str, order: list[int]) -> Edit:
     """The edit that gives start place ``i + 1`` the space of the course's start place
     ``order[i] + 1`` (0-based places): the spaces stay, the numbers and so the order of
     play change."""
-    model = course.model
-    ccw = course.direction == "anticlockwise" and "start" in (model.reverse or {})
-    refs = list((model.reverse or {})["start"] if ccw else model.start)
+    refs, ccw = _start_list(course)
     path: tuple[str | int, ...] = ("anticlockwise", "start") if ccw else ("start",)
     start = [refs[p] for p in order]
+    model = course.model
     line = model.source.where(list(path))[0]
     return Edit(f"{what}: start {start}", model.source.file, line, path, start,
                 _with_start(start, ccw), "start")
@@ -57,9 +64,7 @@ def grid_edits(course: Course) -> list[Edit]:
     """Reorders of the start list: reversed, the rows reversed (each row keeping its own
     order), the places within each row reversed, and the front row moved to the back;
     orders that repeat the course's own or an earlier one are left out."""
-    model = course.model
-    ccw = course.direction == "anticlockwise" and "start" in (model.reverse or {})
-    places = len((model.reverse or {})["start"] if ccw else model.start)
+    places = len(_start_list(course)[0])
     rows = [[p for p in row if p < places] for row in grid_rows(course)]
     rows = [row for row in rows if row]
     if sorted(p for row in rows for p in row) != list(range(places)):

@@ -27,19 +27,22 @@ pytestmark = pytest.mark.skipif(not Path("/proc").is_dir() or sys.platform != "l
                                 reason="needs /proc and POSIX process groups (Linux)")
 
 
+def _stats() -> dict[int, list[str]]:
+    """Every process's ``/proc/PID/stat`` fields after its name (``[1]``: its parent)."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                out[int(entry.name)] = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # it ended meanwhile
+                continue
+    return out
+
+
 def _cpu(pid: int) -> float:
     """CPU seconds of ``pid`` and its children still running."""
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(entry.name) == pid or int(fields[1]) == pid:
-            total += (int(fields[11]) + int(fields[12])) / TICK
-    return total
+    return sum((int(f[11]) + int(f[12])) / TICK for p, f in _stats().items()
+               if p == pid or int(f[1]) == pid)
 
 
 def _start(args: list[str], cwd: Path, **kw) -> subprocess.Popen[str]:
@@ -172,8 +175,7 @@ def test_a_worker_killed_on_its_own_is_a_clear_error_not_a_wait(tmp_path: Path) 
     proc = _start(["simulate", "-r", "2022", "-c", OVAL, "-n", "3", "-k", "100000",
                    "--workers", "2", "--quiet"], tmp_path)
     _when_busy(proc, 4.0)
-    workers = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()
-               and _parent(int(p.name)) == proc.pid]
+    workers = [p for p, f in _stats().items() if int(f[1]) == proc.pid]
     assert len(workers) == 2
     os.kill(workers[0], signal.SIGKILL)
     _out, err = _finish(proc)
@@ -182,9 +184,3 @@ def test_a_worker_killed_on_its_own_is_a_clear_error_not_a_wait(tmp_path: Path) 
                            "races were done (killed by signal 9); run again, or with "
                            "--workers 1"), err
 
-
-def _parent(pid: int) -> int | None:
-    try:
-        return int((Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
