@@ -88,7 +88,7 @@ class ExpertBot:
                  greedy_bonus: float = 0.05, spare: float = 0.15,
                  wait_spare: float = 0.3,
                  learned: float = 10.0, blend: float = 0.05, lookahead: int = 0,
-                 rival_noise: float = 0.0) -> None:
+                 rival_noise: float = 0.3, type_rivals: int = 1) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
@@ -99,7 +99,8 @@ class ExpertBot:
         self.learned, self.blend = learned, blend
         self.lookahead = int(lookahead)
         self.rival_noise = float(rival_noise)
-        self.observer = Observer()
+        self.type_rivals = bool(type_rivals)
+        self.observer = Observer(type_rivals=self.type_rivals)
 
     def fork(self) -> ExpertBot:
         """An independent bot in the same state (generator and record): it decides as this
@@ -125,19 +126,33 @@ class ExpertBot:
             return candidates[0]
         worlds = int(max(self.min_worlds, self.budget // len(candidates)))
         totals = [0.0] * len(candidates)
+        noisy = self.noisy_rivals(skel, me)
         for _ in range(worlds):
             world = self.observer.deal(skel, me, self.rng)
             # the rivals' moves off greedy's are drawn alike for every candidate
-            noise = self.rng.getrandbits(32) if self.rival_noise > 0 else None
+            noise = self.rng.getrandbits(32) if noisy else None
             for i, move in enumerate(candidates):
                 totals[i] += self.rollout(world, move, me,
-                                          None if noise is None else random.Random(noise))
+                                          None if noise is None else random.Random(noise),
+                                          noisy)
         totals[0] += self.greedy_bonus * worlds  # noise should not overturn greedy's choice
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
+    def noisy_rivals(self, skel: RaceState, me: int) -> frozenset[int]:
+        """The rivals that play off greedy's move in the rollouts (at ``rival_noise``): with
+        ``type_rivals``, those whose public record shows a move greedy would have made with
+        no hand their cards allow (:class:`~.information.Observer`); else every rival. The
+        chariots nobody drive follow their rules' policy and are never among them."""
+        if self.rival_noise <= 0:
+            return frozenset()
+        game = skel.game
+        pool = self.observer.off_greedy if self.type_rivals else range(game.chariots)
+        return frozenset(c for c in pool if c != me and not game.is_ownerless(c))
+
     def rollout(self, world: RaceState, move: Move, me: int,
-                noise: random.Random | None = None) -> float:
+                noise: random.Random | None = None,
+                noisy: frozenset[int] = frozenset()) -> float:
         """Play ``move`` in ``world``, then greedy for everyone (the bot: :meth:`own_move`
         with ``lookahead``) for ``horizon`` own turns; the value for ``me``."""
         s = world.copy()
@@ -148,8 +163,7 @@ class ExpertBot:
             if c == me:
                 return self.own_move(t, moves, me) if self.lookahead > 1 \
                     else greedy_policy(t, moves)
-            if noise is not None and noise.random() < self.rival_noise \
-                    and not t.game.is_ownerless(c):
+            if noise is not None and c in noisy and noise.random() < self.rival_noise:
                 return _off_greedy(t, moves, self.margin, noise)
             return greedy_policy(t, moves)
 

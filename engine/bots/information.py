@@ -32,12 +32,16 @@ from collections import Counter
 from collections.abc import Callable
 from itertools import combinations
 from math import comb
+from typing import TypeVar
 
+from avecaesar.engine.bots.policies import greedy_policy
 from avecaesar.engine.core.moves import alley_pending
 from avecaesar.engine.core.state import RaceState
-from avecaesar.engine.core.types import RACING
+from avecaesar.engine.core.types import RACING, REMOVED
 
-__all__ = ["Observer", "consistent_hands", "public_pool", "skeleton"]
+T = TypeVar("T")
+
+__all__ = ["Observer", "consistent_hands", "public_pool", "skeleton", "turns_between"]
 
 
 def public_pool(state: RaceState, c: int) -> list[int]:
@@ -89,8 +93,11 @@ class Observer:
     in between, the position at that skip (a skeleton), while it still holds that hand.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, type_rivals: bool = False) -> None:
         self.game: object | None = None
+        self.type_rivals = type_rivals
+        # the chariots the record shows leaving greedy's move (:meth:`_type_rival`)
+        self.off_greedy: set[int] = set()
         self.prev: RaceState | None = None  # skeleton at the seat's previous decision
         self.me = -1
         # per chariot: (cards played then, skeleton at the skip with the turn set to it)
@@ -100,8 +107,9 @@ class Observer:
 
     def fork(self) -> Observer:
         """An independent copy (the stored skeletons are never changed, so they are shared)."""
-        other = Observer()
+        other = Observer(self.type_rivals)
         other.game, other.prev, other.me = self.game, self.prev, self.me
+        other.off_greedy = set(self.off_greedy)
         other.evidence = {c: list(v) for c, v in self.evidence.items()}
         other.hands_at = dict(self.hands_at)
         return other
@@ -112,6 +120,7 @@ class Observer:
         if (self.game is not skel.game or me != self.me or prev is None
                 or prev.ply >= skel.ply):
             self.evidence = {}  # a new race (or a seat's first decision)
+            self.off_greedy = set()
         else:
             self._skips_between(prev, skel, me)
         self.game, self.me, self.prev = skel.game, me, skel
@@ -125,41 +134,51 @@ class Observer:
 
     def _skips_between(self, prev: RaceState, now: RaceState, me: int) -> None:
         """The skips of the other chariots between the seat's decision ``prev`` and ``now``
-        (one round in start order: each chariot racing then took one turn after the seat).
-        Turn orders that depend on choices (a player ordering several chariots, the
-        chariots nobody drives moving after the players) are not reconstructed: no
-        evidence is kept there, which only makes the deal less informed."""
-        game = now.game
-        rules = game.rules
-        own = rules.ownerless
-        if game.player_turns or (game.ownerless and own is not None and own.after_players):
+        (:func:`turns_between`), kept as evidence about their hands; with ``type_rivals``,
+        each card they played is also checked against the greedy policy
+        (:meth:`_type_rival`)."""
+        for c, at in turns_between(prev, now, me):
+            if len(now.played[c]) == len(prev.played[c]):
+                if now.pos[c] != prev.pos[c] or now.crossings[c] != prev.crossings[c]:
+                    continue
+                if now.status[c] != RACING:
+                    continue
+                at.stopped[c], at.dq[c] = now.stopped[c], now.dq[c]
+                if now.game.rules.alley_wait_binds and alley_pending(at, c):
+                    continue  # it may have waited by choice: no evidence about its hand
+                self.evidence.setdefault(c, []).append((len(now.played[c]), at))
+            elif self.type_rivals and c not in self.off_greedy:
+                self._type_rival(c, at, now)
+
+    def _type_rival(self, c: int, at: RaceState, now: RaceState) -> None:
+        """Chariot ``c`` played one card between ``at`` (its turn) and ``now``: if no hand
+        its remaining cards allow makes the greedy policy play that card to that space, the
+        record shows it does not always play greedy's move (``off_greedy``)."""
+        if len(now.played[c]) != len(at.played[c]) + 1:
             return
-        if now.fx.no_move or rules.lapse_points:
-            return  # a skip changes the hand, or there are no skips with cards that move
-        n = game.chariots
-        order = [(me + i) % n for i in range(1, n)]
-        movers = [c for c in order if prev.status[c] == RACING]
-        if now.ply - prev.ply - 1 != len(movers):
+        card = now.played[c][-1]
+        pool = [*at.hands[c], *at.decks[c]]
+        k = len(at.hands[c])
+        if card not in pool or k == 0:
             return
-        for i, c in enumerate(movers):
-            if (game.is_ownerless(c) or now.status[c] != RACING
-                    or len(now.played[c]) != len(prev.played[c])
-                    or now.pos[c] != prev.pos[c] or now.crossings[c] != prev.crossings[c]):
+        rest = list(pool)
+        rest.remove(card)
+        seen = (now.pos[c], now.crossings[c], now.stopped[c], now.status[c])
+        for others in sorted(set(combinations(sorted(rest), k - 1))):
+            s = at.copy()
+            hand = tuple(sorted((card, *others)))
+            s.hands[c] = hand
+            s.decks[c] = tuple((Counter(pool) - Counter(hand)).elements())
+            moves = s.legal_moves()
+            if not moves:
                 continue
-            at = now.copy()
-            later = movers[i + 1:]
-            for d in later:  # not yet moved at c's turn: as at the seat's decision
-                at.pos[d], at.crossings[d] = prev.pos[d], prev.crossings[d]
-                at.stopped[d], at.dq[d], at.status[d] = prev.stopped[d], prev.dq[d], prev.status[d]
-                at.played[d] = prev.played[d]
-                at.hands[d], at.decks[d] = prev.hands[d], prev.decks[d]
-            # one that finished after c's turn had not finished then (who leads, and with it
-            # the 6-card rule, can depend on it)
-            at.finish_order = [x for x in at.finish_order if x not in later]
-            at.turn, at.queue = c, ()
-            if rules.alley_wait_binds and alley_pending(at, c):
-                continue  # it may have waited by choice: no evidence about its hand
-            self.evidence.setdefault(c, []).append((len(now.played[c]), at))
+            move = greedy_policy(s, moves)
+            if move.card != card:
+                continue
+            s.push(move)
+            if (s.pos[c], s.crossings[c], s.stopped[c], s.status[c]) == seen:
+                return  # greedy with this hand makes the move: nothing shown
+        self.off_greedy.add(c)
 
     def deal(self, skel: RaceState, me: int, rng: random.Random) -> RaceState:
         """A world: ``skel`` with the hidden cards dealt from ``rng``, consistent with the
@@ -218,6 +237,56 @@ def consistent_hands(pool: list[int], k: int, explains: Callable[[tuple[int, ...
         if explains(hand):
             out.append((hand, ways))
     return out
+
+
+def turns_between(prev: RaceState, now: RaceState, me: int) -> list[tuple[int, RaceState]]:
+    """Each other chariot's turn between seat ``me``'s decision ``prev`` and its next one
+    ``now`` (one round in start order: each chariot racing then took one turn after the
+    seat), with the position at that turn as far as the two positions show it: the
+    chariots before it in the round as in ``now``, itself and those after it as in
+    ``prev``. Turn orders that depend on choices (a player ordering several chariots, the
+    chariots nobody drives moving after the players) are not reconstructed, nor rules under
+    which a skip changes the hand or lapses points: there it is empty, which only makes
+    what the seat infers less informed."""
+    game = now.game
+    rules = game.rules
+    own = rules.ownerless
+    if game.player_turns or (game.ownerless and own is not None and own.after_players):
+        return []
+    if now.fx.no_move or rules.lapse_points:
+        return []
+    n = game.chariots
+    order = [(me + i) % n for i in range(1, n)]
+    movers = [c for c in order if prev.status[c] == RACING]
+    if now.ply - prev.ply - 1 != len(movers):
+        return []
+    out = []
+    for i, c in enumerate(movers):
+        if game.is_ownerless(c) or now.status[c] == REMOVED:
+            continue
+        at = now.copy()
+        later = movers[i:]
+        for d in later:  # not yet moved at c's turn: as at the seat's decision
+            at.pos[d], at.crossings[d] = prev.pos[d], prev.crossings[d]
+            at.stopped[d], at.dq[d], at.status[d] = prev.stopped[d], prev.dq[d], prev.status[d]
+            at.played[d] = prev.played[d]
+            at.hands[d], at.decks[d] = prev.hands[d], prev.decks[d]
+        # the variants' facts (a bonus piece granted at the alley stop, prize money) too
+        at.bonus = _merged(now.bonus, prev.bonus, later)
+        at.money = _merged(now.money, prev.money, later)
+        at.forfeit = _merged(now.forfeit, prev.forfeit, later)
+        at.later_laps = _merged(now.later_laps, prev.later_laps, later)
+        # one that finished at or after c's turn had not finished then (who leads, and with
+        # it the 6-card rule, can depend on it)
+        at.finish_order = [x for x in at.finish_order if x not in later]
+        at.turn, at.queue = c, ()
+        out.append((c, at))
+    return out
+
+
+def _merged(now: tuple[T, ...], prev: tuple[T, ...], later: list[int]) -> tuple[T, ...]:
+    """``now`` with the items of the chariots in ``later`` as in ``prev``."""
+    return tuple(prev[c] if c in later else v for c, v in enumerate(now))
 
 
 def _moves_with(at: RaceState, c: int, hand: tuple[int, ...]) -> bool:

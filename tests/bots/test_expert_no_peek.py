@@ -21,7 +21,7 @@ from collections.abc import Callable
 import pytest
 
 from avecaesar.engine.bots.expert import ExpertBot
-from avecaesar.engine.bots.policies import greedy_policy
+from avecaesar.engine.bots.policies import greedy_policy, random_policy
 from avecaesar.engine.bots.registry import OWNERLESS
 from avecaesar.engine.bots.search import SearchBot
 from avecaesar.engine.core.race import new_race, play_turn
@@ -82,11 +82,12 @@ def _legal_with(at: RaceState, c: int, hand: tuple[int, ...]) -> bool:
 
 def compare_decisions(bot: Callable[..., Move], fork: Callable[[], Callable[..., Move]],
                       ruleset: str, variants: tuple[str, ...], course: str, seed: int,
-                      settings: dict[str, str] | None = None, redeals: int = 2
+                      settings: dict[str, str] | None = None, redeals: int = 2,
+                      rival: Callable[..., Move] = greedy_policy
                       ) -> tuple[int, int, list[str]]:
-    """Play one race with ``bot`` on start place ``seed % 4 + 1``, greedy elsewhere; at
-    each decision compare it with ``fork()`` on ``redeals`` redealt states. Returns
-    (positions compared, positions skipped for other legal moves, differences)."""
+    """Play one race with ``bot`` on start place ``seed % 4 + 1``, ``rival`` (greedy)
+    elsewhere; at each decision compare it with ``fork()`` on ``redeals`` redealt states.
+    Returns (positions compared, positions skipped for other legal moves, differences)."""
     rules, board = race_setup(ruleset, list(variants), settings or {}, course)
     players = 4 if not rules.ownerless else 3
     state, setup = new_race(rules, board, [f"p{i}" for i in range(players)], seed)
@@ -115,7 +116,7 @@ def compare_decisions(bot: Callable[..., Move], fork: Callable[[], Callable[...,
             state.push(chosen)
             continue
         before = state.copy()
-        turn = play_turn(state, greedy_policy, OWNERLESS)
+        turn = play_turn(state, rival, OWNERLESS)
         if "skip" in turn:
             skips.setdefault(c, []).append(before)
         elif "move" in turn and turn["move"].card != 0:
@@ -151,6 +152,21 @@ def test_with_an_option_of_its_search_it_still_decides_from_its_seat_alone(
         bot = ExpertBot(seed, budget=16, **option)  # type: ignore[arg-type]
         compared, _skipped, diffs = compare_decisions(bot, bot.fork, ruleset, (), course, seed)
         assert not diffs, diffs[:3]
+        total += compared
+    assert total >= 40
+
+
+def test_against_rivals_it_has_marked_off_greedy_it_still_decides_from_its_seat_alone():
+    """Random rivals: the bot's record marks them (``type_rivals``) and its rollouts draw
+    their moves off greedy's; the decisions still do not depend on the hidden cards."""
+    total = 0
+    for seed in range(2):
+        bot = ExpertBot(seed, budget=16)
+        compared, _skipped, diffs = compare_decisions(
+            bot, bot.fork, "dicetree-2022", (), "dicetree-2022/arena-carthago", seed,
+            rival=random_policy(seed))
+        assert not diffs, diffs[:3]
+        assert len(bot.observer.off_greedy) >= 2  # the noise was in play
         total += compared
     assert total >= 40
 
