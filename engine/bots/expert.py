@@ -6,9 +6,9 @@ alley stops, cards played, skips). It deals ``worlds`` full states consistent wi
 record — its own deck shuffled, each other chariot's hand drawn from the cards that chariot
 has not played, redrawn until every skip it made since its last move is explained — and in
 each world plays each candidate move on, every chariot driven by the greedy policy (the
-bot itself, with ``lookahead``, by a one-round lookahead over greedy's best few moves; the
-rivals, with ``rival_noise``, at that rate by another of greedy's near-best moves: a rival
-that plans does not always play greedy's move),
+bot itself, with ``lookahead``, by a one-round lookahead over greedy's best few moves; a
+rival whose public record shows a move greedy would not have made, at ``rival_noise`` by
+another of greedy's near-best moves: a rival that plans does not always play greedy's move),
 until the bot has had ``horizon`` more turns (``alley_horizon`` can lengthen them while its alley
 stop is still to make; by default it does not: 6 measured no better), then scores the
 position from its own view
@@ -75,11 +75,13 @@ class ExpertBot:
     the learned value no better, and over the time limit at 4, so it is off
     (docs/performance.md); ``rival_noise``: the rate at which a rival in a rollout plays one
     of greedy's other near-best moves (:func:`_off_greedy`) instead of its first — three
-    ``search`` bots leave greedy's move in 21–29 % of their decisions with a choice; 0.3
-    measured about 5 points more wins against them on one edition's tuning seeds, but
-    against three greedy bots over seeds 0–999 2–4 points fewer on two editions of three
-    (one of them then under its target), so it is off (0, the default: the rivals play
-    greedy's move and nothing more is drawn; docs/performance.md).
+    ``search`` bots leave greedy's move in 21–29 % of their decisions with a choice;
+    ``type_rivals`` (on): only the rivals whose public record shows a card played where
+    greedy, with any hand its cards allowed, would have played otherwise
+    (:class:`~.information.Observer`); a rival never shown so plays greedy's move. 0.3 for
+    every rival measured more wins against ``search`` bots but fewer against greedy ones
+    (one edition then under its target); typed, a greedy rival is never marked, so against
+    greedy bots the bot plays exactly as with no noise (docs/performance.md).
     """
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, horizon: int = 3,
