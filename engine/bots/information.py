@@ -19,10 +19,14 @@ nothing else. This module builds it in two parts:
   each distinct hand its remaining cards allow (a few dozen at most) is checked once per
   decision, and one is drawn with the weight of the ways it can be dealt. (If the record
   explains no hand — a position the seat could not rebuild exactly — the hand is drawn as
-  if there were no skip.)
+  if there were no skip.) With ``type_rivals`` it also checks each card another chariot
+  played: if greedy, with no hand that chariot's remaining cards allowed, would have played
+  that card to that space, the chariot is marked in ``off_greedy`` (its record shows it
+  plans; the expert's rollouts then let it leave greedy's move).
 
 The rules are read only through the engine: a skip's evidence is checked by asking the
-engine for the legal moves of the position at that skip with the candidate hand.
+engine for the legal moves of the position at that skip with the candidate hand, a played
+card by asking it for the legal moves and greedy's choice among them.
 """
 
 from __future__ import annotations
