@@ -126,7 +126,7 @@ class Observer:
             self.evidence = {}  # a new race (or a seat's first decision)
             self.off_greedy = set()
         else:
-            self._skips_between(prev, skel, me)
+            self._read_round(prev, skel, me)
         self.game, self.me, self.prev = skel.game, me, skel
         for c in list(self.evidence):
             now = len(skel.played[c])
@@ -136,7 +136,7 @@ class Observer:
             else:
                 del self.evidence[c]
 
-    def _skips_between(self, prev: RaceState, now: RaceState, me: int) -> None:
+    def _read_round(self, prev: RaceState, now: RaceState, me: int) -> None:
         """The skips of the other chariots between the seat's decision ``prev`` and ``now``
         (:func:`turns_between`), kept as evidence about their hands; with ``type_rivals``,
         each card they played is also checked against the greedy policy
