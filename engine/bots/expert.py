@@ -90,8 +90,7 @@ class ExpertBot:
                  greedy_bonus: float = 0.05, spare: float = 0.15,
                  wait_spare: float = 0.3,
                  learned: float = 10.0, blend: float = 0.05, lookahead: int = 0,
-                 rival_noise: float = 0.3, type_rivals: int = 1,
-                 stop_blend: float = -1.0) -> None:
+                 rival_noise: float = 0.3, type_rivals: int = 1) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
         self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
@@ -104,8 +103,6 @@ class ExpertBot:
         self.rival_noise = float(rival_noise)
         self.type_rivals = bool(type_rivals)
         self.observer = Observer(type_rivals=self.type_rivals)
-        self.stop_blend = stop_blend
-        self._blend = blend  # this decision's weight of the hand-made score
 
     def fork(self) -> ExpertBot:
         """An independent bot in the same state (generator and record): it decides as this
@@ -130,8 +127,6 @@ class ExpertBot:
         if len(candidates) == 1:
             return candidates[0]
         worlds = int(max(self.min_worlds, self.budget // len(candidates)))
-        pending = needs_stop(skel) and not skel.stopped[me] and alley_pending(skel, me)
-        self._blend = self.stop_blend if pending and self.stop_blend >= 0 else self.blend
         totals = [0.0] * len(candidates)
         noisy = self.noisy_rivals(skel, me)
         for _ in range(worlds):
@@ -188,7 +183,7 @@ class ExpertBot:
     def value(self, s: RaceState, me: int) -> float:
         """:func:`value` with this bot's weights (the spare point's under ``s``'s rules)."""
         spare = self.wait_spare if s.game.rules.alley_must_wait else self.spare
-        return value(s, me, spare, self.learned, self._blend)
+        return value(s, me, spare, self.learned, self.blend)
 
     def own_move(self, s: RaceState, moves: LegalMoves, me: int) -> Move:
         """The bot's own move inside a rollout: of greedy's ``lookahead`` best moves (within
