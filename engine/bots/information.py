@@ -137,9 +137,9 @@ class Observer:
                 del self.evidence[c]
 
     def _read_round(self, prev: RaceState, now: RaceState, me: int) -> None:
-        """The skips of the other chariots between the seat's decision ``prev`` and ``now``
-        (:func:`turns_between`), kept as evidence about their hands; with ``type_rivals``,
-        each card they played is also checked against the greedy policy
+        """The other chariots' turns between the seat's decision ``prev`` and ``now``
+        (:func:`turns_between`): each skip is kept as evidence about a hand; with
+        ``type_rivals``, each card played is checked against the greedy policy
         (:meth:`_type_rival`)."""
         for c, at in turns_between(prev, now, me):
             if len(now.played[c]) == len(prev.played[c]):
@@ -169,18 +169,7 @@ class Observer:
         rest.remove(card)
         seen = (now.pos[c], now.crossings[c], now.stopped[c], now.status[c])
         for others in sorted(set(combinations(sorted(rest), k - 1))):
-            s = at.copy()
-            hand = tuple(sorted((card, *others)))
-            s.hands[c] = hand
-            s.decks[c] = tuple((Counter(pool) - Counter(hand)).elements())
-            moves = s.legal_moves()
-            if not moves:
-                continue
-            move = greedy_policy(s, moves)
-            if move.card != card:
-                continue
-            s.push(move)
-            if (s.pos[c], s.crossings[c], s.stopped[c], s.status[c]) == seen:
+            if _greedy_makes(at, c, tuple(sorted((card, *others))), pool, card, seen):
                 return  # greedy with this hand makes the move: nothing shown
         self.off_greedy.add(c)
 
@@ -286,6 +275,24 @@ def turns_between(prev: RaceState, now: RaceState, me: int) -> list[tuple[int, R
         at.turn, at.queue = c, ()
         out.append((c, at))
     return out
+
+
+def _greedy_makes(at: RaceState, c: int, hand: tuple[int, ...], pool: list[int], card: int,
+                  seen: tuple[object, ...]) -> bool:
+    """Chariot ``c``, holding ``hand`` (the rest of ``pool`` its deck) at ``at``, would play
+    ``card`` as greedy's move, to the position ``seen`` (space, crossings, stopped,
+    status)."""
+    s = at.copy()
+    s.hands[c] = hand
+    s.decks[c] = tuple((Counter(pool) - Counter(hand)).elements())
+    moves = s.legal_moves()
+    if not moves:
+        return False
+    move = greedy_policy(s, moves)
+    if move.card != card:
+        return False
+    s.push(move)
+    return (s.pos[c], s.crossings[c], s.stopped[c], s.status[c]) == seen
 
 
 def _merged(now: tuple[T, ...], prev: tuple[T, ...], later: list[int]) -> tuple[T, ...]:
