@@ -41,6 +41,7 @@ from avecaesar.engine.core.moves import LegalMoves, alley_pending, distinct_move
 from avecaesar.engine.core.moves import (
     _stop_possible_on_empty_track as stop_possible_on_empty_track,
 )
+from avecaesar.engine.core.race import play_turn
 from avecaesar.engine.core.state import RaceState
 from avecaesar.engine.core.types import FINISHED, RACING, REMOVED, Move
 
@@ -178,7 +179,7 @@ class ExpertBot:
                         own_turns >= self.alley_horizon or not alley_pending(s, me)):
                     break
                 own_turns += 1
-            _turn(s, choose)
+            play_turn(s, choose, choose)
             steps += 1
         return self.value(s, me)
 
@@ -226,18 +227,9 @@ def _replied(s: RaceState, move: Move, me: int) -> RaceState:
     t.push(move)
     steps = 0
     while not t.over and t.status[me] == RACING and t.turn != me and steps < 40:
-        _turn(t, greedy_policy)
+        play_turn(t, greedy_policy, greedy_policy)
         steps += 1
     return t
-
-
-def _turn(s: RaceState, choose: Callable[[RaceState, LegalMoves], Move]) -> None:
-    """One turn of ``s``: the chosen legal move, or the skip (with its reason) when none."""
-    moves = s.legal_moves()
-    if moves:
-        s.push(choose(s, moves))
-    else:
-        s.skip(moves.skip_reason or "blocked")
 
 
 def value(s: RaceState, me: int, spare: float = 0.15, learned: float = 10.0,

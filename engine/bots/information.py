@@ -45,7 +45,8 @@ from avecaesar.engine.core.types import RACING, REMOVED
 
 T = TypeVar("T")
 
-__all__ = ["Observer", "consistent_hands", "public_pool", "skeleton", "turns_between"]
+__all__ = ["Observer", "consistent_hands", "distinct_hands", "public_pool", "skeleton",
+           "turns_between"]
 
 
 def public_pool(state: RaceState, c: int) -> list[int]:
@@ -147,7 +148,6 @@ class Observer:
                     continue
                 if now.status[c] != RACING:
                     continue
-                at.stopped[c], at.dq[c] = now.stopped[c], now.dq[c]
                 if now.game.rules.alley_wait_binds and alley_pending(at, c):
                     continue  # it may have waited by choice: no evidence about its hand
                 self.evidence.setdefault(c, []).append((len(now.played[c]), at))
@@ -168,7 +168,7 @@ class Observer:
         rest = list(pool)
         rest.remove(card)
         seen = (now.pos[c], now.crossings[c], now.stopped[c], now.status[c])
-        for others in sorted(set(combinations(sorted(rest), k - 1))):
+        for others in distinct_hands(rest, k - 1):
             if _greedy_makes(at, c, tuple(sorted((card, *others))), pool, card, seen):
                 return  # greedy with this hand makes the move: nothing shown
         self.off_greedy.add(c)
@@ -223,13 +223,19 @@ def consistent_hands(pool: list[int], k: int, explains: Callable[[tuple[int, ...
     order (a hand is a sorted tuple)."""
     counts = Counter(pool)
     out = []
-    for hand in sorted(set(combinations(sorted(pool), k))):
+    for hand in distinct_hands(pool, k):
         ways = 1
         for v, m in Counter(hand).items():
             ways *= comb(counts[v], m)
         if explains(hand):
             out.append((hand, ways))
     return out
+
+
+def distinct_hands(pool: list[int], k: int) -> list[tuple[int, ...]]:
+    """Each distinct hand of ``k`` cards from the multiset ``pool``, as a sorted tuple, in
+    sorted order."""
+    return sorted(set(combinations(sorted(pool), k)))
 
 
 def turns_between(prev: RaceState, now: RaceState, me: int) -> list[tuple[int, RaceState]]:
