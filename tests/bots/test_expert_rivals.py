@@ -18,8 +18,10 @@ import pytest
 from avecaesar.engine.bots.expert import ExpertBot, _near_best, _off_greedy
 from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
 from avecaesar.engine.bots.registry import OWNERLESS, find_bot
+from avecaesar.engine.core.moves import LegalMoves
 from avecaesar.engine.core.race import new_race, play_turn
 from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.state import RaceState
 from avecaesar.engine.core.types import Move
 
 from .positions import greedy_positions
@@ -74,20 +76,17 @@ def _race(bot: ExpertBot, against: str, ruleset: str, course: str, seed: int,
     others = [find_bot(against).make(seed * 10 + i) for i in range(4)]
     marked: list[set[int]] = []
     chosen: list[Move] = []
-    while not state.over:
-        if state.turn != me:
-            play_turn(state, others[state.turn], OWNERLESS)
-            continue
-        moves = state.legal_moves()
-        if not moves:
-            state.skip(moves.skip_reason or "blocked")
-            continue
+
+    def recorded(state: RaceState, moves: LegalMoves) -> Move:
         move = bot(state, moves)
         if budget_check is not None:
             assert budget_check(state, moves) == move
         chosen.append(move)
         marked.append(set(bot.observer.off_greedy))
-        state.push(move)
+        return move
+
+    while not state.over:
+        play_turn(state, recorded if state.turn == me else others[state.turn], OWNERLESS)
     return marked, chosen
 
 
