@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
         play_turn,
         run_race,
     )
-    from avecaesar.engine.core.race_setup import race_setup
+    from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup, Seat, race_setup
     from avecaesar.engine.core.record import read_record, record_lines, replay, write_record
     from avecaesar.engine.core.ruleset_adapter import RaceRules, rules_from_ruleset
     from avecaesar.engine.core.state import RaceGame, RaceState
@@ -44,7 +44,7 @@ _WHERE = {
     "core.types": ["WAIT", "Event", "Move"],
     "core.board": ["Board"],
     "core.ruleset_adapter": ["RaceRules", "rules_from_ruleset"],
-    "core.race_setup": ["race_setup"],
+    "core.race_setup": ["ChosenRules", "RaceSetup", "Seat", "race_setup"],
     "core.state": ["RaceGame", "RaceState"],
     "core.moves": ["IllegalMoveError", "LegalMoves", "why_not"],
     "core.race": ["Outcome", "RaceRun", "new_race", "outcome", "play_turn", "run_race"],
@@ -63,6 +63,7 @@ __all__ = [
     "WAIT",
     "AveCaesarError",
     "Board",
+    "ChosenRules",
     "Course",
     "Event",
     "IllegalMoveError",
@@ -74,8 +75,10 @@ __all__ = [
     "RaceGame",
     "RaceRules",
     "RaceRun",
+    "RaceSetup",
     "RaceState",
     "Ruleset",
+    "Seat",
     "SimReport",
     "SimSpec",
     "UsageError",

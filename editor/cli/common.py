@@ -18,12 +18,17 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
 from avecaesar.editor.cli.signals import stopped_by, stopping_like_ctrl_c
 from avecaesar.engine.data.errors import AveCaesarError, InputError, UsageError
+
+if TYPE_CHECKING:
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.race_setup import RaceSetup
+    from avecaesar.engine.core.ruleset_adapter import RaceRules
 
 __all__ = ["bot_kinds", "echo_json", "fail", "handles_errors", "harden", "rule_settings",
            "seat_bots"]
@@ -119,15 +124,6 @@ LangOpt = Annotated[str | None, typer.Option(
     "AVECAESAR_LANG, else the locale, LANG; English when neither names one of these).")]
 
 
-def rules_header(ruleset: str, variants: list[str], overrides: dict[str, str],
-                 house: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
-    """What a record header says about the rules beyond their names
-    (:func:`avecaesar.engine.core.record.rules_header`), the engine loaded on first use."""
-    from avecaesar.engine.core.record import rules_header as header
-
-    return header(ruleset, variants, overrides, house)
-
-
 def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
     """``--house FILE``: the file's rules (dotted key → rule), or None without the option."""
     if path is None:
@@ -165,10 +161,17 @@ def seat_bots(bots: str, players: int, seed: int, budget: int | None = None
                           for i, k in enumerate(seats)]
 
 
-def check_players(ruleset: str, variants: Sequence[str], rules: Any, board: Any,
-                  players: int) -> int:
+def check_players(setup: RaceSetup, players: int) -> int:
     """:func:`~avecaesar.engine.core.race.check_seats`, with the bundled variants that allow
     the number of players named when the rules are written for another."""
+    return check_players_on(setup.race_rules, setup.board, players, setup.rules.ruleset,
+                            setup.rules.variants)
+
+
+def check_players_on(rules: RaceRules, board: Board, players: int, ruleset: str,
+                     variants: Sequence[str]) -> int:
+    """:func:`check_players` given the rules and board themselves (a simulation's, built
+    by the lab's own cache)."""
     from avecaesar.engine.core.race import check_player_count, check_seats
 
     seats = check_seats(rules, board, players)

@@ -24,7 +24,8 @@ RULE = "=" * 64
 
 def seed_line(game: Game) -> str:
     s = game.setup
-    return say("seed_line", course=game.state.game.board.id, ruleset=s.ruleset, seed=s.seed)
+    return say("seed_line", course=game.state.game.board.id, ruleset=s.rules.ruleset,
+               seed=s.seed)
 
 
 def table_screen(game: Game, since: int, heading: str) -> list[str]:

@@ -18,7 +18,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -27,21 +26,24 @@ from avecaesar.editor.cli.play_screen import hand_screen, short_chariots, table_
 from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.editor.render.event_text import result_lines
 from avecaesar.editor.table.choices import options
-from avecaesar.editor.table.game import Game, GameSetup
+from avecaesar.editor.table.game import Game
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.core.race import outcome
+from avecaesar.engine.core.race_setup import RaceSetup, Seat
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["run_play"]
 
 
-def run_play(ruleset: str, course: str, humans: str, players: int, variants: list[str],
-             overrides: dict[str, str], bots: str, seed: int | None, record: Path | None,
-             draw: Callable[[RaceState], None] | None, resume: Path | None,
-             house: dict[str, dict[str, Any]] | None = None) -> None:
-    """Set up (or resume) the race and run it to its end at the terminal."""
-    if resume is not None:
+def run_play(setup: RaceSetup | None, humans: str, players: int, bots: str,
+             seed: int | None, record: Path | None,
+             draw: Callable[[RaceState], None] | None, resume: Path | None) -> None:
+    """Seat the people and bots on ``setup`` (the rules on the course) and run the race to
+    its end at the terminal; or resume the record ``resume`` (``setup`` None)."""
+    if setup is None:
+        if resume is None:
+            raise AveCaesarError("give the race's setup or a record to resume")
         game = Game.resume(resume)
         if record is not None and record != resume:
             game.path = record
@@ -50,11 +52,11 @@ def run_play(ruleset: str, course: str, humans: str, players: int, variants: lis
             game.path = resume
         typer.echo(say("resuming", file=resume, turns=len(game.turns)))
     else:
-        game = Game.new(_setup(ruleset, course, humans, players, variants, overrides, bots,
-                               seed, house), record)
+        game = Game.new(_seated(setup, humans, players, bots, seed), record)
     state = game.state
     s = game.setup
-    typer.echo(say("start_line", course=state.game.board.id, ruleset=s.ruleset, seed=s.seed,
+    typer.echo(say("start_line", course=state.game.board.id, ruleset=s.rules.ruleset,
+                   seed=s.seed,
                    order=", ".join(f"{LETTERS[i]}={n}"
                                    for i, n in enumerate(state.game.names))))
     table = _Table(game, draw)
@@ -99,20 +101,18 @@ def _read(text: str, default: str | None = None) -> str:
     return answer.strip()
 
 
-def _setup(ruleset: str, course: str, humans: str, players: int, variants: list[str],
-           overrides: dict[str, str], bots: str, seed: int | None,
-           house: dict[str, dict[str, Any]] | None = None) -> GameSetup:
+def _seated(setup: RaceSetup, humans: str, players: int, bots: str, seed: int | None
+            ) -> RaceSetup:
     people = [h.strip() for h in humans.split(",") if h.strip()]
     if not people:
         raise AveCaesarError("--humans: give at least one name")
     kinds = bot_kinds(bots)
     n = max(players, len(people))
-    seats = [{"name": p, "bot": None} for p in people] + [
-        {"name": f"P{i + 1}-{kinds[i % len(kinds)]}", "bot": kinds[i % len(kinds)]}
+    seats = [Seat(p) for p in people] + [
+        Seat(f"P{i + 1}-{kinds[i % len(kinds)]}", kinds[i % len(kinds)])
         for i in range(n - len(people))]
-    return GameSetup(ruleset, variants, overrides, course,
-                     secrets.randbelow(1_000_000) if seed is None else seed, seats,
-                     house=house)
+    return setup.for_race(seats=seats,
+                          seed=secrets.randbelow(1_000_000) if seed is None else seed)
 
 
 class _Table:
@@ -158,7 +158,7 @@ class _Table:
             if who is None:
                 answer = _read(say("pass_to", name=name), default="")
             else:
-                prev = game.setup.players[who]["name"]
+                prev = game.setup.seats[who].name
                 answer = _read(say("pass_or_undo", name=name, prev=prev), default="")
             if answer != "undo":  # Enter (anything else counts as Enter)
                 break

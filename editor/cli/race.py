@@ -17,7 +17,6 @@ from avecaesar.editor.cli.common import (
     echo_json,
     house_rules,
     rule_settings,
-    rules_header,
     seat_bots,
 )
 from avecaesar.editor.cli.complete import (
@@ -32,25 +31,15 @@ from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
-    from avecaesar.engine.core.board import Board
     from avecaesar.engine.core.race import RaceRun
-    from avecaesar.engine.core.ruleset_adapter import RaceRules
+    from avecaesar.engine.core.race_setup import RaceSetup
     from avecaesar.engine.core.state import RaceState
 
 # The engine is imported by the commands when they run, not when the app is built:
 # `avecaesar --help` answers at once (docs/performance.md).
 
 
-def __getattr__(name: str) -> Any:
-    """``load_race_setup``, the engine's ``race_setup``, imported on first use."""
-    if name == "load_race_setup":
-        from avecaesar.engine.core.race_setup import race_setup
-
-        return race_setup
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ = ["play", "race", "replay_cmd"]  # and load_race_setup, lazily
+__all__ = ["play", "race", "replay_cmd"]
 
 
 def race(
@@ -93,37 +82,32 @@ def _race(ruleset: str, course: str, players: int, variants: list[str],
     from avecaesar.editor.render.event_text import describe
     from avecaesar.engine.bots.registry import OWNERLESS
     from avecaesar.engine.core.race import run_race
-    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
+    from avecaesar.engine.core.race_setup import ChosenRules, Seat
     from avecaesar.engine.core.record import record_lines, write_record
     from avecaesar.engine.core.state import LETTERS
 
     check_output(record, "--record")
-    house = house_rules(house_file)
-    rules, board = load_race_setup(ruleset, variants, overrides, course, house)
-    check_players(ruleset, variants, rules, board, players)
-    names, seats, policies = seat_bots(bots, players, seed, budget)
-    run = run_race(rules, board, names, policies, seed, ownerless=OWNERLESS)
+    chosen = ChosenRules.compose(ruleset, variants, overrides, house_rules(house_file))
+    setup = chosen.on(course)
+    check_players(setup, players)
+    names, kinds, policies = seat_bots(bots, players, seed, budget)
+    setup = setup.for_race(seats=[Seat(n, k) for n, k in zip(names, kinds, strict=True)],
+                           seed=seed, bot_budget=budget)
+    run = run_race(setup.race_rules, setup.board, names, policies, seed, ownerless=OWNERLESS)
     if as_json:
-        header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
-                                  "overrides": overrides, "course": course, "seed": seed,
-                                  "players": [{"name": n, "bot": k}
-                                              for n, k in zip(names, seats, strict=True)],
-                                  **({"bot_budget": budget} if budget else {}),
-                                  **rules_header(ruleset, variants, overrides, house)}
         if record is not None:
-            write_record(record, record_lines(run, header))
+            write_record(record, record_lines(run, setup.header()))
         echo_json({"seed": seed, "turns": len(run.turns), **run.outcome.to_json(),
                    "final": run.state.notation()})
         return
     game = run.state.game
-    typer.echo(say("race_start", course=board.id, ruleset=ruleset, seed=seed,
+    typer.echo(say("race_start", course=setup.board.id, ruleset=ruleset, seed=seed,
                    order=", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(game.names))))
     for i, t in enumerate(run.turns, start=1):
         for e in t["events"]:
             text = describe(game, e)
             typer.echo(f"{i:4d} {text}" if not text.startswith(" ") else f"     {text}")
-    _result(run, ruleset, variants, overrides, course, seed, names, list(seats), record,
-            house=house)
+    _result(run, setup, record)
 
 
 def play(
@@ -198,12 +182,13 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
     from avecaesar.editor.cli.ask_open import with_answers
     from avecaesar.editor.cli.play_session import run_play
     from avecaesar.engine.core.race import ownerless_count
-    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
+    from avecaesar.engine.core.race_setup import ChosenRules
     from avecaesar.engine.core.record import read_record
 
     check_output(record, "--record")
     check_output(board_svg, "--board")
     house = house_rules(house_file)
+    setup: RaceSetup | None = None
     if resume is None:
         if not (ruleset and course and humans):
             raise UsageError("give --ruleset, --course and --humans (or --resume FILE)")
@@ -212,38 +197,31 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
             raise UsageError("--humans: give 1 or more names, comma-separated")
         chariots_of = max(players, len(people))
 
-        def setup(answers: dict[str, dict[str, Any]] | None) -> tuple[RaceRules, Board]:
-            rules, board = load_race_setup(ruleset, variants, overrides, course, answers)
-            check_players(ruleset, variants, rules, board, chariots_of)
+        def build(answers: dict[str, dict[str, Any]] | None) -> RaceSetup:
+            found = ChosenRules.compose(ruleset, variants, overrides, answers).on(course)
+            check_players(found, chariots_of)
+            rules = found.race_rules
             chariots = chariots_of * rules.chariots_for(chariots_of)
-            if rules.ownerless is not None and ownerless_count(rules, board, chariots):
+            if rules.ownerless is not None and ownerless_count(rules, found.board, chariots):
                 rules.ownerless.check()  # the open values of the chariots nobody drives
-            return rules, board
+            return found
 
-        (_rules, _board), house = with_answers(setup, house)
+        setup, _house = with_answers(build, house)
     else:
         course = str(read_record(resume)[0]["course"])
     draw = board_writer(course, board_svg) if board_svg is not None else None
-    run_play(ruleset, course, humans, players, variants, overrides, bots, seed, record, draw,
-             resume, house)
+    run_play(setup, humans, players, bots, seed, record, draw, resume)
     if board_svg is not None:
         typer.echo(f"board drawn to {board_svg}")
 
 
-def _result(run: RaceRun, ruleset: str, variants: list[str], overrides: dict[str, str],
-            course: str, seed: int, names: list[str], seats: list[str | None],
-            record: Path | None, board_svg: Path | None = None,
-            house: dict[str, dict[str, Any]] | None = None) -> None:
+def _result(run: RaceRun, setup: RaceSetup, record: Path | None,
+            board_svg: Path | None = None) -> None:
     from avecaesar.editor.render.event_text import result_lines
     from avecaesar.engine.core.record import record_lines, write_record
 
-    header: dict[str, Any] = {"ruleset": ruleset, "variants": variants,
-                              "overrides": overrides, "course": course, "seed": seed,
-                              "players": [{"name": n, "bot": k}
-                                          for n, k in zip(names, seats, strict=True)],
-                              **rules_header(ruleset, variants, overrides, house)}
     if record is not None:
-        write_record(record, record_lines(run, header))
+        write_record(record, record_lines(run, setup.header()))
     for line in result_lines(run.outcome):
         typer.echo(line)
     if record is not None:
@@ -298,15 +276,13 @@ _DIFFERS = {"course": "the course differs", "ruleset": "the rule values (ruleset
 def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
             course: str | None = None) -> None:
     from avecaesar.engine.core.race import outcome
-    from avecaesar.engine.core.record import header_setup, read_record, replay
+    from avecaesar.engine.core.record import read_record, replay, setup_from_header
     from avecaesar.engine.core.state import LETTERS
-    from avecaesar.engine.ruleset.embedded import embedded
 
     lines = read_record(file, max_bytes)
     head = lines[0]
-    with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
-        rules, board, differs = header_setup(head, str(file), course)
-    state = replay(lines, rules, board, str(file), partial=partial)
+    setup, differs = setup_from_header(head, str(file), course)
+    state = replay(lines, setup.race_rules, setup.board, str(file), partial=partial)
     result = outcome(state)
     turns = sum(1 for line in lines if line["type"] not in ("header", "result"))
     running = not state.over

@@ -15,7 +15,7 @@ from avecaesar.editor.cli.common import (
     BudgetOpt,
     HouseOpt,
     bot_kinds,
-    check_players,
+    check_players_on,
     house_rules,
     rule_settings,
 )
@@ -163,7 +163,7 @@ def simulate_cmd(
     for side in [spec] if other is None else [spec, other]:
         # built once: the simulation's own cache of rules and board, which the workers
         # inherit when they fork
-        check_players(side.ruleset, side.variants, *_setup(_spec_key(side)), players)
+        check_players_on(*_setup(_spec_key(side)), players, side.ruleset, side.variants)
     workers = workers or os.cpu_count() or 1
     heat = heat_map is not None or report_file is not None
     specs = [spec] if other is None else [spec, other]

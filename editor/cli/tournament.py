@@ -18,7 +18,6 @@ from avecaesar.editor.cli.common import (
     echo_json,
     house_rules,
     rule_settings,
-    rules_header,
     seat_bots,
 )
 from avecaesar.editor.cli.complete import complete_bots, complete_ruleset, complete_variant
@@ -29,8 +28,7 @@ from avecaesar.engine.data.limits import MAX_PLAYERS, record_bytes_limit
 from avecaesar.engine.data.safeio import check_output, read_text, write_atomic
 
 if TYPE_CHECKING:
-    from avecaesar.engine.core.board import Board
-    from avecaesar.engine.core.ruleset_adapter import RaceRules, TournamentRules
+    from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup
     from avecaesar.engine.core.tournament import Tournament
 
 # The engine is imported by the command when it runs, not when the app is built: `avecaesar
@@ -41,30 +39,16 @@ TOURNAMENT_SCHEMA = "urn:avecaesar:tournament-record"
 __all__ = ["tournament"]
 
 
-def _setup(ruleset: str, variants: list[str], overrides: dict[str, str],
-           house: dict[str, dict[str, Any]] | None = None
-           ) -> Callable[[str], tuple[RaceRules, Board]]:
-    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
+def _setup(chosen: ChosenRules) -> Callable[[str], RaceSetup]:
+    """The tournament's rules on each course, each course loaded once."""
+    cache: dict[str, RaceSetup] = {}
 
-    cache: dict[str, tuple[RaceRules, Board]] = {}
-
-    def get(course: str) -> tuple[RaceRules, Board]:
+    def get(course: str) -> RaceSetup:
         if course not in cache:
-            cache[course] = load_race_setup(ruleset, variants, overrides, course, house)
+            cache[course] = chosen.on(course)
         return cache[course]
 
     return get
-
-
-def _tournament_rules(ruleset: str, variants: list[str], overrides: dict[str, str],
-                      house: dict[str, dict[str, Any]] | None = None
-                      ) -> tuple[TournamentRules, str]:
-    from avecaesar.engine.core.ruleset_adapter import tournament_rules_from_ruleset
-    from avecaesar.engine.ruleset.load import load_ruleset
-
-    rs = load_ruleset(ruleset, variants, overrides, house)
-    chain = [*rs.data.get("based_on", []), rs.id]
-    return tournament_rules_from_ruleset(rs), str(chain[0])
 
 
 def _pool(edition: str) -> list[str]:
@@ -112,6 +96,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                 record: Path | None, replay_file: Path | None, as_json: bool,
                 house_file: Path | None = None, budget: int | None = None) -> None:
     from avecaesar.engine.bots.registry import OWNERLESS
+    from avecaesar.engine.core.race_setup import ChosenRules
     from avecaesar.engine.core.tournament import (
         planned_courses,
         replay_tournament,
@@ -125,11 +110,10 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
 
         doc = read_tournament_record(replay_file)
         with embedded(doc.get("rules_files")), files_the_record_named(str(replay_file), 1):
-            t, edition = _tournament_rules(doc["ruleset"], doc["variants"], doc["overrides"],
-                                           doc.get("house"))
-            done = replay_tournament(doc, t, _setup(doc["ruleset"], doc["variants"],
-                                                    doc["overrides"], doc.get("house")),
-                                     str(replay_file), _pool(edition))
+            chosen = ChosenRules.compose(doc["ruleset"], doc["variants"], doc["overrides"],
+                                         doc.get("house"))
+            done = replay_tournament(doc, chosen.tournament_rules, _setup(chosen),
+                                     str(replay_file), _pool(chosen.edition))
         if as_json:
             echo_json({"replayed": True, **done.to_json()})
             return
@@ -142,20 +126,18 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     if not 1 <= players <= MAX_PLAYERS:
         raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
     names, seats, policies = seat_bots(bots, players, seed, budget)
-    house = house_rules(house_file)
-    t, edition = _tournament_rules(ruleset, variants, overrides, house)
+    chosen = ChosenRules.compose(ruleset, variants, overrides, house_rules(house_file))
+    t, pool = chosen.tournament_rules, _pool(chosen.edition)
     given = [c.strip() for c in courses.split(",") if c.strip()] if courses else None
-    setup = _setup(ruleset, variants, overrides, house)
-    for course in dict.fromkeys(planned_courses(t, players, seed, given, _pool(edition))):
-        rules, board = setup(course)  # every course is checked before the first race
-        check_players(ruleset, variants, rules, board, players)
-    header: dict[str, Any] = {"ruleset": ruleset, "variants": variants, "overrides": overrides,
-                              "courses": given,
+    setup = _setup(chosen)
+    for course in dict.fromkeys(planned_courses(t, players, seed, given, pool)):
+        check_players(setup(course), players)  # every course is checked before the first race
+    header: dict[str, Any] = {**chosen.header(), "courses": given,
                               "players": [{"name": n, "bot": k}
                                           for n, k in zip(names, seats, strict=True)],
-                              **rules_header(ruleset, variants, overrides, house)}
-    done = run_tournament(t, setup, names, policies, seed, given, _pool(edition),
-                          {**header, "tournament_seed": seed}, ownerless=OWNERLESS)
+                              **chosen.header_facts(), "tournament_seed": seed}
+    done = run_tournament(t, setup, names, policies, seed, given, pool, header,
+                          ownerless=OWNERLESS)
     if record is not None:
         write_atomic(record, json.dumps(done.record(), ensure_ascii=False) + "\n")
     if done.partial:

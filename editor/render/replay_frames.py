@@ -14,12 +14,9 @@ from typing import Any
 from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
 from avecaesar.engine.core.race import new_race, outcome
-from avecaesar.engine.core.race_setup import race_setup
-from avecaesar.engine.core.record import read_record, replay
+from avecaesar.engine.core.record import read_record, replay, setup_from_header
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.core.view import public_event
-from avecaesar.engine.course.load import load_course
-from avecaesar.engine.ruleset.embedded import embedded
 
 __all__ = ["record_frames"]
 
@@ -44,15 +41,13 @@ def record_frames(path: Path, course_check: Any = None, public: bool | None = No
     folder rule). ``public``: as the table has seen it (default: while the race runs)."""
     lines = read_record(path)
     head = lines[0]
-    course = head["course"] if course_check is None else course_check(head)
-    with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
-        rules, board = race_setup(head["ruleset"], head.get("variants", []),
-                                  head.get("overrides", {}), course, head.get("house"))
+    setup, _differs = setup_from_header(
+        head, str(path), None if course_check is None else course_check(head))
+    rules, board = setup.race_rules, setup.board
     turns = [ln for ln in lines[1:] if ln["type"] != "result"]
     replay([head, *turns] + [ln for ln in lines[1:] if ln["type"] == "result"],
            rules, board, path.name, partial=True)
-    state, _ = new_race(rules, board, [p["name"] for p in head["players"]], int(head["seed"]),
-                        head["seats"] if head.get("seated") else None)
+    state, _ = new_race(rules, board, setup.names, setup.seed, setup.start_order)
     game = state.game
     over = any(ln["type"] == "result" for ln in lines)
     hidden = not over if public is None else public
@@ -75,7 +70,7 @@ def record_frames(path: Path, course_check: Any = None, public: bool | None = No
                                   for e in events],
                        "chariots": _snapshot(state, hidden)})
     return {"record": path.name, "ruleset": head["ruleset"], "public": hidden,
-            "variants": head.get("variants", []), "course": load_course(course).name,
+            "variants": head.get("variants", []), "course": setup.course_name,
             "seed": None if hidden else head["seed"], "laps": rules.laps,
             "names": list(game.names), "letters": list(LETTERS[:game.chariots]),
             "colours": [CHARIOT_FILL[c % len(CHARIOT_FILL)] for c in range(game.chariots)],

@@ -15,7 +15,7 @@ and :class:`RecordWriteError` says so; the game is then exactly as before.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,54 +35,23 @@ from avecaesar.engine.core.race import (
     outcome,
     play_turn,
 )
-from avecaesar.engine.core.race_setup import content_hashes, race_setup
+from avecaesar.engine.core.race_setup import RaceSetup
 from avecaesar.engine.core.record import (
-    header_setup,
     read_record,
     record_lines,
     replay,
-    rules_header,
+    setup_from_header,
     write_record,
 )
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.core.view import public_event, public_record, view_for
 from avecaesar.engine.data.errors import AveCaesarError
-from avecaesar.engine.ruleset.embedded import embedded
 
-__all__ = ["Game", "GameSetup", "RecordWriteError"]
+__all__ = ["Game", "RecordWriteError"]
 
 
 class RecordWriteError(AveCaesarError):
     """The record could not be written: the change was not made."""
-
-
-@dataclass
-class GameSetup:
-    """What the setup page chose: the header of the record, less the start facts."""
-
-    ruleset: str
-    variants: list[str]
-    overrides: dict[str, str]
-    course: str  # as the engine loads it: a bundled id or an upload's file
-    seed: int
-    players: list[dict[str, Any]]  # [{"name": str, "bot": None | "greedy" | …}] in seat order
-    race: int | None = None  # the race of a tournament
-    seats: list[int] | None = None  # a tournament's later race: the start order it gives
-    house: dict[str, dict[str, Any]] | None = None  # house rules (--house, asked answers)
-    _rules_facts: dict[str, Any] | None = field(default=None, repr=False, compare=False)
-
-    def header(self) -> dict[str, Any]:
-        if self._rules_facts is None:  # the values' kinds, house rules, hashes: once
-            self._rules_facts = {
-                **rules_header(self.ruleset, self.variants, self.overrides, self.house),
-                "content": content_hashes(self.ruleset, self.variants, self.overrides,
-                                          self.course, self.house)}
-        out = {"ruleset": self.ruleset, "variants": self.variants,
-               "overrides": self.overrides, "course": self.course, "seed": self.seed,
-               "players": self.players, **self._rules_facts}
-        if self.race is not None:
-            out.update(race=self.race, seated=self.seats is not None)
-        return out
 
 
 @dataclass
@@ -98,7 +67,7 @@ class _UndoPoint:
 class Game:
     """A race in progress (or over) and its record file."""
 
-    setup: GameSetup
+    setup: RaceSetup  # rules, course, seats (in seat order; bot None: a person), seed
     path: Path | None  # the record file; None: not written until saved
     state: RaceState
     start: dict[str, Any]
@@ -113,13 +82,13 @@ class Game:
 
     # building ----------------------------------------------------------------------
     @classmethod
-    def new(cls, setup: GameSetup, path: Path | None) -> Game:
-        rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides,
-                                  setup.course, setup.house)
-        names = [p["name"] for p in setup.players]
-        check_player_count(rules, len(names), setup.ruleset, setup.variants)
+    def new(cls, setup: RaceSetup, path: Path | None) -> Game:
+        rules = setup.race_rules
+        check_player_count(rules, len(setup.seats), setup.rules.ruleset,
+                           setup.rules.variants)
         try:
-            state, start = new_race(rules, board, names, setup.seed, setup.seats)
+            state, start = new_race(rules, setup.board, setup.names, setup.seed,
+                                    setup.start_order)
         except ValueError as err:
             raise AveCaesarError(str(err)) from None
         game = cls(setup, path, state, start)
@@ -128,26 +97,19 @@ class Game:
         return game
 
     @classmethod
-    def resume(cls, path: Path, course_check: Any = None) -> Game:
-        """Continue a saved record: every line re-checked by the engine's ``replay``."""
+    def resume(cls, path: Path, course_check: Callable[[dict[str, Any]], str] | None = None
+               ) -> Game:
+        """Continue a saved record: every line re-checked by the engine's ``replay``
+        (``course_check``: the course file to race on instead of the header's, the web
+        table's check of an uploaded course)."""
         lines = read_record(path)
         head = lines[0]
-        course = head["course"] if course_check is None else course_check(head)
-        setup = GameSetup(head["ruleset"], list(head.get("variants", [])),
-                          dict(head.get("overrides", {})), course, int(head["seed"]),
-                          [{"name": p["name"], "bot": p.get("bot")} for p in head["players"]],
-                          head.get("race"), head["seats"] if head.get("seated") else None,
-                          head.get("house"))
-        with embedded(head.get("rules_files")):  # the record's copy of its ruleset files
-            if course_check is None:  # the header's files as replay checks them, unquoted
-                header_setup(head, str(path))
-            rules, board = race_setup(setup.ruleset, setup.variants, setup.overrides, course,
-                                      setup.house)
-            setup.header()  # the rules facts, with those files, computed now
+        setup, _differs = setup_from_header(
+            head, str(path), None if course_check is None else course_check(head))
+        rules, board = setup.race_rules, setup.board
         turns = [ln for ln in lines[1:] if ln["type"] != "result"]
         replay([head, *turns], rules, board, str(path), partial=True)  # raises if illegal
-        state, start = new_race(rules, board, [p["name"] for p in setup.players],
-                                setup.seed, head["seats"] if head.get("seated") else None)
+        state, start = new_race(rules, board, setup.names, setup.seed, setup.start_order)
         game = cls(setup, path, state, start)
         game._seat_policies()
         for ln in turns:  # the same turns again, now keeping their events for the log
@@ -168,11 +130,11 @@ class Game:
         return game
 
     def _seat_policies(self) -> None:
-        per = self.state.game.rules.chariots_for(len(self.setup.players))
+        per = self.state.game.rules.chariots_for(len(self.setup.seats))
         self.policies, self.owner = [], []
         for s in self.start["seats"]:
             seat = s // per
-            kind = self.setup.players[seat]["bot"]
+            kind = self.setup.seats[seat].bot
             self.owner.append(seat)
             self.policies.append(None if kind is None else
                                  make_policy(kind, self.setup.seed * 100 + seat))
@@ -219,7 +181,7 @@ class Game:
     # turns -------------------------------------------------------------------------
     @property
     def humans(self) -> int:
-        return sum(1 for p in self.setup.players if p["bot"] is None)
+        return sum(1 for p in self.setup.seats if p.bot is None)
 
     def is_human(self, c: int) -> bool:
         """A person moves chariot ``c`` now (not a bot, nor a bot standing in)."""
@@ -347,8 +309,7 @@ class Game:
             raise AveCaesarError(say("nothing_to_undo"))
         point = self.undo[-1]
         if seat is not None and point.seat != seat:
-            raise AveCaesarError(say("not_your_undo", name=self.setup.players[point.seat]
-                                     ["name"]))
+            raise AveCaesarError(say("not_your_undo", name=self.setup.seats[point.seat].name))
         with self._change():
             self.undo.pop()
             self.state = point.state.copy()
@@ -393,8 +354,7 @@ class Game:
         out = []
         for c, pc in enumerate(public):
             seat = self.owner[c]
-            kind = None if seat < 0 else self.stand_in.get(seat) or (
-                self.setup.players[seat]["bot"])
+            kind = None if seat < 0 else self.stand_in.get(seat) or self.setup.seats[seat].bot
             out.append({**pc, "colour": CHARIOT_FILL[c % len(CHARIOT_FILL)], "seat": seat,
                         "human": self.is_human(c),
                         "bot": "greedy" if seat < 0 else kind,
@@ -434,5 +394,5 @@ def _translated(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def rules_name(game: Game) -> str:
-    v = game.setup.variants
-    return game.setup.ruleset + (" + " + ", ".join(v) if v else "")
+    v = game.setup.rules.variants
+    return game.setup.rules.ruleset + (" + " + ", ".join(v) if v else "")

@@ -122,13 +122,14 @@ def links(table: Table, base: str) -> dict[str, Any]:
 async def create_table(request: Request) -> Response:
     storage, tables = _storage(request), _tables(request)
     data = await json_body(request)
-    setup, options = parse_setup(data, storage)
+    form, options = parse_setup(data, storage)
     table = Table(Tables.new_id(), secrets.token_urlsafe(18), options.shared,
                   options.delay_ms,
-                  [Seat(p["name"], p["bot"], secrets.token_urlsafe(18)) for p in setup.players])
-    path = storage.new_save(setup.players[0]["name"])
+                  [Seat(p.name, p.bot, secrets.token_urlsafe(18)) for p in form.seats])
+    path = storage.new_save(form.seats[0].name)
 
     def build() -> None:
+        setup = form.compose()
         if options.tournament:
             _tour, game = WebTournament.start(storage.saves, setup, path, setup.course)
         else:
@@ -282,13 +283,8 @@ async def new_race(request: Request) -> Response:
             path = storage.new_save(f"{tour.id}-race{len(tour.races) + 1}")
             nxt = tour.next_game(storage.saves, path)
         else:
-            path = storage.new_save(game.setup.players[0]["name"])
-            setup = game.setup
-            from avecaesar.editor.table.game import GameSetup
-
-            nxt = Game.new(GameSetup(setup.ruleset, setup.variants, setup.overrides,
-                                     setup.course, secrets.randbelow(1_000_000_000),
-                                     setup.players, house=setup.house), path)
+            path = storage.new_save(game.setup.seats[0].name)
+            nxt = Game.new(game.setup.for_race(seed=secrets.randbelow(1_000_000_000)), path)
         table.game = nxt
         table.races.append(path.name)
         tables.save(table)
@@ -408,8 +404,8 @@ async def table_of_save(request: Request) -> Response:
     table = Table(Tables.new_id(), secrets.token_urlsafe(18), True,
                   int(field(await json_body(request), "delay_ms", int, 700))
                   if request.headers.get("content-length", "0") != "0" else 700,
-                  [Seat(p["name"], p["bot"], secrets.token_urlsafe(18))
-                   for p in game.setup.players], [name])
+                  [Seat(p.name, p.bot, secrets.token_urlsafe(18))
+                   for p in game.setup.seats], [name])
     table.game = game
     tables.save(table)
     tables.add(table)

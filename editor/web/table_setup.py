@@ -16,19 +16,38 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from avecaesar.editor.table.game import GameSetup
 from avecaesar.editor.web.requests import field
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
 from avecaesar.engine.bots.registry import BOTS, POLICIES
+from avecaesar.engine.core.race_setup import ChosenRules, HouseRules, RaceSetup, Seat
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 from avecaesar.engine.data.limits import MAX_PLAYERS
 
-__all__ = ["ASKED", "TableOptions", "catalog", "missing_values", "parse_setup"]
+__all__ = ["ASKED", "SetupForm", "TableOptions", "catalog", "missing_values", "parse_setup"]
 
 #: the citation of a value the table answered in the setup form (as the terminal's ``play``)
 ASKED = "house rule: asked at the table"
 MAX_DELAY_MS = 10_000
+
+
+@dataclass(frozen=True)
+class SetupForm:
+    """What the setup form chose, checked but not yet loaded: :meth:`compose` builds the
+    race's setup (off the event loop: composing reads files)."""
+
+    ruleset: str
+    variants: tuple[str, ...]
+    overrides: tuple[tuple[str, str], ...]
+    course: str  # as the engine loads it: a bundled id or an upload's file
+    seed: int
+    seats: tuple[Seat, ...]  # in seat order; bot None: a person
+    house: HouseRules | None = None
+
+    def compose(self) -> RaceSetup:
+        chosen = ChosenRules.compose(self.ruleset, self.variants, dict(self.overrides),
+                                     self.house)
+        return chosen.on(self.course).for_race(seats=self.seats, seed=self.seed)
 
 
 @dataclass(frozen=True)
@@ -100,7 +119,7 @@ def missing_values(err: MissingRuleValueError) -> list[dict[str, Any]]:
     return out
 
 
-def _seats(data: dict[str, Any]) -> list[dict[str, Any]]:
+def _seats(data: dict[str, Any]) -> list[Seat]:
     players = field(data, "players", list)
     if not 1 <= len(players) <= MAX_PLAYERS:
         raise BadRequest(f"give 1 to {MAX_PLAYERS} players")
@@ -112,8 +131,8 @@ def _seats(data: dict[str, Any]) -> list[dict[str, Any]]:
         bot = field(p, "bot", str, None)
         if bot is not None and bot not in POLICIES:
             raise BadRequest(f"player {i}: unknown bot {bot!r}; known: {', '.join(POLICIES)}")
-        seats.append({"name": name, "bot": bot})
-    if len({s["name"].casefold() for s in seats}) != len(seats):
+        seats.append(Seat(name, bot))
+    if len({s.name.casefold() for s in seats}) != len(seats):
         raise BadRequest("two players have the same name")
     return seats
 
@@ -140,7 +159,7 @@ def _house(data: dict[str, Any], storage: Storage) -> dict[str, dict[str, Any]] 
     return house or None
 
 
-def parse_setup(data: dict[str, Any], storage: Storage) -> tuple[GameSetup, TableOptions]:
+def parse_setup(data: dict[str, Any], storage: Storage) -> tuple[SetupForm, TableOptions]:
     """The form's fields checked (every mistake a 4xx with its field named)."""
     from avecaesar.engine.ruleset.compose import parse_override
 
@@ -163,8 +182,8 @@ def parse_setup(data: dict[str, Any], storage: Storage) -> tuple[GameSetup, Tabl
     delay = field(data, "delay_ms", int, None)
     if delay is not None and not 0 <= delay <= MAX_DELAY_MS:
         raise BadRequest(f"delay_ms: 0 to {MAX_DELAY_MS} milliseconds, or null")
-    setup = GameSetup(ruleset, variants, overrides,
-                      storage.course_path(field(data, "course", str)), seed, seats,
+    setup = SetupForm(ruleset, tuple(variants), tuple(overrides.items()),
+                      storage.course_path(field(data, "course", str)), seed, tuple(seats),
                       house=_house(data, storage))
     options = TableOptions(bool(field(data, "shared", bool, False)), delay,
                            bool(field(data, "tournament", bool, False)))

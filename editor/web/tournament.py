@@ -16,11 +16,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from avecaesar.editor.table.game import Game, GameSetup
+from avecaesar.editor.table.game import Game
 from avecaesar.engine.core.race import outcome
-from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup, Seat
 from avecaesar.engine.core.record import read_record, replay
-from avecaesar.engine.core.ruleset_adapter import TournamentRules, tournament_rules_from_ruleset
+from avecaesar.engine.core.ruleset_adapter import TournamentRules
 from avecaesar.engine.core.tournament import (
     TournamentError,
     choose_course,
@@ -32,7 +32,6 @@ from avecaesar.engine.core.tournament import (
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
 from avecaesar.engine.data.safeio import write_atomic
-from avecaesar.engine.ruleset.embedded import embedded
 
 __all__ = ["WebTournament"]
 
@@ -81,14 +80,19 @@ class WebTournament:
         return None
 
     # rules ---------------------------------------------------------------------------
+    def chosen(self) -> ChosenRules:
+        """The tournament's rules, composed once per tournament object."""
+        found: ChosenRules | None = self.__dict__.get("_chosen")
+        if found is None:
+            found = self.__dict__["_chosen"] = ChosenRules.compose(
+                self.ruleset, self.variants, self.overrides, self.house)
+        return found
+
     def rules(self) -> tuple[TournamentRules, list[str]]:
         """The tournament rules and the courses a draw may take (the edition's)."""
-        from avecaesar.engine.ruleset.load import load_ruleset
-
-        rs = load_ruleset(self.ruleset, self.variants, self.overrides, self.house)
-        edition = str([*rs.data.get("based_on", []), rs.id][0])
-        pool = sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
-        return tournament_rules_from_ruleset(rs), pool
+        chosen = self.chosen()
+        pool = sorted(c for c in bundled_courses() if c.startswith(chosen.edition + "/"))
+        return chosen.tournament_rules, pool
 
     def results(self, saves: Path) -> list[Any]:
         """The finished races as the engine's race results."""
@@ -96,10 +100,8 @@ class WebTournament:
         for r, name in enumerate(self.races, start=1):
             lines = read_record(saves / name)
             head = lines[0]
-            with embedded(head.get("rules_files")):
-                rules, board = race_setup(head["ruleset"], head["variants"],
-                                          head["overrides"], head["course"], head.get("house"))
-            state = replay(lines, rules, board, name, partial=True)
+            setup = self.chosen().on(head["course"])
+            state = replay(lines, setup.race_rules, setup.board, name, partial=True)
             if not state.over:
                 break
             out.append(race_result(r, head["course"], int(head["seed"]), head["seats"],
@@ -124,9 +126,9 @@ class WebTournament:
             course = choose_course(t, k, len(self.players), self.courses, raced, pool, rng)
             raced.append(course)
         seats = next_seats(t, done[-1].seats, done[-1].seat_order) if done else None
-        setup = GameSetup(self.ruleset, self.variants, self.overrides, course,
-                          race_seed(self.seed, r), self.players, race=r, seats=seats,
-                          house=self.house)
+        setup = self.chosen().on(course).for_race(
+            seats=[Seat(p["name"], p.get("bot")) for p in self.players],
+            seed=race_seed(self.seed, r), race=r, start_order=seats)
         game = Game.new(setup, new_path)
         self.races.append(new_path.name)
         self.save(saves)
@@ -141,12 +143,16 @@ class WebTournament:
                 "standings": [s.to_json() for s in standings(names, done, t.tie_break)]}
 
     @classmethod
-    def start(cls, saves: Path, setup: GameSetup, new_path: Path, chosen_course: str
+    def start(cls, saves: Path, setup: RaceSetup, new_path: Path, chosen_course: str
               ) -> tuple[WebTournament, Game]:
         """A new tournament and its first race: the rotation's course, or the chosen one for
         every race when the rules name no playable course."""
-        t = cls(f"t{secrets.token_hex(4)}", setup.ruleset, setup.variants, setup.overrides,
-                setup.players, setup.seed, None, house=setup.house)
+        chosen = setup.rules
+        t = cls(f"t{secrets.token_hex(4)}", chosen.ruleset, list(chosen.variants),
+                chosen.overrides_dict, [s.to_json() for s in setup.seats], setup.seed, None,
+                house=None if chosen.house is None else {k: dict(v) for k, v in
+                                                         chosen.house.items()})
+        t.__dict__["_chosen"] = chosen
         rules, pool = t.rules()
         try:
             choose_course(rules, 1, len(t.players), None, [], pool, random.Random(t.seed))

@@ -5,7 +5,7 @@ the start order, and ``content``: the hashes of the course, the composed rules a
 rules it was played on); then one line per turn (a move with its card and path, a wait, or a
 skip with its reason); the last line is the result. ``schemas/game-record.schema.json``
 validates each line. :func:`replay` re-checks every move and reports the first illegal one
-with its line number; :func:`header_setup` builds what a header names and says which of
+with its line number; :func:`setup_from_header` builds what a header names and says which of
 its files differ from what the record was played on.
 """
 
@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import why_not
 from avecaesar.engine.core.race import RaceRun, new_race, outcome
-from avecaesar.engine.core.race_setup import CONTENT_KEYS, content_hashes, race_setup
+from avecaesar.engine.core.race_setup import CONTENT_KEYS, ChosenRules, RaceSetup, Seat
 from avecaesar.engine.core.ruleset_adapter import RaceRules
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.course.load import bundled_course_ids
 from avecaesar.engine.data.errors import AveCaesarError, FileAccessError, InputError, Problem
 from avecaesar.engine.data.limits import record_bytes_limit
-from avecaesar.engine.data.paths import RULESETS_DIR
 from avecaesar.engine.data.safeio import (
     allowed_roots,
     check_inside,
@@ -35,12 +34,10 @@ from avecaesar.engine.data.safeio import (
     write_atomic,
 )
 from avecaesar.engine.data.schemas import validator
-from avecaesar.engine.ruleset.embedded import recording
-from avecaesar.engine.ruleset.load import load_ruleset
+from avecaesar.engine.ruleset.embedded import embedded
 
 __all__ = ["FORMAT", "RecordError", "check_header_files", "files_the_record_named",
-           "header_setup", "read_record", "record_lines", "replay", "rules_header",
-           "write_record"]
+           "read_record", "record_lines", "replay", "setup_from_header", "write_record"]
 
 FORMAT = "avecaesar-game-record"
 VERSION = 1
@@ -55,16 +52,12 @@ class RecordError(AveCaesarError):
         super().__init__(f"{file}:{line}: {message}")
 
 
-def record_lines(run: RaceRun, header: dict[str, Any]) -> list[dict[str, Any]]:
-    """The record of a finished run: header, one line per turn, result. The header's
-    ``content`` is computed from its names when it has none (and left out when they name
-    nothing that loads: a run built by hand, as tests do)."""
+def record_lines(run: RaceRun, header: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The record of a finished run: header, one line per turn, result. ``header`` is what
+    the race was set up under (:meth:`~avecaesar.engine.core.race_setup.RaceSetup.header`);
+    the record adds its format and the start facts (start order, reveals, start position,
+    the chariots' names)."""
     names = run.state.game.names
-    if "content" not in header and "ruleset" in header and "course" in header:
-        with contextlib.suppress(AveCaesarError):
-            header = {**header, "content": content_hashes(
-                header["ruleset"], header.get("variants", []), header.get("overrides", {}),
-                header["course"], header.get("house"))}
     head = {"type": "header", "format": FORMAT, "version": VERSION, **header,
             "seats": run.setup["seats"], "reveals": run.setup["reveals"],
             "start": run.setup["start"],
@@ -136,7 +129,8 @@ def _clip(text: str, n: int = 120) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-def check_header_files(head: dict[str, Any], file: str, with_course: bool = True) -> None:
+def check_header_files(head: Mapping[str, Any], file: str, with_course: bool = True
+                       ) -> None:
     """A record names its ruleset, variants and course: bundled ids, or files (read, as
     when the race was run, relative to the working folder) in the working folder's tree,
     the record's own folder tree or a folder allowed with ``--allow-path`` — never any file
@@ -293,11 +287,13 @@ def files_the_record_named(file: str, line: int, named_by_user: str | None = Non
                           "FILE` or `avecaesar ruleset validate FILE`") from None
 
 
-def header_setup(head: dict[str, Any], file: str, course: str | None = None
-                 ) -> tuple[RaceRules, Board, list[str]]:
-    """The rules and board a record's header names (``course``: another course file the
-    user names instead, ``--course``), and which of ``course``, ``ruleset``, ``house``
-    differ from the hashes the header carries (none for an older record without them).
+def setup_from_header(head: Mapping[str, Any], file: str, course: str | None = None
+                      ) -> tuple[RaceSetup, list[str]]:
+    """The one reader of a record header: the setup it names (``course``: another course
+    file the user names instead, ``--course``), and which of ``course``, ``ruleset``,
+    ``house`` differ from the hashes the header carries (none for an older record without
+    them). The record's own copy of its rules files (``rules_files``) is read instead of the
+    disk.
 
     The header's files are checked as :func:`check_header_files` does; a file it names
     that is not a usable course or ruleset is a :class:`RecordError` that counts its
@@ -305,31 +301,17 @@ def header_setup(head: dict[str, Any], file: str, course: str | None = None
     problems would quote its keys and values."""
     check_header_files(head, file, with_course=course is None)
     use = head["course"] if course is None else course
-    args = (head["ruleset"], head.get("variants", []), head.get("overrides", {}), use,
-            head.get("house"))
-    with files_the_record_named(file, head.get("_line", 1), course):
-        rules, board = race_setup(*args)
-        now = content_hashes(*args)
+    with embedded(head.get("rules_files")), files_the_record_named(
+            file, head.get("_line", 1), course):
+        chosen = ChosenRules.compose(head["ruleset"], head.get("variants", []),
+                                     head.get("overrides", {}), head.get("house"))
+        setup = chosen.on(use)
+    setup = setup.for_race(
+        seats=[Seat(p["name"], p.get("bot")) for p in head.get("players", [])],
+        seed=int(head["seed"]), bot_budget=head.get("bot_budget"), race=head.get("race"),
+        start_order=head["seats"] if head.get("seated") else None)
     recorded = head.get("content")
+    now = setup.content
     differs = ([k for k in CONTENT_KEYS if recorded.get(k) != now.get(k)]
                if isinstance(recorded, dict) else [])
-    return rules, board, differs
-
-
-def rules_header(ruleset: str, variants: list[str], overrides: dict[str, str],
-                 house: dict[str, dict[str, Any]] | None) -> dict[str, Any]:
-    """What a record header says about the rules beyond their names: the house rules and
-    the text of every ruleset or variant file read (``rules_files``), so that the record
-    replays without those files (engine/ruleset/embedded.py), and the kind of every value
-    that a text does not state outright (read, conflict, open)."""
-    with recording() as read:
-        rs = load_ruleset(ruleset, variants, overrides, house)
-    out: dict[str, Any] = {"kinds": {k: v for k, v in rs.kinds().items() if v != "stated"}}
-    if house:
-        out["house"] = house
-    bundled = RULESETS_DIR.resolve()
-    files = {name: text for name, text in read.items()
-             if not Path(name).resolve().is_relative_to(bundled)}
-    if files:
-        out["rules_files"] = files
-    return out
+    return setup, differs

@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import Outcome, Policy, outcome, run_race
+from avecaesar.engine.core.race_setup import RaceSetup, Seat
 from avecaesar.engine.core.record import record_lines, replay
-from avecaesar.engine.core.ruleset_adapter import RaceRules, TournamentRules
+from avecaesar.engine.core.ruleset_adapter import TournamentRules
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["FORMAT", "RaceResult", "Setup", "Standing", "Tournament", "TournamentError",
@@ -31,7 +31,7 @@ __all__ = ["FORMAT", "RaceResult", "Setup", "Standing", "Tournament", "Tournamen
 FORMAT = "avecaesar-tournament-record"
 VERSION = 1
 
-Setup = Callable[[str], tuple[RaceRules, Board]]  # course reference → rules, board
+Setup = Callable[[str], RaceSetup]  # course reference → the rules on that course
 
 
 class TournamentError(AveCaesarError):
@@ -226,13 +226,13 @@ def run_tournament(t: TournamentRules, setup: Setup, names: Sequence[str],
     """Play the tournament; ``policies[i]`` drives player ``i`` in every race, ``ownerless``
     the chariots no player drives (see :func:`~avecaesar.engine.core.race.run_race`).
 
-    ``setup(course)`` gives the race rules and board of a course; ``pool``: the courses a
-    draw may take."""
+    ``setup(course)`` gives the setup of a race on a course (the tournament's rules, composed
+    once); ``pool``: the courses a draw may take; ``header``: the tournament record's own
+    header (the players with their bots, the courses asked for, the tournament seed)."""
     rng = random.Random(seed)
     results: list[RaceResult] = []
     try:
-        _run_races(t, setup, names, policies, seed, courses, pool, header, rng, results,
-                   ownerless)
+        _run_races(t, setup, names, policies, seed, courses, pool, rng, results, ownerless)
     except KeyboardInterrupt:  # keep the races finished so far
         return Tournament(tuple(names), tuple(results),
                           standings(names, results, t.tie_break), dict(header or {}), True)
@@ -254,27 +254,23 @@ def planned_courses(t: TournamentRules, players: int, seed: int,
 
 def _run_races(t: TournamentRules, setup: Setup, names: Sequence[str],
                policies: Sequence[Policy], seed: int, courses: Sequence[str] | None,
-               pool: Sequence[str], header: dict[str, Any] | None, rng: random.Random,
+               pool: Sequence[str], rng: random.Random,
                results: list[RaceResult], ownerless: Policy | None = None) -> None:
     """Run the races one by one, appending each result to ``results`` as it finishes."""
     seats: list[int] | None = None
     n = len(names)
     for r in range(1, t.races + 1):
         course = choose_course(t, r, n, courses, [x.course for x in results], pool, rng)
-        rules, board = setup(course)
-        s = race_seed(seed, r)
+        race = setup(course).for_race(seats=[Seat(nm) for nm in names],
+                                      seed=race_seed(seed, r), race=r, start_order=seats)
+        rules, board, s = race.race_rules, race.board, race.seed
         chariots = n * rules.chariots_for(n)
         if chariots > len(board.start_places):
             raise TournamentError(f"race {r}: {chariots} chariots for {course}, which has "
                                   f"{len(board.start_places)} start places")
         run = run_race(rules, board, names, policies, s, seats=seats,
                        ownerless=ownerless)
-        game_keys = ("ruleset", "variants", "overrides", "players", "house", "kinds",
-                     "rules_files")
-        head = {"players": [{"name": nm, "bot": None} for nm in names],
-                **{k: v for k, v in (header or {}).items() if k in game_keys},
-                "course": course, "seed": s, "race": r, "seated": seats is not None}
-        lines = record_lines(run, head)
+        lines = record_lines(run, race.header())
         res = _result(r, course, s, run.setup["seats"], run.outcome, n, lines)
         results.append(res)
         seats = next_seats(t, res.seats, res.seat_order)
@@ -306,8 +302,8 @@ def replay_tournament(doc: dict[str, Any], t: TournamentRules, setup: Setup,
         if seats is not None and list(entry["seats"]) != seats:
             raise TournamentError(f"{file}: race {r} starts in the order {entry['seats']}, "
                                   f"the rules give {seats} ({t.cite('next_start_order')})")
-        rules, board = setup(course)
-        state = replay(lines, rules, board, f"{file} race {r}")
+        race = setup(course)
+        state = replay(lines, race.race_rules, race.board, f"{file} race {r}")
         res = _result(r, course, int(entry["seed"]), state_seats(lines), outcome(state),
                       len(names), entry["record"])
         results.append(res)

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from avecaesar.engine.core.race import check_player_count, check_seats
-from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
 from avecaesar.engine.lab.simulate import SimSpec
@@ -31,12 +31,20 @@ def settle_open_values(ruleset: str, variants: Sequence[str],
                        ) -> tuple[tuple[tuple[str, str], ...], list[str]]:
     """``settings`` with every value the rules leave open set to its first choice, and one
     note per value so set. A value with no listed choices stays an error (raised)."""
+    settled, notes, _setup = _settled(ruleset, variants, settings, course, house)
+    return settled, notes
+
+
+def _settled(ruleset: str, variants: Sequence[str], settings: Sequence[tuple[str, str]],
+             course: str, house: Mapping[str, Mapping[str, Any]] | None
+             ) -> tuple[tuple[tuple[str, str], ...], list[str], RaceSetup]:
+    """:func:`settle_open_values` and the setup it settled on."""
     out = list(settings)
     notes: list[str] = []
     for _ in range(8):  # each round settles every value one setup reports
         try:
-            race_setup(ruleset, variants, dict(out), course, house)
-            return tuple(out), notes
+            setup = ChosenRules.compose(ruleset, variants, dict(out), house).on(course)
+            return tuple(out), notes, setup
         except MissingRuleValueError as err:
             if any(not choices for _key, _why, choices in err.entries):
                 raise
@@ -45,8 +53,8 @@ def settle_open_values(ruleset: str, variants: Sequence[str],
                 out.append((key, value))
                 notes.append(f"{key} is left open by the rules: raced as {value} (the first "
                              f"choice); --set {key}=… to choose")
-    race_setup(ruleset, variants, dict(out), course, house)
-    return tuple(out), notes
+    setup = ChosenRules.compose(ruleset, variants, dict(out), house).on(course)
+    return tuple(out), notes, setup
 
 
 def max_players(rules: Any, board: Any) -> int:
@@ -70,8 +78,8 @@ def batch_spec(course: str, ruleset: str | None, players: int | None, races: int
     """The simulation of one course in a batch, and the notes on what was chosen for it:
     ``ruleset`` None is the course's edition, ``players`` None the most it seats."""
     rules_id = ruleset or edition_of(course)
-    settled, notes = settle_open_values(rules_id, variants, settings, course, house_rules)
-    rules, board = race_setup(rules_id, variants, dict(settled), course, house_rules)
+    settled, notes, setup = _settled(rules_id, variants, settings, course, house_rules)
+    rules, board = setup.race_rules, setup.board
     n = players or max_players(rules, board)
     check_seats(rules, board, n)
     check_player_count(rules, n, rules_id, variants)

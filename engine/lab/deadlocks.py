@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import run_race
-from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.race_setup import ChosenRules
 
 __all__ = ["DeadlockCount", "count_deadlocks"]
 
@@ -40,11 +40,12 @@ def count_deadlocks(ruleset: str, courses: Sequence[str], bot: str, races: int,
                     first_seed: int = 0) -> DeadlockCount:
     """Run ``races`` seeded races of ``chariots`` bots of kind ``bot`` (as many as a course
     has start places, if fewer); count the deadlocks."""
-    setups = {c: race_setup(ruleset, variants, {}, c) for c in courses}
+    chosen = ChosenRules.compose(ruleset, variants)
+    setups = {c: chosen.on(c) for c in courses}
     out = DeadlockCount(ruleset, bot)
     for seed in range(first_seed, first_seed + races):
         course = courses[seed % len(courses)]
-        rules, board = setups[course]
+        rules, board = setups[course].race_rules, setups[course].board
         n = min(chariots, len(board.start_places))  # a 4-place board races 4
         names = [f"{bot}{i + 1}" for i in range(n)]
         policies = [make_policy(bot, seed * 100 + i) for i in range(n)]

@@ -150,11 +150,10 @@ def _store_warm(specs: Sequence[SimSpec]) -> None:
 def _rules(ruleset: str, variants: tuple[str, ...], settings: tuple[tuple[str, str], ...],
            house: str) -> Any:
     """The race rules alone (an edited course's simulations share them)."""
-    from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
-    from avecaesar.engine.ruleset.load import load_ruleset
+    from avecaesar.engine.core.race_setup import ChosenRules
 
-    return rules_from_ruleset(load_ruleset(ruleset, list(variants), dict(settings),
-                                           json.loads(house) if house else None))
+    return ChosenRules.compose(ruleset, variants, dict(settings),
+                               json.loads(house) if house else None).race_rules
 
 
 def _spec_key(spec: SimSpec) -> tuple[Any, ...]:

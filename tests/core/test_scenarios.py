@@ -408,7 +408,7 @@ def test_water_ditch_is_jumped_over_without_counting_or_is_a_space():
     # PT: decoration only (Pro Ludo 2006 rules (PT) III)
     from pathlib import Path
 
-    from avecaesar.editor.cli.race import load_race_setup
+    from avecaesar.engine.core.race_setup import race_setup as load_race_setup
     from avecaesar.engine.core.state import LETTERS, RaceGame, RaceState
 
     course = str(Path(__file__).parent / "courses" / "oval-water.yaml")

@@ -115,11 +115,11 @@ def test_every_card_in_hand_is_listed_the_forbidden_ones_with_their_reason() -> 
 
 def test_the_warning_when_points_left_fall_short_of_the_way_home() -> None:
     from avecaesar.editor.cli.play_screen import short_chariots, table_screen
-    from avecaesar.editor.table.game import Game, GameSetup
+    from avecaesar.editor.table.game import Game
+    from avecaesar.engine.core.race_setup import ChosenRules, Seat
 
-    game = Game.new(GameSetup("dicetree-2022", [], {}, "dicetree-2022/arena-carthago", 5,
-                              [{"name": "Anna", "bot": None}, {"name": "Ben", "bot": None}]),
-                    None)
+    on = ChosenRules.compose("dicetree-2022").on("dicetree-2022/arena-carthago")
+    game = Game.new(on.for_race(seats=[Seat("Anna"), Seat("Ben")], seed=5), None)
     assert short_chariots(game) == []
     c = game.state.turn
     game.state.decks[c] = ()  # a chariot that has spent its deck: its hand only is left
@@ -153,12 +153,12 @@ def test_undo_typed_on_the_pass_screen_takes_back_the_last_move() -> None:
 def test_the_table_view_says_why_a_card_in_hand_has_no_move() -> None:
     """The web table's own-hand view carries, per card without a move, the same reason as
     the terminal (and only on the device of the person to move)."""
-    from avecaesar.editor.table.game import Game, GameSetup
+    from avecaesar.editor.table.game import Game
+    from avecaesar.engine.core.race_setup import ChosenRules, Seat
 
+    on = ChosenRules.compose("dicetree-2022").on("dicetree-2022/arena-carthago")
     for seed in range(60):
-        game = Game.new(GameSetup("dicetree-2022", [], {}, "dicetree-2022/arena-carthago",
-                                  seed, [{"name": "Anna", "bot": None},
-                                         {"name": "Ben", "bot": None}]), None)
+        game = Game.new(on.for_race(seats=[Seat("Anna"), Seat("Ben")], seed=seed), None)
         c = game.state.turn
         if 6 not in game.state.cards(c):
             continue
