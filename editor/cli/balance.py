@@ -9,10 +9,22 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from avecaesar.editor.cli.common import HouseOpt, bot_kinds, house_rules, rule_settings
+from avecaesar.editor.cli.common import (
+    ClusterOpt,
+    HouseOpt,
+    QuietOpt,
+    SeedOpt,
+    SetOpt,
+    VariantOpt,
+    WorkersOpt,
+    bot_kinds,
+    check_counts,
+    check_workers,
+    house_rules,
+    rule_settings,
+)
 from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.data.errors import UsageError
-from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
@@ -60,34 +72,31 @@ def _table(reports: list[SimReport]) -> list[str]:
             for row in rows]
 
 
-def balance_cmd(
-    courses: Annotated[list[str] | None, typer.Argument(
-        help="Course ids or files (default: every bundled course).")] = None,
-    edition: Annotated[list[str] | None, typer.Option(
-        help="Every bundled course of this edition (repeat).")] = None,
-    ruleset: Annotated[str | None, typer.Option(
+CoursesOpt = Annotated[list[str] | None, typer.Argument(
+        help="Course ids or files (default: every bundled course).")]
+EditionOpt = Annotated[list[str] | None, typer.Option(
+        help="Every bundled course of this edition (repeat).")]
+RulesetOpt = Annotated[str | None, typer.Option(
         "--ruleset", "-r", help="Ruleset for every course (default: each course's own "
-        "edition).")] = None,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="Players (default: the most each course seats).")] = None,
-    races: Annotated[int, typer.Option("--races", "-k", help="Races per course.")] = 2000,
-    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
-                                                      help="Variant (repeat).")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled (all: "
-                                      "every registered bot).")] = "greedy",
-    seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
-    workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
-    cluster: Annotated[str | None, typer.Option(help="Run on a Dask cluster: the scheduler's "
-                                                "address (tcp://host:8786).")] = None,
-    report_dir: Annotated[Path | None, typer.Option(
-        "--report-dir", help="Write each course's balance report (HTML) into this folder.")
-                          ] = None,
-    json_file: Annotated[Path | None, typer.Option("--json", help="Write every report as "
-                                                   "JSON here ('-' for stdout).")] = None,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
-    house: HouseOpt = None,
-) -> None:
+        "edition).")]
+PlayersOpt = Annotated[int | None, typer.Option(
+        "--players", "-n", help="Players (default: the most each course seats).")]
+RacesOpt = Annotated[int, typer.Option("--races", "-k", help="Races per course.")]
+BotsOpt = Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled (all: "
+                                      "every registered bot).")]
+ReportDirOpt = Annotated[Path | None, typer.Option(
+       "--report-dir", help="Write each course's balance report (HTML) into this folder.")
+                         ]
+JsonFileOpt = Annotated[Path | None, typer.Option("--json", help="Write every report as "
+                                                  "JSON here ('-' for stdout).")]
+
+
+def balance_cmd(courses: CoursesOpt = None, edition: EditionOpt = None,
+                ruleset: RulesetOpt = None, players: PlayersOpt = None, races: RacesOpt = 2000,
+                variant: VariantOpt = None, set_: SetOpt = None, bots: BotsOpt = "greedy",
+                seed: SeedOpt = 1, workers: WorkersOpt = 0, cluster: ClusterOpt = None,
+                report_dir: ReportDirOpt = None, json_file: JsonFileOpt = None,
+                quiet: QuietOpt = False, house: HouseOpt = None) -> None:
     """Simulate every bundled course of an edition (or a list) and rank them from best to
     worst balanced: the spread of win rates between start places, with each course's other
     figures; --report-dir writes each course's balance report.
@@ -98,19 +107,12 @@ def balance_cmd(
 
     Example: avecaesar balance --edition ravensburger-1989 --races 100
     """
-    import os
-
     from avecaesar.editor.cli.simulate import progress_bar
     from avecaesar.engine.lab.batch import batch_spec
     from avecaesar.engine.lab.simulate import report, run_many
 
-    if not 1 <= races <= MAX_RACES:
-        raise UsageError(f"--races {races}: give 1 to {MAX_RACES:,} races")
-    if players is not None and not 1 <= players <= MAX_PLAYERS:
-        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
-    if workers > max_workers():
-        raise UsageError(f"--workers {workers}: at most {max_workers()} (4 per core; "
-                         "0 uses every core)")
+    check_counts([("--races", races)], players)
+    processes = check_workers(workers)
     if report_dir is not None and report_dir.exists() and not report_dir.is_dir():
         raise UsageError(f"--report-dir {report_dir}: a file of that name exists; give a "
                          "folder")
@@ -130,8 +132,7 @@ def balance_cmd(
     quiet = quiet or json_file == Path("-")
     heat = report_dir is not None
     with progress_bar(races * len(specs), quiet) as tick:
-        found, interrupted = run_many(specs, workers or os.cpu_count() or 1, heat, tick,
-                                      cluster=cluster)
+        found, interrupted = run_many(specs, processes, heat, tick, cluster=cluster)
     reports = [report(s, f, heat) for s, f in zip(specs, found, strict=True) if f]
     elapsed = time.perf_counter() - started
     _write(reports, json_file, report_dir, elapsed, interrupted)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from avecaesar.editor.cli.complete import complete_variant
 from avecaesar.editor.cli.signals import stopped_by, stopping_like_ctrl_c
 from avecaesar.engine.data.errors import AveCaesarError, InputError, UsageError
 
@@ -108,6 +109,43 @@ def rule_settings(texts: list[str] | None) -> dict[str, str]:
         key, _value = parse_override(text)
         out[key] = text.partition("=")[2].strip()
     return out
+
+
+VariantOpt = Annotated[list[str] | None, typer.Option("--variant", "-v",
+                                                      autocompletion=complete_variant,
+                                                      help="Variant (repeat).")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="key=value.")]
+SeedOpt = Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")]
+WorkersOpt = Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)]
+ClusterOpt = Annotated[str | None, typer.Option(help="Run on a Dask cluster: the scheduler's "
+                                                "address (tcp://host:8786). Needs the "
+                                                "'dask' extra.")]
+QuietOpt = Annotated[bool, typer.Option(help="No progress bar.")]
+
+
+def check_workers(workers: int) -> int:
+    """``--workers N`` within the limit; the number of processes it means (0: every core)."""
+    import os
+
+    from avecaesar.engine.data.limits import max_workers
+
+    if workers > max_workers():
+        raise UsageError(f"--workers {workers}: at most {max_workers()} (4 per core; "
+                         "0 uses every core)")
+    return workers or os.cpu_count() or 1
+
+
+def check_counts(races: Sequence[tuple[str, int]] = (), players: int | None = None,
+                 least: int = 1) -> None:
+    """Each ``(option, races)`` from ``least`` to the races limit; ``players`` (when given)
+    from 1 to the players limit."""
+    from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES
+
+    for name, n in races:
+        if not least <= n <= MAX_RACES:
+            raise UsageError(f"{name} {n}: give {least} to {MAX_RACES:,} races")
+    if players is not None and not 1 <= players <= MAX_PLAYERS:
+        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
 
 
 BudgetOpt = Annotated[int | None, typer.Option(

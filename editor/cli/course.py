@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,9 +17,9 @@ from avecaesar.editor.cli.common import (
     rule_settings,
 )
 from avecaesar.editor.cli.complete import complete_course, complete_ruleset, complete_variant
-from avecaesar.editor.cli.course_validate import report
+from avecaesar.editor.cli.course_validate import check
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
-from avecaesar.engine.data.errors import InputError, Problem, UsageError
+from avecaesar.engine.data.errors import InputError, UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
@@ -60,39 +61,43 @@ def _courses(ref: str) -> list[Course]:
     return courses
 
 
-def validate(
-    courses: Annotated[list[str], typer.Argument(help=COURSE_HELP,
-                                                      autocompletion=complete_course)],
-    json_out: Annotated[bool, typer.Option(
-        "--json", help="Print one JSON array with an object per course checked (course, "
-        "name, file, direction, valid, figures, rules, problems; docs/course-format.md).")
-    ] = False,
-    deck_points: Annotated[int | None, typer.Option(help="Points in a deck (default 84, or "
-                                                    "the ruleset's).", min=1)] = None,
-    ruleset: Annotated[str | None, typer.Option(help="Take deck points, bonus, laps and alley "
+CoursesOpt = Annotated[list[str], typer.Argument(help=COURSE_HELP,
+                                                      autocompletion=complete_course)]
+JsonOutOpt = Annotated[bool, typer.Option(
+       "--json", help="Print one JSON array with an object per course checked (course, "
+       "name, file, direction, valid, figures, rules, problems; docs/course-format.md).")
+   ]
+DeckPointsOpt = Annotated[int | None, typer.Option(help="Points in a deck (default 84, or "
+                                                   "the ruleset's).", min=1)]
+RulesetOpt = Annotated[str | None, typer.Option(help="Take deck points, bonus, laps and alley "
                                                 "laps from this ruleset.",
-                                                autocompletion=complete_ruleset)] = None,
-    variant: Annotated[list[str] | None, typer.Option(help="Variant(s) of the ruleset, in "
+                                                autocompletion=complete_ruleset)]
+VariantOpt = Annotated[list[str] | None, typer.Option(help="Variant(s) of the ruleset, in "
                                                       "order.",
-                                                      autocompletion=complete_variant)] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="key=value for a rule "
-                                                   "value.")] = None,
-    simulate: Annotated[int, typer.Option("--simulate", help="Also run K seeded greedy-bot "
+                                                      autocompletion=complete_variant)]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="key=value for a rule "
+                                                  "value.")]
+SimulateOpt = Annotated[int, typer.Option("--simulate", help="Also run K seeded greedy-bot "
                                           "races (needs --ruleset): finish rate and "
-                                          "balance.", min=0)] = 0,
-    explain: Annotated[bool, typer.Option("--explain", help="Where the points go: each "
+                                          "balance.", min=0)]
+ExplainOpt = Annotated[bool, typer.Option("--explain", help="Where the points go: each "
                                           "start place's race by lap, by kind of piece and "
-                                          "by piece.")] = False,
-    what_if: Annotated[bool, typer.Option("--what-if", help="Try every one-space edit; list "
-                                          "those that reach --reserve, best first.")] = False,
-    reserve: Annotated[int, typer.Option("--reserve", help="Target reserve for --what-if "
-                                         "(points left at every start place).")] = 0,
-    update_figures: Annotated[bool, typer.Option("--update-figures", help="Rewrite the "
-                                                 "file's declared figures in place (only "
-                                                 "those lines change) and show the diff."
-                                                 )] = False,
-    house: HouseOpt = None,
-) -> None:
+                                          "by piece.")]
+WhatIfOpt = Annotated[bool, typer.Option("--what-if", help="Try every one-space edit; list "
+                                         "those that reach --reserve, best first.")]
+ReserveOpt = Annotated[int, typer.Option("--reserve", help="Target reserve for --what-if "
+                                         "(points left at every start place).")]
+UpdateFiguresOpt = Annotated[bool, typer.Option("--update-figures", help="Rewrite the "
+                                                "file's declared figures in place (only "
+                                                "those lines change) and show the diff."
+                                                )]
+
+
+def validate(courses: CoursesOpt, json_out: JsonOutOpt = False,
+             deck_points: DeckPointsOpt = None, ruleset: RulesetOpt = None,
+             variant: VariantOpt = None, set_: SetOpt = None, simulate: SimulateOpt = 0,
+             explain: ExplainOpt = False, what_if: WhatIfOpt = False, reserve: ReserveOpt = 0,
+             update_figures: UpdateFiguresOpt = False, house: HouseOpt = None) -> None:
     """Check course files — every problem as file:line:col — and compute their figures.
 
     Exit 0 when valid and finishable, 1 when a problem is found or a start place cannot
@@ -100,19 +105,20 @@ def validate(
 
     Example: avecaesar course validate homebrew/rome --ruleset homebrew
     """
-    if not (json_out or deck_points is not None or ruleset or variant or set_ or simulate
-            or explain or what_if or reserve or update_figures or house):
-        _validate_plain(courses)
-    rules = _rules(deck_points, ruleset, variant, set_, house)
-    if simulate and not ruleset:
+    given = dict(locals())
+    refs = given.pop("courses")
+    opts = ValidateOptions(**given)  # every option of the command, by its name
+    if opts == ValidateOptions():
+        _validate_plain(refs)
+    rules = _rules(opts.deck_points, opts.ruleset, opts.variant, opts.set_, opts.house)
+    if opts.simulate and not opts.ruleset:
         raise UsageError("--simulate needs --ruleset: the races are run under its rules")
-    if reserve and not what_if:
+    if opts.reserve and not opts.what_if:
         raise UsageError("--reserve is the target of --what-if: add --what-if")
     results: list[dict[str, object]] = []
-    bad = False
-    usage = False  # a file that cannot be read at all: exit 2
+    bad = usage = False  # usage: a file that cannot be read at all (exit 2)
     updates: dict[str, dict[tuple[str, ...], dict[str, object]]] = {}
-    for ref in courses:
+    for ref in refs:
         try:
             loaded = _courses(ref)
         except InputError as err:
@@ -120,56 +126,75 @@ def validate(
             usage |= err.exit_code == 2
             results.append({"course": ref, "file": ref, "valid": False,
                             "problems": [p.to_json() for p in err.problems]})
-            if not json_out:
+            if not opts.json_out:
                 for p in err.problems:
                     typer.echo(str(p), err=True)
             continue
         for course in loaded:
-            figs = None if course.errors else course.figures(rules)
-            problems: list[Problem] = list(course.problems)
-            stale = course.figure_problems(figs) if figs is not None else []
-            if figs is not None:
-                problems += course.rule_problems(figs, rules)
-            if figs is not None and update_figures:
-                block = ("anticlockwise", "figures") if course.direction == "anticlockwise" \
-                    else ("figures",)
-                updates.setdefault(course.model.file, {})[block] = figs.to_json()
-            elif stale:
-                problems += stale
-            errors = [p for p in problems if p.severity == "error"]
-            ok = not errors and figs is not None and figs.finishable
-            bad |= not ok
-            entry: dict[str, object] = {
-                "course": course.id, "name": course.name, "file": course.model.file,
-                "direction": course.direction, "valid": not errors,
-                "figures": figs.to_json() if figs else None, "rules": rules.source,
-                "problems": [p.to_json() for p in sorted(problems)]}
-            sim_lines: list[str] = []
-            if simulate and ok:
-                entry["simulation"], sim_lines = _simulation(
-                    course.id if cid_of(ref) else ref, ruleset, variant, set_, course,
-                    simulate, house)
-            extra: list[str] = []
-            if figs is not None and (explain or what_if):
-                from avecaesar.editor.cli.course_insight import course_insight
-
-                extra, data = course_insight(course, figs, rules, explain_race=explain,
-                                             what_ifs=what_if, reserve=reserve)
-                entry.update(data)
+            entry, ok = _validated(ref, course, rules, opts, updates)
             results.append(entry)
-            if not json_out:
-                for p in sorted(problems):
-                    typer.echo(str(p), err=True)
-                if stale and errors and set(errors) <= set(stale):
-                    typer.echo(f"  only the declared figures are stale — `avecaesar course "
-                               f"validate {ref} --update-figures` rewrites them", err=True)
-                for line in report(course, figs, rules) + extra + sim_lines:
-                    typer.echo(line)
+            bad |= not ok
     for file, blocks in updates.items():
-        bad |= not _update_figures(file, blocks, rules, quiet=json_out)
-    if json_out:
+        bad |= not _update_figures(file, blocks, rules, quiet=opts.json_out)
+    if opts.json_out:
         echo_json(results)
     raise typer.Exit(2 if usage else 1 if bad else 0)
+
+
+@dataclass(frozen=True)
+class ValidateOptions:
+    """The options of ``course validate``, one field per option of the command (built from
+    the command's own parameters, so an option missing here fails at once): all at their
+    defaults is the plain check, answered from the cache (editor/cli/course_validate.py)."""
+
+    json_out: bool = False
+    deck_points: int | None = None
+    ruleset: str | None = None
+    variant: list[str] | None = None
+    set_: list[str] | None = None
+    simulate: int = 0
+    explain: bool = False
+    what_if: bool = False
+    reserve: int = 0
+    update_figures: bool = False
+    house: Path | None = None
+
+
+def _validated(ref: str, course: Course, rules: RaceFigures, opts: ValidateOptions,
+               updates: dict[str, dict[tuple[str, ...], dict[str, object]]]
+               ) -> tuple[dict[str, object], bool]:
+    """One course direction checked as the options ask (figures to rewrite go to
+    ``updates``): its JSON entry, printed as text unless ``--json``; and whether it is
+    valid and finishable."""
+    checked = check(course, rules, rewriting_figures=opts.update_figures)
+    figs = checked.figs
+    if figs is not None and opts.update_figures:
+        block = ("anticlockwise", "figures") if course.direction == "anticlockwise" \
+            else ("figures",)
+        updates.setdefault(course.model.file, {})[block] = figs.to_json()
+    entry: dict[str, object] = {
+        "course": course.id, "name": course.name, "file": course.model.file,
+        "direction": course.direction, "valid": not checked.errors,
+        "figures": figs.to_json() if figs else None, "rules": rules.source,
+        "problems": [p.to_json() for p in checked.problems]}
+    more: list[str] = []
+    if opts.simulate and checked.ok:
+        entry["simulation"], more = _simulation(
+            course.id if cid_of(ref) else ref, opts.ruleset, opts.variant, opts.set_, course,
+            opts.simulate, opts.house)
+    if figs is not None and (opts.explain or opts.what_if):
+        from avecaesar.editor.cli.course_insight import course_insight
+
+        extra, data = course_insight(course, figs, rules, explain_race=opts.explain,
+                                     what_ifs=opts.what_if, reserve=opts.reserve)
+        entry.update(data)
+        more = extra + more
+    if not opts.json_out:
+        for stream, line in checked.lines(ref, rules):
+            typer.echo(line, err=stream == "err")
+        for line in more:
+            typer.echo(line)
+    return entry, checked.ok
 
 
 def _validate_plain(refs: list[str]) -> None:
@@ -241,24 +266,28 @@ def _simulation(ref: str, ruleset: str | None, variants: list[str] | None,
     return data, [line]
 
 
-def render(
-    course: Annotated[str, typer.Argument(help=COURSE_HELP,
-                                                      autocompletion=complete_course)],
-    out: Annotated[Path | None, typer.Option("-o", "--out", help="Output file; its name "
+CourseOpt = Annotated[str, typer.Argument(help=COURSE_HELP,
+                                                      autocompletion=complete_course)]
+OutOpt = Annotated[Path | None, typer.Option("-o", "--out", help="Output file; its name "
                                              "gives the format (.svg, .png, .pdf, .dot). "
-                                             "Default: <course>.<format> here.")] = None,
-    fmt: Annotated[str | None, typer.Option("--format", help="svg, png, pdf or dot "
-                                            "(overrides the file name).")] = None,
-    highlight: Annotated[str | None, typer.Option(help="'shortest': draw the shortest legal "
+                                             "Default: <course>.<format> here.")]
+FmtOpt = Annotated[str | None, typer.Option("--format", help="svg, png, pdf or dot "
+                                            "(overrides the file name).")]
+HighlightOpt = Annotated[str | None, typer.Option(help="'shortest': draw the shortest legal "
                                                   "race from start place 1, a shade per "
-                                                  "lap, the alley stop marked.")] = None,
-    labels: Annotated[bool, typer.Option(help="Write each space's label in it.")] = False,
-    numbers: Annotated[bool, typer.Option(help="Write each space's id in it (the ids moves "
-                                          "are named by, e.g. 51 → 53).")] = False,
-    direction: Annotated[str | None, typer.Option(help="clockwise or anticlockwise (a file "
-                                                  "that declares 'anticlockwise:').")] = None,
-    paper: Annotated[str, typer.Option(help="PDF paper, landscape: a4 or a3.")] = "a4",
-) -> None:
+                                                  "lap, the alley stop marked.")]
+LabelsOpt = Annotated[bool, typer.Option(help="Write each space's label in it.")]
+NumbersOpt = Annotated[bool, typer.Option(help="Write each space's id in it (the ids moves "
+                                          "are named by, e.g. 51 → 53).")]
+DirectionOpt = Annotated[str | None, typer.Option(help="clockwise or anticlockwise (a file "
+                                                  "that declares 'anticlockwise:').")]
+PaperOpt = Annotated[str, typer.Option(help="PDF paper, landscape: a4 or a3.")]
+
+
+def render(course: CourseOpt, out: OutOpt = None, fmt: FmtOpt = None,
+           highlight: HighlightOpt = None, labels: LabelsOpt = False,
+           numbers: NumbersOpt = False, direction: DirectionOpt = None,
+           paper: PaperOpt = "a4") -> None:
     """Draw a course as a board (Graphviz, every space pinned in place).
 
     Exit 1 when a step is drawn across the board (the pieces do not close there): the

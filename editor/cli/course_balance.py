@@ -5,14 +5,27 @@ applied with ``--apply``."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from avecaesar.editor.cli.common import HouseOpt, bot_kinds, house_rules, rule_settings
+from avecaesar.editor.cli.common import (
+    ClusterOpt,
+    HouseOpt,
+    QuietOpt,
+    SeedOpt,
+    SetOpt,
+    VariantOpt,
+    WorkersOpt,
+    bot_kinds,
+    check_counts,
+    check_workers,
+    house_rules,
+    rule_settings,
+)
 from avecaesar.engine.data.errors import UsageError
-from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
@@ -110,36 +123,45 @@ def apply_proposal(edits: tuple[Edit, ...], rules: object) -> list[str]:
     return out
 
 
-def balance_course(
-    course: Annotated[str, typer.Argument(help="Course id or file.")],
-    ruleset: Annotated[str | None, typer.Option(
-        "--ruleset", "-r", help="Ruleset (default: the course's edition).")] = None,
-    target: Annotated[float, typer.Option(
+def _stages() -> Callable[[str, int, int], None]:
+    """The assistant's progress: each stage's name once, on stderr."""
+    shown = {"stage": ""}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage != shown["stage"]:
+            shown["stage"] = stage
+            typer.echo(f"{stage} …", err=True)
+
+    return progress
+
+
+CourseOpt = Annotated[str, typer.Argument(help="Course id or file.")]
+RulesetOpt = Annotated[str | None, typer.Option(
+        "--ruleset", "-r", help="Ruleset (default: the course's edition).")]
+TargetOpt = Annotated[float, typer.Option(
         help="The spread of win rates between start places to reach, in percentage "
-        "points.")] = 3.0,
-    apply: Annotated[bool, typer.Option(
+        "points.")]
+ApplyOpt = Annotated[bool, typer.Option(
         "--apply", help="Write the best verified proposal into the course's files and "
-        "update its figures.")] = False,
-    players: Annotated[int | None, typer.Option(
-        "--players", "-n", help="Players (default: the most the course seats).")] = None,
-    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
-                                                      help="Variant (repeat).")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
-    bots: Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled.")
-                    ] = "greedy",
-    screen: Annotated[int, typer.Option(help="Races to screen each edit with.")] = 600,
-    races: Annotated[int, typer.Option("--races", "-k", help="Races to verify each "
-                                       "proposal with (fresh seeds).")] = 4000,
-    seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
-    workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
-    cluster: Annotated[str | None, typer.Option(help="Run on a Dask cluster: the "
-                                                "scheduler's address (tcp://host:8786).")
-                       ] = None,
-    json_file: Annotated[Path | None, typer.Option("--json", help="Write the proposals as "
-                                                   "JSON here ('-' for stdout).")] = None,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
-    house: HouseOpt = None,
-) -> None:
+        "update its figures.")]
+PlayersOpt = Annotated[int | None, typer.Option(
+        "--players", "-n", help="Players (default: the most the course seats).")]
+BotsOpt = Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycled.")
+                    ]
+ScreenOpt = Annotated[int, typer.Option(help="Races to screen each edit with.")]
+RacesOpt = Annotated[int, typer.Option("--races", "-k", help="Races to verify each "
+                                       "proposal with (fresh seeds).")]
+JsonFileOpt = Annotated[Path | None, typer.Option("--json", help="Write the proposals as "
+                                                  "JSON here ('-' for stdout).")]
+
+
+def balance_course(course: CourseOpt, ruleset: RulesetOpt = None, target: TargetOpt = 3.0,
+                   apply: ApplyOpt = False, players: PlayersOpt = None,
+                   variant: VariantOpt = None, set_: SetOpt = None, bots: BotsOpt = "greedy",
+                   screen: ScreenOpt = 600, races: RacesOpt = 4000, seed: SeedOpt = 1,
+                   workers: WorkersOpt = 0, cluster: ClusterOpt = None,
+                   json_file: JsonFileOpt = None, quiet: QuietOpt = False,
+                   house: HouseOpt = None) -> None:
     """Propose up to three edits — the start grid's order, a lane's length, the alley's
     position, a chicane — that bring the spread of win rates between start places within
     the target, keeping every start place's reserve; each proposal verified by paired
@@ -147,25 +169,16 @@ def balance_course(
 
     Example: avecaesar course balance ravensburger-1989/a-blue --screen 20 --races 100
     """
-    import os
-
+    from avecaesar.editor.cli.course import cid_of
     from avecaesar.engine.lab.assistant import advise, course_rules
     from avecaesar.engine.lab.batch import batch_spec
 
     if target <= 0 or target >= 100:
         raise UsageError(f"--target {target}: give the spread to reach in percentage points, "
                          "more than 0 and under 100 (e.g. --target 3)")
-    for name, n in (("--screen", screen), ("--races", races)):
-        if not 10 <= n <= MAX_RACES:
-            raise UsageError(f"{name} {n}: give 10 to {MAX_RACES:,} races")
-    if players is not None and not 1 <= players <= MAX_PLAYERS:
-        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
-    if workers > max_workers():
-        raise UsageError(f"--workers {workers}: at most {max_workers()} (4 per core; "
-                         "0 uses every core)")
+    check_counts([("--screen", screen), ("--races", races)], players, least=10)
+    processes = check_workers(workers)
     check_output(json_file, "--json")
-    from avecaesar.editor.cli.course import cid_of
-
     if apply and cid_of(course):
         raise UsageError(f"--apply writes into the course's files, and {course} is a bundled "
                          f"course: make an editable copy first (avecaesar course new "
@@ -178,15 +191,8 @@ def balance_course(
     for note in notes:
         typer.echo(note, err=True)
     quiet = quiet or json_file == Path("-")
-    shown = {"stage": ""}
-
-    def progress(stage: str, done: int, total: int) -> None:
-        if stage != shown["stage"]:
-            shown["stage"] = stage
-            typer.echo(f"{stage} …", err=True)
-
-    advice = advise(spec, target / 100, screen, races, workers or os.cpu_count() or 1,
-                    cluster, None if quiet else progress)
+    advice = advise(spec, target / 100, screen, races, processes, cluster,
+                    None if quiet else _stages())
     if json_file == Path("-"):
         typer.echo(json.dumps(advice.to_json(), indent=2))
     else:

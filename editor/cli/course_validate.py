@@ -8,6 +8,7 @@ options that matter (none here), the allowed folders and the code version
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from avecaesar.editor.cli import result_cache
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from avecaesar.engine.course.load import Course, CourseFigures
     from avecaesar.engine.data.errors import Problem
 
-__all__ = ["Lines", "plain_validate", "report"]
+__all__ = ["Checked", "Lines", "check", "plain_validate", "report"]
 
 # what a check prints, in order: ("out" | "err", line)
 Lines = list[tuple[str, str]]
@@ -44,6 +45,51 @@ def report(course: Course, figs: CourseFigures | None, rules: RaceFigures) -> li
     return lines
 
 
+@dataclass(frozen=True)
+class Checked:
+    """One course direction checked: its figures (None when it has errors), every problem
+    (the stale declared figures among them unless they are being rewritten) and which of
+    them are the stale figures."""
+
+    course: Course
+    figs: CourseFigures | None
+    problems: list[Problem]
+    stale: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def ok(self) -> bool:
+        """Valid and finishable on the deck."""
+        return not self.errors and self.figs is not None and self.figs.finishable
+
+    def lines(self, ref: str, rules: RaceFigures) -> Lines:
+        """What ``course validate`` prints for it: the problems on stderr (with the hint
+        when only the declared figures are stale), the figures on stdout."""
+        out: Lines = [("err", str(p)) for p in self.problems]
+        errors = self.errors
+        if self.stale and errors and set(errors) <= set(self.stale):
+            out.append(("err", f"  only the declared figures are stale — `avecaesar course "
+                               f"validate {ref} --update-figures` rewrites them"))
+        return out + [("out", line) for line in report(self.course, self.figs, rules)]
+
+
+def check(course: Course, rules: RaceFigures, rewriting_figures: bool = False) -> Checked:
+    """The one check of a course direction that ``course validate`` makes, with or without
+    options (``rewriting_figures``: stale declared figures are not problems, they are being
+    rewritten)."""
+    figs = None if course.errors else course.figures(rules)
+    problems: list[Problem] = list(course.problems)
+    stale = course.figure_problems(figs) if figs is not None else []
+    if figs is not None:
+        problems += course.rule_problems(figs, rules)
+    if not (figs is not None and rewriting_figures):
+        problems += stale
+    return Checked(course, figs, sorted(problems), stale)
+
+
 def _compute(ref: str) -> tuple[Lines, bool, bool, bool]:
     """(lines, bad, usage, whether the course could be read)."""
     from avecaesar.engine.course.figures import DEFAULT_FIGURES
@@ -61,19 +107,9 @@ def _compute(ref: str) -> tuple[Lines, bool, bool, bool]:
         courses = [c for c in courses if c.direction == direction]
     bad = False
     for course in courses:
-        figs = None if course.errors else course.figures(rules)
-        problems: list[Problem] = list(course.problems)
-        stale = course.figure_problems(figs) if figs is not None else []
-        if figs is not None:
-            problems += course.rule_problems(figs, rules)
-        problems += stale
-        errors = [p for p in problems if p.severity == "error"]
-        bad |= not (not errors and figs is not None and figs.finishable)
-        lines += [("err", str(p)) for p in sorted(problems)]
-        if stale and errors and set(errors) <= set(stale):
-            lines.append(("err", f"  only the declared figures are stale — `avecaesar course "
-                                 f"validate {ref} --update-figures` rewrites them"))
-        lines += [("out", line) for line in report(course, figs, rules)]
+        checked = check(course, rules)
+        bad |= not checked.ok
+        lines += checked.lines(ref, rules)
     return lines, bad, False, True
 
 

@@ -13,9 +13,17 @@ import typer
 
 from avecaesar.editor.cli.common import (
     BudgetOpt,
+    ClusterOpt,
     HouseOpt,
+    QuietOpt,
+    SeedOpt,
+    SetOpt,
+    VariantOpt,
+    WorkersOpt,
     bot_kinds,
+    check_counts,
     check_players_on,
+    check_workers,
     house_rules,
     rule_settings,
 )
@@ -23,11 +31,9 @@ from avecaesar.editor.cli.complete import (
     complete_bots,
     complete_course,
     complete_ruleset,
-    complete_variant,
 )
 from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
-from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES, max_workers
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
@@ -47,10 +53,7 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
     pairs = list(rule_settings(settings).items())
     rules = house_rules(house)
     names = tuple(bot_kinds(bots))
-    if not 1 <= races <= MAX_RACES:
-        raise UsageError(f"--races {races}: give 1 to {MAX_RACES:,} races")
-    if not 1 <= players <= MAX_PLAYERS:
-        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
+    check_counts([("--races", races)], players)
     return SimSpec(ruleset, course, players, races, seed, tuple(variants or ()),
                    tuple(pairs), names or ("greedy",),
                    json.dumps(rules, sort_keys=True) if rules else "", bot_budget=bot_budget)
@@ -88,44 +91,35 @@ def format_report(r: SimReport) -> str:
     return "\n".join(lines)
 
 
-def simulate_cmd(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.",
-                                         autocompletion=complete_ruleset)],
-    course: Annotated[str, typer.Option("--course", "-c", help="Course id or file.",
-                                        autocompletion=complete_course)],
-    players: Annotated[int, typer.Option("--players", "-n", help="Chariots.", min=1, max=6)
-                       ] = 6,
-    races: Annotated[int, typer.Option("--races", "-k", help="Races to run.", min=1)] = 1000,
-    variant: Annotated[list[str] | None, typer.Option("--variant", "-v",
-                                                      autocompletion=complete_variant,
-                                                      help="Variant (repeat).")] = None,
-    set_: Annotated[list[str] | None, typer.Option("--set", help="key=value.")] = None,
-    bots: Annotated[str, typer.Option(autocompletion=complete_bots,
+RulesetOpt = Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset id or file.",
+                                         autocompletion=complete_ruleset)]
+CourseOpt = Annotated[str, typer.Option("--course", "-c", help="Course id or file.",
+                                        autocompletion=complete_course)]
+PlayersOpt = Annotated[int, typer.Option("--players", "-n", help="Chariots.", min=1, max=6)]
+RacesOpt = Annotated[int, typer.Option("--races", "-k", help="Races to run.", min=1)]
+BotsOpt = Annotated[str, typer.Option(autocompletion=complete_bots,
                                       help="Bots per seat, comma-separated, cycled (all: "
-                                      "every registered bot).")] = "greedy",
-    seed: Annotated[int, typer.Option(help="Seed; each race's seed derives from it.")] = 1,
-    workers: Annotated[int, typer.Option(help="Processes (0: all cores).", min=0)] = 0,
-    json_file: Annotated[Path | None, typer.Option("--json", help="Write the report as "
-                                                   "JSON here ('-' for stdout).")] = None,
-    chart: Annotated[Path | None, typer.Option(help="Write the win-rate chart (SVG).")
-                     ] = None,
-    heat_map: Annotated[Path | None, typer.Option(help="Write heat maps: PATH-stood.svg, "
-                                                  "PATH-blocked.svg and PATH-waited.svg.")] = None,
-    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
-    cluster: Annotated[str | None, typer.Option(help="Run on a Dask cluster: the "
-                                                "scheduler's address (tcp://host:8786). "
-                                                "Needs the 'dask' extra.")] = None,
-    house: HouseOpt = None,
-    compare: Annotated[list[str] | None, typer.Option(
-        help="Race a second side on the same deals and seeds and report each figure's "
-        "difference with its interval: KEY=VALUE for what differs (ruleset=, course=, "
-        "bots=, variant= (comma-separated, empty for none), set=key=value; repeat).")
-                       ] = None,
-    report_file: Annotated[Path | None, typer.Option(
-        "--report", help="Write the balance report as one self-contained HTML page.")
-                           ] = None,
-    bot_budget: BudgetOpt = None,
-) -> None:
+                                      "every registered bot).")]
+JsonOpt = Annotated[Path | None, typer.Option("--json", help="Write the report as JSON here "
+                                              "('-' for stdout).")]
+ChartOpt = Annotated[Path | None, typer.Option(help="Write the win-rate chart (SVG).")]
+HeatOpt = Annotated[Path | None, typer.Option(help="Write heat maps: PATH-stood.svg, "
+                                              "PATH-blocked.svg and PATH-waited.svg.")]
+CompareOpt = Annotated[list[str] | None, typer.Option(
+    help="Race a second side on the same deals and seeds and report each figure's "
+    "difference with its interval: KEY=VALUE for what differs (ruleset=, course=, "
+    "bots=, variant= (comma-separated, empty for none), set=key=value; repeat).")]
+ReportOpt = Annotated[Path | None, typer.Option(
+    "--report", help="Write the balance report as one self-contained HTML page.")]
+
+
+def simulate_cmd(ruleset: RulesetOpt, course: CourseOpt, players: PlayersOpt = 6,
+                 races: RacesOpt = 1000, variant: VariantOpt = None, set_: SetOpt = None,
+                 bots: BotsOpt = "greedy", seed: SeedOpt = 1, workers: WorkersOpt = 0,
+                 json_file: JsonOpt = None, chart: ChartOpt = None, heat_map: HeatOpt = None,
+                 quiet: QuietOpt = False, cluster: ClusterOpt = None, house: HouseOpt = None,
+                 compare: CompareOpt = None, report_file: ReportOpt = None,
+                 bot_budget: BudgetOpt = None) -> None:
     """Run many seeded bot races on one course and report balance figures.
 
     With --compare, a second side (another ruleset, course, edited copy or bot line-up)
@@ -137,17 +131,39 @@ def simulate_cmd(
     Example: avecaesar simulate --ruleset 2022 --course dicetree-2022/hippodrom-constantinople
     --races 200 --chart winrate.svg
     """
-    import os
-
     from avecaesar.engine.lab.paired import compare_summaries
     from avecaesar.engine.lab.simulate import _setup, _spec_key, run_many
     from avecaesar.engine.lab.simulate import report as make_report
 
     spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house,
                              bot_budget)
-    if workers > max_workers():
-        raise UsageError(f"--workers {workers}: at most {max_workers()} (4 per core; "
-                         "0 uses every core)")
+    other = _checked_options(spec, compare, workers, json_file, chart, heat_map, report_file)
+    specs = [spec] if other is None else [spec, other]
+    for side in specs:
+        # built once: the simulation's own cache of rules and board, which the workers
+        # inherit when they fork
+        check_players_on(*_setup(_spec_key(side)), players, side.ruleset, side.variants)
+    heat = heat_map is not None or report_file is not None
+    with progress_bar(races * len(specs), quiet or json_file == Path("-")) as tick:
+        found, interrupted = run_many(specs, check_workers(workers), heat, tick,
+                                      cluster=cluster)
+    report = replace(make_report(spec, found[0], heat), partial=interrupted)
+    if other is not None:
+        _compared(report, replace(make_report(other, found[1], heat), partial=interrupted),
+                  compare_summaries(found[0], found[1]), json_file, report_file)
+        raise typer.Exit(stopped_by()[1] if interrupted else 0)
+    _write_report(spec, report, json_file, chart, heat_map, report_file)
+    if report.partial:
+        raise typer.Exit(stopped_by()[1])
+
+
+def _checked_options(spec: SimSpec, compare: list[str] | None, workers: int,
+                     json_file: Path | None, chart: Path | None, heat_map: Path | None,
+                     report_file: Path | None) -> SimSpec | None:
+    """Every option that can be checked before a race runs (the outputs can be written, the
+    workers are not too many, what ``--compare`` draws); the second side with
+    ``--compare``."""
+    check_workers(workers)
     check_output(json_file, "--json")
     check_output(chart, "--chart")
     check_output(report_file, "--report")
@@ -160,25 +176,15 @@ def simulate_cmd(
             raise UsageError(f"--heat-map {heat_map}: give a file name prefix, e.g. out/heat")
         for part in ("stood", "blocked", "waited"):
             check_output(heat_map.with_name(f"{heat_map.name}-{part}.svg"), "--heat-map")
-    for side in [spec] if other is None else [spec, other]:
-        # built once: the simulation's own cache of rules and board, which the workers
-        # inherit when they fork
-        check_players_on(*_setup(_spec_key(side)), players, side.ruleset, side.variants)
-    workers = workers or os.cpu_count() or 1
-    heat = heat_map is not None or report_file is not None
-    specs = [spec] if other is None else [spec, other]
-    quiet = quiet or json_file == Path("-")
-    with progress_bar(races * len(specs), quiet) as tick:
-        found, interrupted = run_many(specs, workers, heat, tick, cluster=cluster)
-    report = replace(make_report(spec, found[0], heat), partial=interrupted)
-    if other is not None:
-        _compared(report, replace(make_report(other, found[1], heat), partial=interrupted),
-                  compare_summaries(found[0], found[1]), json_file, report_file)
-        raise typer.Exit(stopped_by()[1] if interrupted else 0)
+    return other
+
+
+def _write_report(spec: SimSpec, report: SimReport, json_file: Path | None,
+                  chart: Path | None, heat_map: Path | None, report_file: Path | None) -> None:
+    """The report as text (or JSON on stdout) and every file asked for."""
     if report.partial:
-        typer.echo(f"interrupted ({stopped_by()[0]}): {report.races} of {races} races "
-                   "finished; the "
-                   "report covers those only (partial)", err=True)
+        typer.echo(f"interrupted ({stopped_by()[0]}): {report.races} of {spec.races} races "
+                   "finished; the report covers those only (partial)", err=True)
     if json_file == Path("-"):
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
@@ -198,8 +204,6 @@ def simulate_cmd(
 
         write_atomic(report_file, balance_page(report))
         typer.echo(f"wrote {report_file}")
-    if report.partial:
-        raise typer.Exit(stopped_by()[1])
 
 
 COMPARE_KEYS = ("ruleset", "course", "bots", "variant", "set")

@@ -99,27 +99,12 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     from avecaesar.engine.core.race_setup import ChosenRules
     from avecaesar.engine.core.tournament import (
         planned_courses,
-        replay_tournament,
         run_tournament,
     )
 
     check_output(record, "--record")
     if replay_file is not None:
-        from avecaesar.engine.core.record import files_the_record_named
-        from avecaesar.engine.ruleset.embedded import embedded
-
-        doc = read_tournament_record(replay_file)
-        with embedded(doc.get("rules_files")), files_the_record_named(str(replay_file), 1):
-            chosen = ChosenRules.compose(doc["ruleset"], doc["variants"], doc["overrides"],
-                                         doc.get("house"))
-            done = replay_tournament(doc, chosen.tournament_rules, _setup(chosen),
-                                     str(replay_file), _pool(chosen.edition))
-        if as_json:
-            echo_json({"replayed": True, **done.to_json()})
-            return
-        typer.echo(f"{replay_file}: {len(done.races)} races replayed, every move legal; "
-                   "standings as recorded")
-        _print(done)
+        _replay(replay_file, as_json)
         return
     if ruleset is None:
         raise UsageError("--ruleset is required (or --replay FILE)")
@@ -154,6 +139,27 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     _print(done)
     if done.partial:
         raise typer.Exit(stopped_by()[1])
+
+
+def _replay(replay_file: Path, as_json: bool) -> None:
+    """``--replay FILE``: every race re-checked, the standings compared."""
+    from avecaesar.engine.core.race_setup import ChosenRules
+    from avecaesar.engine.core.record import files_the_record_named
+    from avecaesar.engine.core.tournament import replay_tournament
+    from avecaesar.engine.ruleset.embedded import embedded
+
+    doc = read_tournament_record(replay_file)
+    with embedded(doc.get("rules_files")), files_the_record_named(str(replay_file), 1):
+        chosen = ChosenRules.compose(doc["ruleset"], doc["variants"], doc["overrides"],
+                                     doc.get("house"))
+        done = replay_tournament(doc, chosen.tournament_rules, _setup(chosen),
+                                 str(replay_file), _pool(chosen.edition))
+    if as_json:
+        echo_json({"replayed": True, **done.to_json()})
+        return
+    typer.echo(f"{replay_file}: {len(done.races)} races replayed, every move legal; "
+               "standings as recorded")
+    _print(done)
 
 
 def read_tournament_record(path: Path) -> dict[str, Any]:

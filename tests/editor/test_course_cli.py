@@ -128,3 +128,18 @@ def test_an_alley_shorter_than_the_track_beside_it_is_a_warning(tmp_path: Path) 
     r = runner.invoke(app, ["course", "validate", str(f)])
     assert r.exit_code == 0, r.output
     assert "warning: the alley has 3 spaces beside 6 track spaces" in r.output
+
+
+def test_every_option_of_course_validate_is_in_its_one_table() -> None:
+    """``course validate`` builds its options from its own parameters (ValidateOptions), and
+    all of them at their defaults is the plain, cached check: an option added to the
+    command but not to the table fails here (and at its first use), never silently."""
+    import dataclasses
+    import inspect
+
+    from avecaesar.editor.cli.course import ValidateOptions, validate
+
+    params = {name: p.default for name, p in inspect.signature(validate).parameters.items()
+              if name != "courses"}
+    table = {f.name: f.default for f in dataclasses.fields(ValidateOptions)}
+    assert params == table
