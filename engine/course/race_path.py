@@ -13,21 +13,33 @@ from __future__ import annotations
 import networkx as nx
 
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
-from avecaesar.engine.course.race_distance import RaceDistances, race_distances
+from avecaesar.engine.course.race_distance import (
+    FAR,
+    RaceDistances,
+    race_distances,
+    steps_to_line,
+)
 
-__all__ = ["lap_length", "outside_race", "shortest_race", "shortest_race_route"]
+__all__ = ["first_crossing", "lap_length", "outside_race", "shortest_race",
+           "shortest_race_route"]
+
+
+def _successors(g: nx.DiGraph, keep: set[int] | None = None) -> list[list[tuple[int, bool]]]:
+    """Per node id, the (next space, crosses the line) of each step, in the graph's order;
+    steps onto spaces not in ``keep`` left out."""
+    succ: list[list[tuple[int, bool]]] = [[] for _ in range(max(g.nodes) + 1 if len(g) else 0)]
+    for u, nbrs in g.adj.items():
+        succ[u] = [(v, bool(d["finish"])) for v, d in nbrs.items()
+                   if keep is None or v in keep]
+    return succ
 
 
 def _table(g: nx.DiGraph, figures: RaceFigures, keep: set[int] | None = None
            ) -> tuple[RaceDistances, bool]:
     """The distance table of ``g`` under ``figures`` (steps onto spaces not in ``keep``
     left out), and whether a start place begins with the stop made (none is needed)."""
-    n = max(g.nodes) + 1 if len(g) else 0
-    succ: list[list[tuple[int, bool]]] = [[] for _ in range(n)]
-    alley = [False] * n
-    for u, nbrs in g.adj.items():
-        succ[u] = [(v, bool(d["finish"])) for v, d in nbrs.items()
-                   if keep is None or v in keep]
+    succ = _successors(g, keep)
+    alley = [False] * len(succ)
     for u, kind in g.nodes(data="kind"):
         alley[u] = kind == "alley"
     need = figures.alley_required and bool(g.graph.get("alley"))
@@ -73,6 +85,13 @@ def outside_race(g: nx.DiGraph, figures: RaceFigures = DEFAULT_FIGURES) -> int |
     i = max(range(len(places)), key=lambda k: (g.nodes[places[k]]["lane"], -k))
     table, stopped = _table(g, figures, ok)
     return table.to_finish(places[i], figures.laps + g.graph["start_crossings"][i], stopped)
+
+
+def first_crossing(g: nx.DiGraph, start: int) -> int | None:
+    """Steps from ``start`` up to and including its first crossing of the finish line
+    (None: it never crosses it)."""
+    steps = steps_to_line(_successors(g))[start]
+    return None if steps == FAR else steps
 
 
 def lap_length(g: nx.DiGraph) -> int | None:
