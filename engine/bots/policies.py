@@ -226,7 +226,6 @@ def _tables(state: RaceState) -> _Tables:
     return made
 
 
-
 def _distinct(state: RaceState, moves: Moves) -> list[Move]:
     """The first move of each distinct (card, landing) in move order (card-less moves
     kept)."""
