@@ -7,10 +7,11 @@ BIN     := $(VENV)/bin
 OUT     ?= out
 COURSE  ?= ravensburger-1989/a-white
 # run a second time with AVECAESAR_PURE=1 by `make test` (the first run uses the compiled
-# hot path when it is built): the engine's core tests and the golden records
+# hot path when it is built): the engine's core tests, the golden records and the 6-card
+# rule asked in parallel threads (its old race shows in pure Python only)
 BOTH_FLAVOURS ?= $(addprefix tests/core/,test_card_restrictions.py test_effects.py test_native.py \
                    test_notebook_display.py test_golden.py test_scenarios.py test_vectors.py \
-                   test_races.py)
+                   test_races.py test_six_threads.py)
 
 # `make test`'s pytest runs use two processes (pytest-xdist; CI has 2 cores): the whole suite
 # a file per worker at a time (a file's tests keep their order), the pure run test by test

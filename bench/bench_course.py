@@ -3,6 +3,8 @@
 Times, on this machine:
 - the library call that loads, checks and computes a course (read + compile both directions
   + checks + figures) on a generated ~200-space course and on the largest bundled course;
+- the figures alone (shortest race per start place, the alley's cost, the outside race, the
+  lap) of those two and of a generated ~1,000-space course, already loaded;
 - the CLI `avecaesar course validate` on a generated ~1,000-space course, start-up included
   (wall time of a fresh process);
 - `course render` (DOT → SVG with pinned positions) on the largest bundled course and on the
@@ -27,22 +29,32 @@ from avecaesar.editor.render.board import course_dot, render
 from avecaesar.engine.course.load import bundled_courses, load_course, load_courses
 
 
+def straights(name: str, length: int, extra: str = "") -> str:
+    """Straights of ``length`` spaces in all, as pieces of at most 60 (the course limit)."""
+    out, k = [], 0
+    while length > 0:
+        part = min(length, 60)
+        out.append(f"  - straight: {{name: {name}{'-' + str(k) if k else ''}, "
+                   f"length: {part}{extra}}}\n")
+        length -= part
+        k += 1
+    return "".join(out)
+
+
 def oval(spaces_per_lane: int, lanes: int = 3) -> str:
     """A generated oval with about ``spaces_per_lane * lanes`` spaces, alley and chicane."""
     curve = max(4, spaces_per_lane // 10)
     straight = max(4, (spaces_per_lane - 2 * curve) // 2 - 4)
     lens = [curve + 2 * k for k in range(lanes)]
+    back_end = straights("back-end", straight - straight // 2 - 1)
     return f"""name: Generated {spaces_per_lane}
 lanes: {lanes}
 track:
   - straight: {{name: home, length: 2}}
   - straight: {{name: pit, length: 3}}
-  - straight: {{name: run, length: {straight - 5}}}
-  - curve: {{name: north, turn: 180, lengths: {lens}}}
-  - straight: {{name: back, length: {straight // 2}, walls: [[0, 1]]}}
-  - chicane: {{name: neck, lane: 1}}
-  - straight: {{name: back-end, length: {straight - straight // 2 - 1}}}
-  - curve: {{name: south, turn: 180, lengths: {lens}}}
+{straights("run", straight - 5)}  - curve: {{name: north, turn: 180, lengths: {lens}}}
+{straights("back", straight // 2, ", walls: [[0, 1]]")}  - chicane: {{name: neck, lane: 1}}
+{back_end}  - curve: {{name: south, turn: 180, lengths: {lens}}}
   - straight: {{name: grid, length: 2}}
 finish: {{before: home}}
 start: [grid.0.1, grid.1.1, grid.2.1, grid.0.0, grid.1.0, grid.2.0]
@@ -87,6 +99,14 @@ def main() -> None:
             dot = course_dot(c.graph)
             print(f"render {largest.name} to SVG: {timed(lambda: render(dot, 'svg'), 5):.3f} s "
                   "(target < 0.5 s)")
+        measured = [("generated", small), ("generated", big)]
+        if courses:
+            measured.insert(1, ("largest bundled", largest))
+        for label, path in measured:
+            loaded = load_courses(path)
+            ms = timed(lambda: [c.figures() for c in loaded]) * 1000  # noqa: B023
+            print(f"figures alone ({label}, {loaded[0].graph.number_of_nodes()} spaces, "
+                  f"{len(loaded)} direction(s)): {ms:.1f} ms (median of 7)")
         cli = [sys.executable, "-m", "avecaesar.editor", "course", "validate", str(big)]
         wall = timed(lambda: subprocess.run(cli, capture_output=True, check=False), 5)
         print(f"generated course: {n_big} spaces — CLI `course validate` wall time incl. "

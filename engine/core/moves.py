@@ -8,7 +8,7 @@ beyond lapse.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from avecaesar.engine.core.board import Board, WalkTable
 from avecaesar.engine.core.conditions import Context, restriction_reason
@@ -81,14 +81,14 @@ def _blocks_others(state: Position, c: int) -> bool:
                for o in state.racing() if o != c and state.pos[o] is not None)
 
 
-_PASSING = [False]  # guard: joint leaders asking about each other do not recurse
-
-
 def _cannot_be_passed(state: Position, c: int) -> bool:
     """No other racing chariot can pass ``c``: none is left on the track, or none of them
-    has a legal move (no card moves in full, the 6-card rule, the alley wait)."""
-    if _PASSING[0]:
-        return False
+    has a legal move (no card moves in full, the 6-card rule, the alley wait).
+
+    The others' legal moves are worked out with :func:`_assumed_passable` in this one's
+    place (a value passed down, not a flag of the module: two tables' threads asking at
+    once never see each other's question), so joint leaders asking about each other do
+    not recurse."""
     restricted = state.game.rules.restricted_cards
     others = [o for o in state.racing() if o != c and state.pos[o] is not None]
     for o in others:  # quick proof: an unrestricted card moves it, no alley to wait for
@@ -96,16 +96,18 @@ def _cannot_be_passed(state: Position, c: int) -> bool:
                 and any(k not in restricted and _can_move(state, o, k)
                         for k in set(state.cards(o)))):
             return False
-    _PASSING[0] = True
-    try:
-        for o in others:
-            other = state.copy()
-            other.turn, other.queue = o, ()
-            if _Analysis(other).count:
-                return False
-        return True
-    finally:
-        _PASSING[0] = False
+    for o in others:
+        other = state.copy()
+        other.turn, other.queue = o, ()
+        if _Analysis(other, _assumed_passable).count:
+            return False
+    return True
+
+
+def _assumed_passable(state: Position, c: int) -> bool:
+    """What ``cannot_be_passed`` answers while it is being answered for another chariot:
+    false, the chariot may be passed (the guard of :func:`_cannot_be_passed`)."""
+    return False
 
 
 def first_card_forbidden(rules: RaceRules, place: int) -> bool:
@@ -223,13 +225,16 @@ def runs_out(state: Position, c: int) -> bool:
     return not (own is not None and not own.runs_out and state.game.is_ownerless(c))
 
 
-def card_forbidden(state: Position, c: int, card: int) -> str | None:
+def card_forbidden(state: Position, c: int, card: int,
+                   passing: Callable[[Position, int], bool] | None = None) -> str | None:
     """Why chariot ``c`` may not play ``card`` now (the first card restriction that forbids
-    it, in the ruleset's order), or None if it may."""
+    it, in the ruleset's order), or None if it may; ``passing``: what the condition
+    ``cannot_be_passed`` asks (default :func:`_cannot_be_passed`)."""
     rules = state.game.rules
     if card not in rules.restricted_cards:
         return None
-    x = Context(state, c, frozenset(), _blocks_others, _cannot_be_passed)
+    x = Context(state, c, frozenset(), _blocks_others,
+                _cannot_be_passed if passing is None else passing)
     for r in rules.card_restrictions:
         if card in r.cards:
             why = restriction_reason(r, card, x.with_cards(r.cards))
@@ -420,9 +425,11 @@ class _Analysis:
     (lapsed points, bonus piece, ramming, waiting) are kept as a list.
     """
 
-    __slots__ = ("_moves", "blocked_alley", "count", "parts", "reason", "tail")
+    __slots__ = ("_moves", "blocked_alley", "count", "parts", "passing", "reason", "tail")
 
-    def __init__(self, state: Position) -> None:
+    def __init__(self, state: Position,
+                 passing: Callable[[Position, int], bool] | None = None) -> None:
+        self.passing = passing  # what cannot_be_passed asks (None: card_forbidden's default)
         self._moves: list[Move] | None = None
         self.parts: list[tuple[WalkTable, int]] | None = []
         self.tail: list[Move] = []
@@ -456,7 +463,7 @@ class _Analysis:
                 last = k
                 table = board.walk_table(start, k, left)
                 if k in restricted:
-                    no[k] = card_forbidden(state, c, k)
+                    no[k] = card_forbidden(state, c, k, self.passing)
                 blocked = 0
                 if not occ.isdisjoint(table.span):
                     masks = table.masks
@@ -482,7 +489,7 @@ class _Analysis:
         movable_any = False
         for k in sorted(set(state.cards(c))):
             if k in state.game.rules.restricted_cards:
-                no[k] = card_forbidden(state, c, k)
+                no[k] = card_forbidden(state, c, k, self.passing)
             if start is None:
                 continue
             for m in board.moves(start, k, left):

@@ -24,17 +24,14 @@ turn) is made public without its card by :func:`public_event`.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.conditions import CONDITIONS, PARAM_CONDITIONS, Context
 from avecaesar.engine.core.moves import six_rule
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.core.types import LETTERS, RACING, Event
-from avecaesar.engine.course.alley_window import counts
 
 __all__ = ["HAND_CONDITIONS", "PRIVATE_HEADER", "distance_to_finish", "private_view",
            "public_card_status", "public_event", "public_record", "public_view",
@@ -128,57 +125,23 @@ def public_card_status(state: Position, c: int, card: int) -> tuple[str, str | N
 
 
 # -- the distance still to race ---------------------------------------------------------------
-_DISTANCES: dict[int, tuple[Board, dict[tuple[int, int, bool, tuple[int, ...]],
-                                         int | None]]] = {}
-
-
 def distance_to_finish(state: Position, c: int) -> int | None:
     """The fewest movement points chariot ``c`` still needs to finish on the empty track
     (the remaining laps, and the alley stop if it must still make it); None when it is out
-    of the race or cannot finish."""
+    of the race or cannot finish. Read from the board's distance table
+    (engine/course/race_distance.py) for the chariot's own alley window."""
     if state.status[c] != RACING or state.pos[c] is None:
         return None
     game = state.game
     board, rules = game.board, game.rules
     own = rules.ownerless
-    alley = (board.has_alley and rules.alley_must_stop and not state.stopped[c]
+    need = board.has_alley and rules.alley_must_stop
+    alley = (need and not state.stopped[c]
              and not (game.is_ownerless(c) and own is not None and own.alley_free))
     left = board.start_crossings[c] + rules.laps - state.crossings[c]
-    lap = state.lap(c)
-    window = state.window(c)  # the chariot's own alley window (an effect may extend it)
-    key = (int(state.pos[c] or 0), left * 100 + lap, alley, window)
-    entry = _DISTANCES.get(id(board))
-    if entry is None or entry[0] is not board:
-        if len(_DISTANCES) > 32:
-            _DISTANCES.clear()
-        entry = _DISTANCES[id(board)] = (board, {})
-    memo = entry[1]
-    if key not in memo:
-        memo[key] = _search(board, key[0], left, lap, alley, window)
-    return memo[key]
-
-
-def _search(board: Board, start: int, left: int, lap: int, alley: bool,
-            alley_laps: Sequence[int]) -> int | None:
-    """Breadth-first over (space, crossings, stop made) from ``start``."""
-    begin = (start, 0, not alley)
-    window = tuple(alley_laps)
-    seen = {begin}
-    queue = deque([(begin, 0)])
-    while queue:
-        (node, crossed, stopped), steps = queue.popleft()
-        for nxt, fin in board.succ[node]:
-            k = crossed + fin
-            if k >= left:
-                if stopped:
-                    return steps + 1
-                continue
-            s = stopped or (board.alley[nxt] and counts(window, lap + k))
-            item = (nxt, k, s)
-            if item not in seen:
-                seen.add(item)
-                queue.append((item, steps + 1))
-    return None
+    # the chariot's own alley window (an effect may extend it)
+    table = board.distances(rules.laps, state.window(c), need)
+    return table.to_finish(int(state.pos[c] or 0), left, not alley)
 
 
 # -- the views --------------------------------------------------------------------------------

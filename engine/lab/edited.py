@@ -48,15 +48,10 @@ def edited_course(ref: str, names: Sequence[str]) -> Course:
     return changed
 
 
-_BY_NAME: dict[int, tuple[Course, dict[str, Edit]]] = {}
-
-
 def _by_name(course: Course) -> dict[str, Edit]:
-    """The course's edits by description, listed once per course object."""
-    found = _BY_NAME.get(id(course))
-    if found is None or found[0] is not course:
-        found = _BY_NAME[id(course)] = (course, {e.description: e for e in course_edits(course)})
-    return found[1]
+    """The course's edits by description (listed again each time: 0.3 ms on a bundled
+    course; an edited course is compiled once, :func:`_edited`)."""
+    return {e.description: e for e in course_edits(course)}
 
 
 @cache

@@ -130,7 +130,10 @@ def _key(spec_key: tuple[Any, ...]) -> tuple[str, Path] | None:
 
 
 def _reduce_dataclass(obj: Any) -> tuple[Any, ...]:
-    fields = dataclasses.fields(obj)
+    """A dataclass as its constructor's arguments and its derived fields, but the tables
+    it fills on first use (``metadata={"transient": True}``: the board's distance tables and
+    the bots' tables, rebuilt by the process that loads it)."""
+    fields = [f for f in dataclasses.fields(obj) if not f.metadata.get("transient")]
     kwargs = {f.name: getattr(obj, f.name) for f in fields if f.init}
     extra = {f.name: getattr(obj, f.name) for f in fields if not f.init}
     return (_rebuild, (type(obj), kwargs, extra))

@@ -62,7 +62,16 @@ def race_seed(seed: int, index: int) -> int:
 # rules and boards by spec, each kept with the digests of the files it was built from
 # (engine/data/content_memo.py): a course file saved between two simulations of a server
 # or a notebook is read again, never answered from the old board
-_SETUPS: ContentMemo[tuple[Any, Any]] = ContentMemo(16)
+@dataclass
+class _Setup:
+    """A spec's rules and board, with what the setup cache on disk holds of them."""
+
+    pair: tuple[Any, Any]  # (rules, board)
+    includes: list[str] | None = None  # the course's module files (None: not read here)
+    stored: int | None = None  # the walk tables the disk entry holds (None: not ours)
+
+
+_SETUPS: ContentMemo[_Setup] = ContentMemo(16)
 
 
 def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
@@ -71,6 +80,11 @@ def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
 
 
 def _setup_read(spec_key: tuple[Any, ...]) -> tuple[tuple[Any, Any], dict[str, str]]:
+    entry, reads = _setup_entry(spec_key)
+    return entry.pair, reads
+
+
+def _setup_entry(spec_key: tuple[Any, ...]) -> tuple[_Setup, dict[str, str]]:
     return _SETUPS.get(spec_key, lambda: _build(spec_key))
 
 
@@ -81,7 +95,7 @@ def _setup_as_read(spec_key: tuple[Any, ...], reads: dict[str, str]) -> tuple[An
     report."""
     kept = _SETUPS.kept(spec_key, reads)
     if kept is not None:
-        return kept
+        return kept.pair
     value, now = _setup_read(spec_key)
     # (a file only one side read was read once per process, into a cache of its own: the
     # bundled ruleset catalogue)
@@ -92,7 +106,7 @@ def _setup_as_read(spec_key: tuple[Any, ...], reads: dict[str, str]) -> tuple[An
     return value
 
 
-def _build(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
+def _build(spec_key: tuple[Any, ...]) -> _Setup:
     """Rules and board for a spec — or loaded from the setup cache
     (engine/lab/setup_cache.py), which keeps them by the content they are built from."""
     from avecaesar.engine.lab import setup_cache
@@ -104,11 +118,10 @@ def _build(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
         from avecaesar.engine.lab.edited import edited_board
 
         rules = _rules(ruleset, variants, settings, house)
-        return rules, edited_board(course, edits, rules)
+        return _Setup((rules, edited_board(course, edits, rules)))
     found = setup_cache.load(spec_key)
     if found is not None:
-        _STORED[spec_key] = len(found[1]._moves)
-        return found
+        return _Setup(found, stored=len(found[1]._moves))
     from avecaesar.engine.core.board import Board
     from avecaesar.engine.course.load import contract_water, load_course
 
@@ -118,14 +131,9 @@ def _build(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
         raise InputError(c.errors)
     g = contract_water(c.graph) if rules.water_skipped else c.graph
     board = Board.from_graph(g, c.id)
-    _INCLUDES[spec_key] = list(c.model.includes)
-    setup_cache.store(spec_key, rules, board, _INCLUDES[spec_key])
-    _STORED[spec_key] = 0
-    return rules, board
-
-
-_STORED: dict[tuple[Any, ...], int] = {}  # per spec: the walk tables the cache entry holds
-_INCLUDES: dict[tuple[Any, ...], list[str]] = {}
+    includes = list(c.model.includes)
+    setup_cache.store(spec_key, rules, board, includes)
+    return _Setup((rules, board), includes, 0)
 
 
 def _store_warm(specs: Sequence[SimSpec]) -> None:
@@ -135,15 +143,15 @@ def _store_warm(specs: Sequence[SimSpec]) -> None:
 
     for spec in specs:
         key = _spec_key(spec)
-        rules, board = _setup(key)
-        if key in _STORED and len(board._moves) > _STORED[key] and not spec.edits:
-            includes = _INCLUDES.get(key)
-            if includes is None:
+        entry = _setup_entry(key)[0]
+        rules, board = entry.pair
+        if entry.stored is not None and len(board._moves) > entry.stored and not spec.edits:
+            if entry.includes is None:
                 from avecaesar.engine.course.load import load_course
 
-                includes = list(load_course(spec.course).model.includes)
-            setup_cache.store(key, rules, board, includes)
-            _STORED[key] = len(board._moves)
+                entry.includes = list(load_course(spec.course).model.includes)
+            setup_cache.store(key, rules, board, entry.includes)
+            entry.stored = len(board._moves)
 
 
 @cache
