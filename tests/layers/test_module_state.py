@@ -50,7 +50,6 @@ ALLOWED = {
     "ruleset/house.py:_WHERE": "content-keyed (a house rule's key and value) → where it was "
                                "written, for compose's message; only added to",
     "bots/expert_value.py:coefficients": "the bundled expert_value.json, read once",
-    "core/race_setup.py:_CONTENT": "a ContentMemo: content-keyed, bounded, locked",
     "lab/simulate.py:_SETUPS": "a ContentMemo: content-keyed, bounded, locked",
     "lab/simulate.py:_rules": "a simulation's rules by its spec's names, kept for the run",
     "lab/edited.py:_course": "the design assistant's courses by reference, for its run",
