@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
     from avecaesar.engine.core.ruleset_adapter import RaceRules, rules_from_ruleset
     from avecaesar.engine.core.state import RaceGame, RaceState
     from avecaesar.engine.core.tournament import run_tournament
-    from avecaesar.engine.core.types import WAIT, Event, Move
+    from avecaesar.engine.core.types import WAIT, Event, Move, SkipReason, Status, Termination
     from avecaesar.engine.course.load import Course, bundled_course_ids, load_course
     from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem, UsageError
     from avecaesar.engine.lab.simulate import SimReport, SimSpec, simulate
@@ -41,7 +41,7 @@ _WHERE = {
     "data.errors": ["AveCaesarError", "InputError", "Problem", "UsageError"],
     "course.load": ["Course", "bundled_course_ids", "load_course"],
     "ruleset.load": ["Ruleset", "list_rulesets", "load_ruleset"],
-    "core.types": ["WAIT", "Event", "Move"],
+    "core.types": ["WAIT", "Event", "Move", "SkipReason", "Status", "Termination"],
     "core.board": ["Board"],
     "core.ruleset_adapter": ["RaceRules", "rules_from_ruleset"],
     "core.race_setup": ["race_setup"],
@@ -78,6 +78,9 @@ __all__ = [
     "Ruleset",
     "SimReport",
     "SimSpec",
+    "SkipReason",
+    "Status",
+    "Termination",
     "UsageError",
     "bundled_course_ids",
     "greedy_policy",

@@ -16,7 +16,7 @@ from avecaesar.engine.core.effects import Facts
 from avecaesar.engine.core.notation import to_notation
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import RaceRules
-from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move
+from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move, SkipReason
 from avecaesar.engine.course.alley_window import counts, later_chance, passed
 from avecaesar.engine.data.errors import AveCaesarError
 
@@ -213,7 +213,7 @@ def only_restricted(state: Position, c: int, reason: str | None) -> bool:
     ``only_restricted``)."""
     restricted = state.game.rules.restricted_cards
     hand = state.hands[c]
-    return reason == "six_rule" and bool(hand) and all(x in restricted for x in hand)
+    return reason == SkipReason.SIX_RULE and bool(hand) and all(x in restricted for x in hand)
 
 
 def runs_out(state: Position, c: int) -> bool:
@@ -427,10 +427,10 @@ class _Analysis:
         self.parts: list[tuple[WalkTable, int]] | None = []
         self.tail: list[Move] = []
         self.count = 0
-        self.reason: str | None = None
+        self.reason: SkipReason | None = None
         self.blocked_alley = False
         if state.end is not None:
-            self.reason = "race_over"
+            self.reason = SkipReason.RACE_OVER
             return
         c = state.turn
         game = state.game
@@ -517,11 +517,11 @@ class _Analysis:
                 self.blocked_alley = True
                 if rules.alley_must_wait:
                     self._moves, self.parts, self.tail, self.count = [], [], [], 0
-                    self.reason = "alley_blocked"
+                    self.reason = SkipReason.ALLEY_BLOCKED
                 else:
                     self._extend([WAIT])
         if not self.count and self.reason is None:
-            self.reason = "six_rule" if movable_any else "blocked"
+            self.reason = SkipReason.SIX_RULE if movable_any else SkipReason.BLOCKED
 
     def _extend(self, more: list[Move]) -> None:
         """Moves after those already there (in that order)."""
@@ -631,8 +631,9 @@ class LegalMoves:
         return isinstance(move, Move) and why_not(self._state, move) is None
 
     @property
-    def skip_reason(self) -> str | None:
-        """Why the chariot skips (``blocked``, ``six_rule``, ``alley_blocked``) or None."""
+    def skip_reason(self) -> SkipReason | None:
+        """Why the chariot skips (``blocked``, ``six_rule``, ``alley_blocked``; ``race_over``
+        once the race has ended) or None."""
         return self._get().reason
 
     def __repr__(self) -> str:

@@ -193,7 +193,7 @@ def _public_chariot(state: Position, c: int) -> dict[str, Any]:
         "letter": LETTERS[c], "name": game.names[c], "pos": state.pos[c],
         "lap": max(state.lap(c), 0), "laps": game.rules.laps,
         "alley": "done" if state.stopped[c] else "to do",
-        "status": {"r": "racing", "f": "finished", "x": "removed"}[state.status[c]],
+        "status": state.status[c].word,
         "disqualified": state.dq[c], "cards": len(state.hands[c]),
         "points_left": sum(state.hands[c]) + sum(state.decks[c]),
         "to_race": distance_to_finish(state, c), "six": six,
