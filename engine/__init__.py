@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
         run_race,
     )
     from avecaesar.engine.core.race_setup import race_setup
+    from avecaesar.engine.core.reasons import REASONS, Reason
     from avecaesar.engine.core.record import read_record, record_lines, replay, write_record
     from avecaesar.engine.core.ruleset_adapter import RaceRules, rules_from_ruleset
     from avecaesar.engine.core.state import RaceGame, RaceState
@@ -42,6 +43,7 @@ _WHERE = {
     "course.load": ["Course", "bundled_course_ids", "load_course"],
     "ruleset.load": ["Ruleset", "list_rulesets", "load_ruleset"],
     "core.types": ["WAIT", "Event", "Move", "SkipReason", "Status", "Termination"],
+    "core.reasons": ["REASONS", "Reason"],
     "core.board": ["Board"],
     "core.ruleset_adapter": ["RaceRules", "rules_from_ruleset"],
     "core.race_setup": ["race_setup"],
@@ -60,6 +62,7 @@ _MODULE = {name: module for module, names in _WHERE.items() for name in names}
 __all__ = [
     "OWNERLESS",
     "POLICIES",
+    "REASONS",
     "WAIT",
     "AveCaesarError",
     "Board",
@@ -75,6 +78,7 @@ __all__ = [
     "RaceRules",
     "RaceRun",
     "RaceState",
+    "Reason",
     "Ruleset",
     "SimReport",
     "SimSpec",

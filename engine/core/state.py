@@ -218,13 +218,15 @@ class RaceState(Position):
         An ownerless chariot's drawn card goes under its deck or is discarded (as the rules
         say); if no card at all could move it and the rules say so, none is drawn. Else the
         effects of ``only_restricted`` (when the card restrictions left it only restricted
-        cards and the list is not empty) or of ``no_move`` apply.
+        cards and the list is not empty) or of ``no_move`` apply. The ``skip`` event gives
+        ``reason`` and, for a skip of kind ``six_rule``, ``why``: the reasons
+        (core/reasons.py) of the restrictions that forbade its cards.
         """
         c = self.turn
         self.ply += 1
         events: list[Event] = []
-        if self.log:  # a skip by the card restrictions says which of them, in its words
-            why = restriction_reasons(self, c) if reason == SkipReason.SIX_RULE else ""
+        if self.log:  # a skip by the card restrictions says which of them (their reasons)
+            why = restriction_reasons(self, c) if reason == SkipReason.SIX_RULE else ()
             events.append(Event("skip", c, {"reason": reason, "why": why} if why
                                 else {"reason": reason}))
         counts = True
