@@ -26,8 +26,7 @@ from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.data.suggest import unknown_name
 
 __all__ = ["CONDITIONS", "PARAM_CONDITIONS", "Condition", "Context", "ParamCondition",
-           "check_expression", "condition_names", "forbids", "holds", "restriction_reason",
-           "restriction_why"]
+           "check_expression", "condition_names", "forbids", "holds", "restriction_why"]
 
 
 class Context:
@@ -312,8 +311,3 @@ def restriction_why(r: CardRestriction, card: int, x: Context) -> Reason:
     if r.why is not None:
         return Reason(HOUSE, {"text": r.why, **params}, r.cite or None)
     return Reason(r.reason, params, r.cite or None)
-
-
-def restriction_reason(r: CardRestriction, card: int, x: Context) -> Reason | None:
-    """Why restriction ``r`` forbids ``card`` now, or None if it does not."""
-    return restriction_why(r, card, x) if forbids(r, card, x) else None

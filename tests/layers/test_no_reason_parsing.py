@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 #: functions and names whose value is a reason or its words
 NAMES = frozenset({"why_not", "card_forbidden", "six_rule", "restriction_reasons",
-                   "restriction_why", "restriction_reason", "public_card_status", "REASONS",
+                   "restriction_why", "public_card_status", "REASONS",
                    "Reason", "reason_text", "sentence", "why", "reason", "reasons"})
 #: attributes that are a reason or its words (a reason's methods, an error's reason)
 ATTRS = frozenset({"why_not", "card_forbidden", "six_rule", "restriction_reasons", "REASONS",
