@@ -16,7 +16,7 @@ from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import LegalMoves, first_card_forbidden
 from avecaesar.engine.core.ruleset_adapter import RaceRules, UnsupportedRuleError
 from avecaesar.engine.core.state import RaceGame, RaceState
-from avecaesar.engine.core.types import RACING, REMOVED, Event, Move
+from avecaesar.engine.core.types import RACING, REMOVED, Event, Move, SkipReason, Termination
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
 
@@ -45,10 +45,11 @@ class Placing:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a race ended: its termination (``finished`` or ``deadlock``), every chariot's
-    placing, best first, and the teams' points when players drive several chariots."""
+    """How a race ended: its termination (``finished`` or ``deadlock``; ``running`` for a
+    race in progress), every chariot's placing, best first, and the teams' points when
+    players drive several chariots."""
 
-    termination: str  # finished | deadlock
+    termination: Termination
     placings: tuple[Placing, ...]
     teams: tuple[tuple[str, int], ...] = ()  # several chariots each: (player, points), best first
 
@@ -92,7 +93,8 @@ def outcome(state: RaceState) -> Outcome:
                 else rules.not_finished_points)
             placings[c] = Placing(c, state.game.names[c], None, pts,
                                   False, state.dq[c], state.status[c] == REMOVED)
-    if state.end == "deadlock" and any(state.crashed(c) for c in range(len(state.status))):
+    if state.end == Termination.DEADLOCK and any(state.crashed(c)
+                                                 for c in range(len(state.status))):
         # crash and burn: the wreck stops someone from finishing, so nobody scores
         placings = {c: replace(p, points=0) for c, p in placings.items()}
     teams: tuple[tuple[str, int], ...] = ()
@@ -103,7 +105,7 @@ def outcome(state: RaceState) -> Outcome:
                 sums[state.game.owners[c]] += p.points
         teams = tuple(sorted(zip(state.game.players, sums, strict=True),
                              key=lambda t: -t[1]))
-    return Outcome(state.end or "running",
+    return Outcome(state.end or Termination.RUNNING,
                    tuple(sorted(placings.values(),
                                 key=lambda p: (p.place is None, p.place or 0,
                                                -state.race_progress(p.chariot)))), teams)
@@ -355,7 +357,7 @@ def play_turn(state: RaceState, policy: Policy | None,
     count = len(moves)
     events: list[Event]
     if not moves:
-        reason = moves.skip_reason or "blocked"
+        reason = moves.skip_reason or SkipReason.BLOCKED
         events = state.skip(reason)
         return {"chariot": c, "skip": reason, "legal": 0, "events": events}
     if policy is None:

@@ -48,15 +48,18 @@ def freeze(expr: Any) -> Any:
 @dataclass(frozen=True)
 class CardRestriction:
     """Cards a chariot may not play while ``forbidden_when`` holds, unless ``unless`` holds;
-    none of it once ``ends_when`` holds (``None``: no such clause). ``why`` is the reason
-    shown ("{card}", "{cards}" and "{lead}" are filled in), ``cite`` its citation."""
+    none of it once ``ends_when`` holds (``None``: no such clause). Its reason is the code
+    ``reason`` of core/reasons.py's ``REASONS`` or, when a house rule gives its own words,
+    ``why`` (a sentence in which "{card}", "{cards}" and "{lead}" are filled in); ``cite``
+    is its citation."""
 
     cards: frozenset[int]
     forbidden_when: Any
     unless: Any = None
     ends_when: Any = None
-    why: str = "no {card} now"
+    why: str | None = None
     cite: str = ""
+    reason: str = "no_card_now"
 
     def __post_init__(self) -> None:  # expressions as given in data → hashable
         for name in ("forbidden_when", "unless", "ends_when"):
@@ -325,7 +328,7 @@ def six_restrictions(r: RaceRules) -> tuple[CardRestriction, ...]:
     if first_row:
         out.append(CardRestriction(
             six, {"all": ["first_card", "in_start_row_1"]}, _any(exempt, free), ends,
-            "nobody in the first start row may open with a {card}", r.cite("six_at_start")))
+            cite=r.cite("six_at_start"), reason="first_row"))
     chicane = _all("only_sixes_in_hand", _conds(r.six_chicane)) if r.six_chicane else None
     joint = (_all("only_sixes_in_hand", "leading_jointly", _conds(r.six_joint_exception))
              if r.six_joint_exception else None)
@@ -336,7 +339,7 @@ def six_restrictions(r: RaceRules) -> tuple[CardRestriction, ...]:
              {"all": ["first_card", "start_player"]}
              if r.six_at_start == "start_player_may" else None,
              _conds(r.six_free), chicane, joint),
-        ends, "{lead}, so no {card}", r.cite("six_joint")))
+        ends, cite=r.cite("six_joint"), reason="lead_no"))
     return tuple(out)
 
 

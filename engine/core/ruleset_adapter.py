@@ -9,6 +9,7 @@ data at run time), so "why not?" answers can name their source.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -182,10 +183,30 @@ def _extra_restrictions(ruleset: Any) -> tuple[CardRestriction, ...]:
                     for p in check_expression(e[part], f"{key}[{i}].{part}")]
         if problems:
             raise UnsupportedRuleError(key, e, list(CONDITION_REGISTRY), problems[0])
+        why = e.get("why")
+        if why is not None and _why_problem(str(why)):
+            raise UnsupportedRuleError(key, e, [], f"{key}[{i}].why: {_why_problem(str(why))}")
         cards = frozenset(int(k) for k in e["cards"])
         out.append(CardRestriction(cards, e["forbidden_when"], e.get("unless"),
-                                   e.get("ends_when"), e.get("why", "no {card} now"), cite))
+                                   e.get("ends_when"), why, cite))
     return tuple(out)
+
+
+_WHY_FIELDS = ("card", "cards", "lead")
+
+
+def _why_problem(why: str) -> str | None:
+    """What is wrong with a restriction's own ``why`` (None: nothing): it may fill in only
+    ``{card}``, ``{cards}`` and ``{lead}``."""
+    try:
+        used = {f for _, f, _, _ in string.Formatter().parse(why) if f is not None}
+    except ValueError as err:
+        return f"{why!r} is not a sentence with {{fields}}: {err} (write {{{{ for a brace)"
+    odd = sorted(used - set(_WHY_FIELDS))
+    if odd:
+        return (f"{why!r} fills in {', '.join('{' + f + '}' for f in odd)}; a reason may fill "
+                "in only {card}, {cards} and {lead}")
+    return None
 
 
 def _refuse_unsupported(ruleset: Any) -> None:

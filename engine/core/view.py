@@ -6,7 +6,9 @@ chariot. Every view a device or a record receives while a race runs is built her
 state and the asking seat: :func:`public_view` (what everyone at the table sees — positions,
 laps, the alley coin, cards in hand as a count, the points a chariot still holds, the
 distance it still has to race) plus, for a seat, :func:`private_view` (its own hands, the
-full 6-card status of its own chariots). :func:`public_record` is the record of a race in
+full 6-card status of its own chariots). A view is JSON data: a reason in it (why a 6 may
+not be played) is ``Reason.to_json()`` — its code, parameters and citation — which the table
+puts in each device's words. :func:`public_record` is the record of a race in
 progress as the table has seen it (no seed, no start notation, no legal-move counts); the
 full record exists once the race is over.
 
@@ -27,9 +29,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from avecaesar.engine.core.conditions import CONDITIONS, PARAM_CONDITIONS, Context
+from avecaesar.engine.core.conditions import (
+    CONDITIONS,
+    PARAM_CONDITIONS,
+    Context,
+    restriction_why,
+)
 from avecaesar.engine.core.moves import six_rule
 from avecaesar.engine.core.position import Position
+from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.core.types import LETTERS, RACING, Event
 
@@ -85,15 +93,6 @@ def _forbids(r: CardRestriction, x: Context) -> str:
     return "depends"
 
 
-def _why(r: CardRestriction, card: int, x: Context) -> str:
-    leaders = x.state.leaders()
-    lead = ("you do not lead" if x.chariot not in leaders
-            else "you lead jointly" if len(leaders) > 1 else "you lead")
-    text = r.why.format(card=card, cards=", ".join(str(k) for k in sorted(r.cards)),
-                        lead=lead)
-    return f"{text} — {r.cite}" if r.cite else text
-
-
 def _never(state: Position, c: int) -> bool:
     return False  # a hand condition is never asked here: _holds3 answers None first
 
@@ -103,7 +102,7 @@ def _never(state: Position, c: int) -> bool:
 _STRENGTH = ("forbidden", "unless", "depends")
 
 
-def public_card_status(state: Position, c: int, card: int) -> tuple[str, str | None]:
+def public_card_status(state: Position, c: int, card: int) -> tuple[str, Reason | None]:
     """Whether chariot ``c`` may play ``card`` as far as the table can tell without seeing
     any hand: ``free``, ``forbidden``, ``unless`` (forbidden unless an exception that
     depends on cards in hand holds — the player shows it by playing the card) or
@@ -112,7 +111,7 @@ def public_card_status(state: Position, c: int, card: int) -> tuple[str, str | N
     if card not in rules.restricted_cards:
         return "free", None
     x = Context(state, c, frozenset(), _never, _never)
-    best: tuple[int, str, str] | None = None
+    best: tuple[int, str, Reason] | None = None
     for r in rules.card_restrictions:
         if card not in r.cards:
             continue
@@ -120,7 +119,7 @@ def public_card_status(state: Position, c: int, card: int) -> tuple[str, str | N
         if found != "free":
             rank = _STRENGTH.index(found)
             if best is None or rank < best[0]:
-                best = (rank, found, _why(r, card, x))
+                best = (rank, found, restriction_why(r, card, x.with_cards(r.cards)))
     return ("free", None) if best is None else (best[1], best[2])
 
 
@@ -151,12 +150,12 @@ def _public_chariot(state: Position, c: int) -> dict[str, Any]:
     six: dict[str, Any] | None = None
     if racing and game.rules.six_card in game.rules.restricted_cards:
         status, why = public_card_status(state, c, game.rules.six_card)
-        six = {"status": status, "why": why}
+        six = {"status": status, "why": None if why is None else why.to_json()}
     out: dict[str, Any] = {
         "letter": LETTERS[c], "name": game.names[c], "pos": state.pos[c],
         "lap": max(state.lap(c), 0), "laps": game.rules.laps,
         "alley": "done" if state.stopped[c] else "to do",
-        "status": {"r": "racing", "f": "finished", "x": "removed"}[state.status[c]],
+        "status": state.status[c].word,
         "disqualified": state.dq[c], "cards": len(state.hands[c]),
         "points_left": sum(state.hands[c]) + sum(state.decks[c]),
         "to_race": distance_to_finish(state, c), "six": six,
@@ -181,12 +180,14 @@ def public_view(state: Position) -> dict[str, Any]:
 
 def private_view(state: Position, chariots: Iterable[int]) -> dict[str, Any]:
     """What the seat driving ``chariots`` sees beyond the public view: their hands and
-    their full 6-card status (the engine's own answer, with its citation)."""
+    their full 6-card status (the engine's own reason as JSON data, with its citation;
+    None: free)."""
     hands: dict[str, list[int]] = {}
-    six: dict[str, str | None] = {}
+    six: dict[str, dict[str, Any] | None] = {}
     for c in sorted(set(chariots)):
         hands[LETTERS[c]] = list(state.hands[c])
-        six[LETTERS[c]] = six_rule(state, c) if state.status[c] == RACING else None
+        why = six_rule(state, c) if state.status[c] == RACING else None
+        six[LETTERS[c]] = None if why is None else why.to_json()
     return {"hands": hands, "six": six}
 
 
