@@ -25,6 +25,7 @@ import threading
 from collections.abc import Callable
 
 from avecaesar.engine.core.moves import six_rule
+from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.state import RaceState
 
 ROUNDS = int(os.environ.get("AVECAESAR_SIX_THREAD_ROUNDS", "1000"))
@@ -75,7 +76,9 @@ def test_the_tables_questions_differ(position: Callable[..., RaceState]) -> None
     """The positions ask the rule different things: some leaders are free, some bound."""
     alone = [six_rule(position(edition, text), 0) for edition, text in TABLES]
     assert alone == [None, None, alone[2], None, None]
-    assert alone[2] is not None and alone[2].startswith("you lead, so no 6")
+    bound = alone[2]
+    assert bound is not None and bound.code == "lead_no"
+    assert isinstance(bound.params["lead"], Reason) and bound.params["lead"].code == "lead"
 
 
 def test_six_card_questions_in_parallel_threads_get_the_answer_each_gets_alone(
