@@ -96,11 +96,15 @@ typecheck: setup
 	$(BIN)/mypy
 
 # the generated docs: the ruleset reference and edition pages, the registry tables of
-# docs/architecture.md (tests fail while they are stale)
-docs: setup
+# docs/architecture.md, the house-rules schema, and the pictures in docs/boards/ and docs/img/
+# (boards, simulation charts, web screenshots: tools/docs_images.py remakes the stale ones,
+# recorded in docs/images.json; the screenshots need `make browser`). Tests fail while any
+# of them is stale; no test writes into docs/.
+docs: setup graphviz browser
 	$(BIN)/python -m avecaesar.editor.render.ruleset_docs
 	$(BIN)/python -m avecaesar.editor.registry_docs
 	$(BIN)/python -m avecaesar.engine.ruleset.house_schema
+	$(BIN)/python tools/docs_images.py
 
 bench: setup
 	$(BIN)/python bench/bench_course.py
