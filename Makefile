@@ -82,10 +82,14 @@ lint: setup
 	$(MAKE) typecheck
 
 test: setup browser pdftools
+	@mkdir -p build && { git status --porcelain 2>/dev/null || true; } > build/tree-before.txt
 	$(BIN)/ruff check .
 	$(MAKE) typecheck
 	$(BIN)/pytest $(PARALLEL) --dist loadfile
 	AVECAESAR_PURE=1 $(BIN)/pytest $(PARALLEL) --dist load $(BOTH_FLAVOURS)
+	@{ git status --porcelain 2>/dev/null || true; } | diff build/tree-before.txt - >/dev/null || { \
+	  echo "error: the test run changed the checkout (tests write only into temporary folders):"; \
+	  { git status --porcelain; } | diff build/tree-before.txt - | sed -n 's/^> /  /p'; exit 1; }
 
 # mypy (config in pyproject.toml): the import package avecaesar is mapped from several
 # folders, which mypy cannot follow, so they are linked under build/mypy/avecaesar first
