@@ -5,13 +5,15 @@ folder that sees the checkout's data (in file order, so the tutorial's file exis
 validated) and must exit 0 — or 1 where the text says the course is not finishable or shows
 an error. Exceptions, each named here: synopsis lines (``--ruleset R [--variant V…]``) are
 checked for their options only, and so are ``serve`` (a server that runs until stopped) and
-``play`` (people at the keyboard); simulations run 20 races instead of thousands; ``make``,
+``play`` (people at the keyboard); simulations run CI-sized (tests/short_run.py: 20 races
+instead of thousands, 10 screened, one process); ``make``,
 ``pip`` and ``dask`` lines are checked against the Makefile, pyproject.toml and ``dask
 worker --help`` (a real cluster is not started in CI).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shlex
@@ -26,15 +28,34 @@ from typer.testing import CliRunner
 from avecaesar.editor.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("short_run", ROOT / "tests" / "short_run.py")
+assert _spec is not None and _spec.loader is not None
+_short = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_short)
+short_run = _short.short_run
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 runner = CliRunner()
 SYNOPSIS = re.compile(r"\[|…|<|\b(R|C|N|S|V|FILE|ADDR|KEY|P)\b")
 
 
-def _commands(doc: Path) -> list[tuple[str, list[str]]]:
-    """(command, lines of output shown after it) for every command in ``doc``'s blocks."""
+def _sections(doc: Path) -> list[tuple[str, str]]:
+    """``doc`` cut at its ``## `` headings outside code blocks: (heading, text), the text
+    before the first heading under ``""``."""
+    found: list[tuple[str, list[str]]] = [("", [])]
+    fenced = False
+    for line in doc.read_text(encoding="utf-8").splitlines(keepends=True):
+        fenced = fenced != line.startswith("```")
+        if not fenced and line.startswith("## "):
+            found.append((line[3:].strip(), []))
+        found[-1][1].append(line)
+    return [(heading, "".join(lines)) for heading, lines in found]
+
+
+def _commands(text: str) -> list[tuple[str, list[str]]]:
+    """(command, lines of output shown after it) for every command in the blocks of a
+    Markdown text."""
     found: list[tuple[str, list[str]]] = []
-    for block in _blocks(doc.read_text(encoding="utf-8")):
+    for block in _blocks(text):
         text = re.sub(r"\\\n\s*", " ", block)
         for line in text.splitlines():
             s = line.strip()
@@ -66,7 +87,12 @@ def _blocks(text: str) -> list[str]:
     return blocks
 
 
-ALL = [(doc.name, cmd, shown) for doc in DOCS for cmd, shown in _commands(doc)]
+ALL = [(doc.name, cmd, shown) for doc in DOCS
+       for cmd, shown in _commands(doc.read_text(encoding="utf-8"))]
+# one case per section of a doc: its commands run in order in one folder (a section's
+# commands may work on a file an earlier one of it wrote)
+SECTIONS = [(doc, heading, text) for doc in DOCS for heading, text in _sections(doc)
+            if _commands(text)]
 
 
 def test_the_docs_show_commands() -> None:
@@ -76,20 +102,8 @@ def test_the_docs_show_commands() -> None:
 
 
 def _args(cmd: str) -> list[str]:
-    words = shlex.split(cmd, comments=True)
-    words = words[1:]  # the program
-    out = []
-    skip = False
-    for i, w in enumerate(words):
-        if skip:
-            skip = False
-            continue
-        if w in ("--races", "-k") and i + 1 < len(words):  # a short run, same options
-            out += [w, "20"]
-            skip = True
-            continue
-        out.append(w)
-    return out
+    """The command's words after the program."""
+    return shlex.split(cmd, comments=True)[1:]
 
 
 def _expected_code(cmd: str, shown: list[str]) -> int:
@@ -109,14 +123,20 @@ def _workdir(tmp: Path) -> Path:
     return tmp
 
 
+def _section_id(case: tuple[Path, str, str]) -> str:
+    doc, heading, _text = case
+    return f"{doc.name}#{re.sub(r'[^a-z0-9]+', '-', heading.lower()).strip('-') or 'top'}"
+
+
 # docs/tutorial.md is followed step by step, with its file edits, and every command's whole
 # output compared with the text, by tests/editor/test_tutorial.py
-@pytest.mark.parametrize("doc", [d for d in DOCS if any(n == d.name for n, _c, _s in ALL)
-                                 and d.name != "tutorial.md"], ids=lambda d: d.name)
-def test_every_command_in_the_doc_runs_as_written(doc: Path, tmp_path: Path,
+@pytest.mark.parametrize("case", [s for s in SECTIONS if s[0].name != "tutorial.md"],
+                         ids=_section_id)
+def test_every_command_in_the_doc_runs_as_written(case: tuple[Path, str, str], tmp_path: Path,
                                                   monkeypatch) -> None:
+    doc, _heading, text = case
     monkeypatch.chdir(_workdir(tmp_path))
-    for cmd, shown in _commands(doc):
+    for cmd, shown in _commands(text):
         program = cmd.split()[0]
         if program == "make":
             target = cmd.split()[1]
@@ -150,7 +170,7 @@ def test_every_command_in_the_doc_runs_as_written(doc: Path, tmp_path: Path,
                 if w.startswith("--"):
                     assert w.split("=")[0] in help_text, f"{doc.name}: {cmd}: no option {w}"
             continue
-        res = runner.invoke(app, _args(cmd), env={"COLUMNS": "200"})
+        res = runner.invoke(app, short_run(_args(cmd)), env={"COLUMNS": "200"})
         want = _expected_code(cmd, shown)
         assert res.exit_code == want, f"{doc.name}: {cmd}\n{res.output[-800:]}"
         assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
