@@ -13,9 +13,15 @@ BOTH_FLAVOURS ?= $(addprefix tests/core/,test_card_restrictions.py test_effects.
                    test_races.py)
 
 # `make test`'s pytest runs use two processes (pytest-xdist; CI has 2 cores): the whole suite
-# a file per worker at a time (a file's tests keep their order), the pure run test by test
-# (its seeded races are independent); PARALLEL= runs them in one process
+# a file per worker at a time (`--dist loadfile`: a file's tests keep their order and share
+# their module fixtures — the play page's four browsers, the assistant's advice — which
+# `load` or `worksteal` would build again on the other worker; no file is long enough to
+# leave a worker idle at the end: docs/performance.md, "Test suite time in CI"), the pure run
+# test by test (its seeded races are independent); PARALLEL= runs them in one process.
+# Both print their 15 slowest tests (DURATIONS), so the budget stays visible: `make test`
+# within 4 minutes on 2 idle cores, no test over 20 s.
 PARALLEL ?= -n 2
+DURATIONS ?= --durations=15
 
 # The engine's hot path is compiled with mypyc by `pip install` (setup.py) when a C compiler
 # and Python's headers are there; else it installs pure Python (same results, slower).
@@ -85,8 +91,8 @@ test: setup browser pdftools
 	@mkdir -p build && { git status --porcelain 2>/dev/null || true; } > build/tree-before.txt
 	$(BIN)/ruff check .
 	$(MAKE) typecheck
-	$(BIN)/pytest $(PARALLEL) --dist loadfile
-	AVECAESAR_PURE=1 $(BIN)/pytest $(PARALLEL) --dist load $(BOTH_FLAVOURS)
+	$(BIN)/pytest $(PARALLEL) --dist loadfile $(DURATIONS)
+	AVECAESAR_PURE=1 $(BIN)/pytest $(PARALLEL) --dist load $(DURATIONS) $(BOTH_FLAVOURS)
 	@{ git status --porcelain 2>/dev/null || true; } | diff build/tree-before.txt - >/dev/null || { \
 	  echo "error: the test run changed the checkout (tests write only into temporary folders):"; \
 	  { git status --porcelain; } | diff build/tree-before.txt - | sed -n 's/^> /  /p'; exit 1; }
