@@ -89,10 +89,6 @@ def _blocks(text: str) -> list[str]:
 
 ALL = [(doc.name, cmd, shown) for doc in DOCS
        for cmd, shown in _commands(doc.read_text(encoding="utf-8"))]
-# one case per section of a doc: its commands run in order in one folder (a section's
-# commands may work on a file an earlier one of it wrote)
-SECTIONS = [(doc, heading, text) for doc in DOCS for heading, text in _sections(doc)
-            if _commands(text)]
 
 
 def test_the_docs_show_commands() -> None:
@@ -123,20 +119,45 @@ def _workdir(tmp: Path) -> Path:
     return tmp
 
 
-def _section_id(case: tuple[Path, str, str]) -> str:
-    doc, heading, _text = case
-    return f"{doc.name}#{re.sub(r'[^a-z0-9]+', '-', heading.lower()).strip('-') or 'top'}"
+def _simulation(cmd: str) -> bool:
+    """A simulation that runs (not a synopsis line): ``simulate``, ``balance``, ``course
+    balance``. Its outputs are read by no later command, so it runs as a case of its own."""
+    words = _args(cmd)
+    return (cmd.split()[0].endswith("avecaesar") and not SYNOPSIS.search(cmd.split("#")[0])
+            and "--cluster" not in cmd and any(words[:len(p)] == p for p in _short.POOLED))
+
+
+def _cases() -> list[tuple[str, Path, list[tuple[str, list[str]]]]]:
+    """(id, doc, commands) per section of every doc but the tutorial: the section's
+    commands in order in one folder (a command may work on a file an earlier one wrote),
+    each simulation apart — after the section's earlier commands that are not simulations
+    (``course new``, ``cp``: the files it may read)."""
+    cases = []
+    for doc in DOCS:
+        if doc.name == "tutorial.md":
+            continue
+        for heading, text in _sections(doc):
+            name = f"{doc.name}#{re.sub(r'[^a-z0-9]+', '-', heading.lower()).strip('-') or 'top'}"
+            commands = _commands(text)
+            sims = [i for i, (cmd, _shown) in enumerate(commands) if _simulation(cmd)]
+            rest = [c for i, c in enumerate(commands) if i not in sims]
+            if rest:
+                cases.append((name, doc, rest))
+            for n, i in enumerate(sims, 1):
+                setup = [c for j, c in enumerate(commands[:i]) if j not in sims
+                         and c[0].split()[0].endswith(("avecaesar", "cp"))]
+                cases.append((f"{name}:{n}", doc, [*setup, commands[i]]))
+    return cases
 
 
 # docs/tutorial.md is followed step by step, with its file edits, and every command's whole
 # output compared with the text, by tests/editor/test_tutorial.py
-@pytest.mark.parametrize("case", [s for s in SECTIONS if s[0].name != "tutorial.md"],
-                         ids=_section_id)
-def test_every_command_in_the_doc_runs_as_written(case: tuple[Path, str, str], tmp_path: Path,
-                                                  monkeypatch) -> None:
-    doc, _heading, text = case
+@pytest.mark.parametrize(("doc", "commands"), [c[1:] for c in _cases()],
+                         ids=[c[0] for c in _cases()])
+def test_every_command_in_the_doc_runs_as_written(doc: Path, commands: list[tuple[str, list[str]]],
+                                                  tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(_workdir(tmp_path))
-    for cmd, shown in _commands(text):
+    for cmd, shown in commands:
         program = cmd.split()[0]
         if program == "make":
             target = cmd.split()[1]
