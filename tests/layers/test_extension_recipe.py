@@ -120,7 +120,8 @@ def test_a_toy_bot_check_and_command_are_picked_up(tmp_path: Path) -> None:
     _follow_the_recipe(scratch)
     env = {**os.environ, "PYTHONPATH": str(_package(scratch)), "AVECAESAR_PURE": "1",
            "PYTHONDONTWRITEBYTECODE": "1"}
-    env.pop("PYTEST_XDIST_WORKER", None)
+    for outer in ("PYTEST_XDIST_WORKER", "PYTEST_ADDOPTS"):  # the copy's own run, not ours
+        env.pop(outer, None)
     run = [sys.executable, "-m", "avecaesar.editor.registry_docs"]  # the docs step
     docs = subprocess.run(run, cwd=scratch, env=env, capture_output=True, text=True,
                           timeout=300)
