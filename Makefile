@@ -21,7 +21,7 @@ PARALLEL ?= -n 2
 # and Python's headers are there; else it installs pure Python (same results, slower).
 # A build older than its sources is never used (src/avecaesar/native.py); `make setup`
 # rebuilds it.
-.PHONY: setup compiler native graphviz browser pdftools demo test lint typecheck bench docs clean
+.PHONY: setup compiler native svgtools browser pdftools demo test lint typecheck bench docs clean
 
 $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	@$(PY) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -32,11 +32,13 @@ $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	$(BIN)/pip install -q -e '.[test,dask]'
 	@touch $@
 
-graphviz:
-	@command -v dot >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then echo "installing Graphviz (apt-get install graphviz)"; \
-	    apt-get update -qq && apt-get install -y -qq graphviz >/dev/null; \
-	  else echo "Graphviz's 'dot' is missing: run 'sudo apt-get install graphviz' (needed to render courses)"; exit 1; fi; }
+# `course render` writes SVG itself; PNG and PDF (and `course print`) go through librsvg's
+# rsvg-convert (Debian's librsvg2-bin).
+svgtools:
+	@command -v rsvg-convert >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing librsvg's rsvg-convert (apt-get install librsvg2-bin)"; \
+	    apt-get update -qq && apt-get install -y -qq librsvg2-bin >/dev/null; \
+	  else echo "librsvg's rsvg-convert is missing: run 'sudo apt-get install librsvg2-bin' (needed for PNG and PDF boards)"; exit 1; fi; }
 
 compiler:
 	@{ command -v cc >/dev/null 2>&1 && $(PY) -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; } || { \
@@ -49,7 +51,7 @@ native: $(BIN)/avecaesar
 	  echo "rebuilding the compiled hot path (its sources changed)"; $(BIN)/pip install -q --no-deps -e .; }
 	@$(BIN)/python -c 'import avecaesar.native as n; n.main()'
 
-setup: $(BIN)/avecaesar native graphviz
+setup: $(BIN)/avecaesar native svgtools
 	@echo "set up: run $(BIN)/avecaesar, or type plain 'avecaesar' after"
 	@echo '  export PATH="$(CURDIR)/$(BIN):$$PATH"    (or: source $(BIN)/activate)'
 
@@ -96,11 +98,13 @@ typecheck: setup
 	$(BIN)/mypy
 
 # the generated docs: the ruleset reference and edition pages, the registry tables of
-# docs/architecture.md (tests fail while they are stale)
-docs: setup
+# docs/architecture.md, the board pictures of docs/boards and docs/img (tests fail while
+# they are stale; the pictures need rsvg-convert and pdftoppm)
+docs: setup pdftools
 	$(BIN)/python -m avecaesar.editor.render.ruleset_docs
 	$(BIN)/python -m avecaesar.editor.registry_docs
 	$(BIN)/python -m avecaesar.engine.ruleset.house_schema
+	$(BIN)/python -m avecaesar.editor.render.board_docs
 
 bench: setup
 	$(BIN)/python bench/bench_course.py

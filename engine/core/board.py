@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from avecaesar.engine.core.types import Move
-from avecaesar.engine.course.svg import course_spaces
+from avecaesar.engine.course.svg import BoardDrawing
 
 if TYPE_CHECKING:  # only an annotation: a race (or a board from the cache) needs no networkx
     import networkx as nx
@@ -220,7 +220,7 @@ class Board:
                    tuple(g.graph["start_crossings"]), any(alley), tuple(ahead), tuple(behind),
                    tuple(beside), tuple(kinds), tuple(bridge), tuple(lane),
                    int(g.graph.get("lanes") or 0), _to_line(succ),
-                   drawing=(course_spaces(g), g.graph.get("finish_segment"), g.graph.get("name")))
+                   drawing=BoardDrawing(g))
 
 
 def _to_line(succ: list[tuple[tuple[int, bool], ...]]) -> tuple[int, ...]:

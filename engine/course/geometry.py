@@ -214,21 +214,26 @@ def space_width(shape: SpaceShape) -> float:
 
 def free_spot(poly: Sequence[Point], covers: Sequence[Sequence[Point]],
               room: float = 0.0) -> Point | None:
-    """The point of ``poly`` farthest from every polygon of ``covers`` and inside none of
-    them, at least ``room`` inside ``poly`` (where the number of a space beneath a bridge
-    goes); None when every point of it is covered."""
-    c = centroid(poly)
+    """The point of ``poly`` at least ``room`` inside it and at least ``room`` away from
+    every polygon of ``covers`` (outside them all), the farthest from them (where the
+    number of a space beneath a bridge goes); None when there is none."""
+    xs, ys = [x for x, _ in poly], [y for _, y in poly]
     best: tuple[float, Point] | None = None
-    for v in (c, *poly):
-        for k in (0.0, 0.25, 0.45, 0.65, 0.8):
-            p = (c[0] + (v[0] - c[0]) * k, c[1] + (v[1] - c[1]) * k)
+    steps = 16
+    for i in range(steps + 1):
+        for j in range(steps + 1):
+            p = (min(xs) + (max(xs) - min(xs)) * i / steps,
+                 min(ys) + (max(ys) - min(ys)) * j / steps)
             if not contains(poly, p) or distance_to(poly, p) < room:
                 continue
             if any(contains(q, p) for q in covers):
                 continue
             far = min((distance_to(q, p) for q in covers), default=math.inf)
-            if best is None or far > best[0]:
-                best = (far, p)
+            if far < room:
+                continue
+            score = min(far, 3 * room + 10) + distance_to(poly, p)  # clear, then central
+            if best is None or score > best[0]:
+                best = (score, p)
     return None if best is None else best[1]
 
 

@@ -198,7 +198,7 @@ def test_the_alley_is_a_bay_beside_the_track() -> None:
 def test_free_spot_avoids_the_covering_polygons() -> None:
     square = [(0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0)]
     cover = [(-5.0, -5.0), (25.0, -5.0), (25.0, 45.0), (-5.0, 45.0)]
-    spot = free_spot(square, [cover])
-    assert spot is not None and spot[0] > 25 and contains(square, spot)
+    spot = free_spot(square, [cover], 2.0)
+    assert spot is not None and spot[0] >= 27 and contains(square, spot)
     assert free_spot(square, [[(-1.0, -1.0), (41.0, -1.0), (41.0, 41.0), (-1.0, 41.0)]]) is None
     assert centroid(square) == (20.0, 20.0)
