@@ -71,12 +71,17 @@ class BoardDrawing:
 
     def __init__(self, graph: Any) -> None:
         self._graph = graph
+        self._name = str(graph.graph.get("name", ""))
         self._drawn: tuple[dict[int, Space], Segment] | None = None
 
     def _draw(self) -> tuple[dict[int, Space], Segment]:
         if self._drawn is None:
             self._drawn = (course_spaces(self._graph), board_geometry(self._graph).finish)
         return self._drawn
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a board kept on disk or sent to a worker): the drawing, not the graph."""
+        return {"_graph": None, "_name": self._name, "_drawn": self._draw()}
 
     @property
     def spaces(self) -> dict[int, Space]:
@@ -88,7 +93,7 @@ class BoardDrawing:
 
     @property
     def name(self) -> str:
-        return str(self._graph.graph.get("name", ""))
+        return self._name
 
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
