@@ -38,6 +38,7 @@ warnings.filterwarnings("ignore", message="Editable installation")
 # under engine/, in the order of their imports (docs/architecture.md).
 NATIVE = [
     "course/alley_window.py",
+    "course/race_distance.py",
     "core/types.py",
     "core/board.py",
     "core/effects.py",

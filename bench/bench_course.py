@@ -3,6 +3,8 @@
 Times, on this machine:
 - the library call that loads, checks and computes a course (read + compile both directions
   + checks + figures) on a generated ~200-space course and on the largest bundled course;
+- the figures alone (shortest race per start place, the alley's cost, the outside race, the
+  lap) of those two and of a generated ~1,000-space course, already loaded;
 - the CLI `avecaesar course validate` on a generated ~1,000-space course, start-up included
   (wall time of a fresh process);
 - `course render` of every bundled board (the board geometry, then the SVG; PNG and PDF
@@ -108,6 +110,14 @@ def main() -> None:
                                                   f), 5)
                 print(f"render {largest.name} ({n} spaces, the shortest race, numbers) to "
                       f"{fmt.upper()}: {took:.3f} s (median of 5; target < 2 s)")
+        measured = [("generated", small), ("generated", big)]
+        if courses:
+            measured.insert(1, ("largest bundled", largest))
+        for label, path in measured:
+            loaded = load_courses(path)
+            ms = timed(lambda: [c.figures() for c in loaded]) * 1000  # noqa: B023
+            print(f"figures alone ({label}, {loaded[0].graph.number_of_nodes()} spaces, "
+                  f"{len(loaded)} direction(s)): {ms:.1f} ms (median of 7)")
         cli = [sys.executable, "-m", "avecaesar.editor", "course", "validate", str(big)]
         wall = timed(lambda: subprocess.run(cli, capture_output=True, check=False), 5)
         print(f"generated course: {n_big} spaces — CLI `course validate` wall time incl. "

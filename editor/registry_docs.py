@@ -1,6 +1,7 @@
 """The extension points' tables in docs/architecture.md, made from the registries: the bots,
-the course checks, the commands and the web pages, each entry with its one-line doc and
-where it lives; and the table of exit codes (``EXIT_CODES``, engine/data/errors.py) in
+the course checks, the commands, the web pages, the balance report's sections and the
+engine's reason codes, each entry with its one-line doc and where it lives (a reason: its
+English sentence); and the table of exit codes (``EXIT_CODES``, engine/data/errors.py) in
 docs/architecture.md and in the README.
 
 ``python -m avecaesar.editor.registry_docs`` rewrites the blocks between the markers;
@@ -45,6 +46,7 @@ def tables() -> str:
     from avecaesar.editor.render.report_sections import SECTIONS
     from avecaesar.editor.web.pages import PAGES
     from avecaesar.engine.bots.registry import BOTS
+    from avecaesar.engine.core.reasons import REASONS
     from avecaesar.engine.course.checks import CHECKS
 
     lines = [BEGIN, ""]
@@ -64,6 +66,10 @@ def tables() -> str:
     lines += _table("Balance report sections (`editor/render/report_sections.py`, `SECTIONS`)",
                     ("section", "what it shows", "function"),
                     [(s.name, s.doc, _where(s.function)) for s in SECTIONS])
+    lines += _table("Reason codes (`engine/core/reasons.py`, `REASONS`; their German in "
+                    "`editor/render/catalog.json`, `why`)", ("code", "what it means",
+                                                            "English sentence"),
+                    [(code, r.doc.replace("``", "`"), r.english) for code, r in REASONS.items()])
     return "\n".join([*lines, END])
 
 

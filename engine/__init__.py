@@ -27,11 +27,12 @@ if TYPE_CHECKING:  # the same names, for type checkers and editors
         run_race,
     )
     from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup, Seat, race_setup
+    from avecaesar.engine.core.reasons import REASONS, Reason
     from avecaesar.engine.core.record import read_record, record_lines, replay, write_record
     from avecaesar.engine.core.ruleset_adapter import RaceRules, rules_from_ruleset
     from avecaesar.engine.core.state import RaceGame, RaceState
     from avecaesar.engine.core.tournament import run_tournament
-    from avecaesar.engine.core.types import WAIT, Event, Move
+    from avecaesar.engine.core.types import WAIT, Event, Move, SkipReason, Status, Termination
     from avecaesar.engine.course.load import Course, bundled_course_ids, load_course
     from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem, UsageError
     from avecaesar.engine.lab.simulate import SimReport, SimSpec, simulate
@@ -41,7 +42,8 @@ _WHERE = {
     "data.errors": ["AveCaesarError", "InputError", "Problem", "UsageError"],
     "course.load": ["Course", "bundled_course_ids", "load_course"],
     "ruleset.load": ["Ruleset", "list_rulesets", "load_ruleset"],
-    "core.types": ["WAIT", "Event", "Move"],
+    "core.types": ["WAIT", "Event", "Move", "SkipReason", "Status", "Termination"],
+    "core.reasons": ["REASONS", "Reason"],
     "core.board": ["Board"],
     "core.ruleset_adapter": ["RaceRules", "rules_from_ruleset"],
     "core.race_setup": ["ChosenRules", "RaceSetup", "Seat", "race_setup"],
@@ -60,6 +62,7 @@ _MODULE = {name: module for module, names in _WHERE.items() for name in names}
 __all__ = [
     "OWNERLESS",
     "POLICIES",
+    "REASONS",
     "WAIT",
     "AveCaesarError",
     "Board",
@@ -77,10 +80,14 @@ __all__ = [
     "RaceRun",
     "RaceSetup",
     "RaceState",
+    "Reason",
     "Ruleset",
     "Seat",
     "SimReport",
     "SimSpec",
+    "SkipReason",
+    "Status",
+    "Termination",
     "UsageError",
     "bundled_course_ids",
     "greedy_policy",

@@ -3,7 +3,7 @@ replay viewer."""
 
 from __future__ import annotations
 
-from avecaesar.editor.render.lang import catalog, text, translate
+from avecaesar.editor.render.lang import catalog, reason_text, text
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import Outcome
 from avecaesar.engine.core.state import LETTERS, Event, RaceGame
@@ -66,8 +66,8 @@ def describe(game: RaceGame, e: Event) -> str:
             return _ev("prize_forfeit", who=who, lap=d["lap"])
         return _ev("prize", who=who, money=d["money"], lap=d["lap"])
     if e.kind == "skip":
-        if d.get("why"):  # the card restrictions' own words (the 6-card rule, a house ban)
-            return _ev("skip_why", who=who, why=translate(d["why"]))
+        if d.get("why"):  # the card restrictions' reasons (the 6-card rule, a house ban)
+            return _ev("skip_why", who=who, why="; ".join(reason_text(r) for r in d["why"]))
         key = f"skip_{d['reason']}"
         why = _ev(key) if key in catalog()["events"] else d["reason"]
         return _ev("skip", who=who, why=why)

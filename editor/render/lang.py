@@ -3,10 +3,15 @@
 ``editor/render/catalog.json`` holds, per section, each message in every language side by
 side (``{"key": {"en": "…", "de": "…"}}``): ``table`` (what the table says: the terminal
 ``play`` and the web server), ``events`` (the race log and the result lines), ``why`` (the
-engine's reasons why a move is not allowed, matched by their English wording) and ``page``
-(the browser table's own words; the server sends this section to the page, so the page and
-the server share one file). A test checks that every message has every language and the
-same ``{fields}`` in each.
+engine's reasons, keyed by their codes: engine/core/reasons.py's ``REASONS`` holds each
+code's English sentence, the engine's one English rendering, and the catalog every other
+language) and ``page`` (the browser table's own words; the server sends this section to the
+page, so the page and the server share one file). A test checks that every message has every
+language and the same ``{fields}`` in each.
+
+A reason is rendered from its value (:func:`reason_text`: the code's sentence in the wanted
+language, its parameters filled in, reasons inside it rendered the same way); nothing reads
+an English sentence back.
 
 The language is chosen per run (``--lang``, else the ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``
 / ``LANGUAGE`` environment) or per request (the browser's ``Accept-Language``); it lives in a
@@ -26,8 +31,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from avecaesar.engine.core.reasons import REASONS, Reason
+
 __all__ = ["LANGS", "catalog", "choose", "current", "from_accept", "language",
-           "set_language", "text", "translate"]
+           "reason_text", "sentence", "set_language", "text"]
 
 CATALOG_FILE = Path(__file__).with_name("catalog.json")
 LANGS = ("en", "de")
@@ -107,51 +114,21 @@ def text(section: str, key: str, **fields: object) -> str:
     return str(template).format(**fields)
 
 
-@cache
-def _patterns() -> list[tuple[re.Pattern[str], str]]:
-    """Each English reason of the ``why`` section as a pattern, the longest first."""
-    out = []
-    for key, entry in catalog()["why"].items():
-        en = entry[DEFAULT]
-        seen: set[str] = set()
-        rx = ""
-        for part in re.split(r"(\{\w+\})", en):
-            name = part[1:-1]
-            if not re.fullmatch(r"\{\w+\}", part):
-                rx += re.escape(part)
-            elif name in seen:  # the same field again: the same text
-                rx += f"(?P={name})"
-            else:
-                seen.add(name)
-                rx += f"(?P<{name}>(?:(?! — ).)+?)"  # never across a citation's dash
-        out.append((re.compile(f"^{rx}$", re.S), key))
-    return sorted(out, key=lambda item: -len(catalog()["why"][item[1]][DEFAULT]))
-
-
-def translate(message: str, lang: str | None = None) -> str:
-    """An English sentence of the engine (why a move is not allowed, …) in the current
-    language: matched against the ``why`` section, its fields translated in turn (``{lead}``
-    is itself a sentence); a citation after the last `` — `` is kept as written. A sentence
-    the catalog does not know (a house rule's own ``why``) is returned as it is."""
+def sentence(code: str, lang: str | None = None) -> str:
+    """The sentence of the engine's reason ``code`` in ``lang`` (default: the current
+    language): English is the engine's own (``REASONS`` in engine/core/reasons.py, its one
+    English renderer); another language is the catalog's ``why`` entry for the code
+    (English where the catalog has none)."""
     want = lang or current()
-    if want == DEFAULT:
-        return message
-    with language(want):
-        return _translate(message, 0)
+    if want != DEFAULT:
+        entry = catalog()["why"].get(code)
+        if entry and entry.get(want):
+            return str(entry[want])
+    return REASONS[code].english
 
 
-def _translate(message: str, depth: int) -> str:
-    if depth > 4 or not message:
-        return message
-    for rx, key in _patterns():
-        m = rx.match(message)
-        if m:
-            fields = {k: v if k == "cite" or v.lstrip("-+").isdigit() else _translate(v, depth + 1)
-                      for k, v in m.groupdict().items()}
-            return text("why", key, **fields)
-    head, sep, cite = message.rpartition(" — ")
-    if sep:
-        inner = _translate(head, depth + 1)
-        if inner != head:
-            return f"{inner} — {cite}"
-    return message
+def reason_text(reason: Reason, lang: str | None = None) -> str:
+    """An engine's reason in words, in ``lang`` (default: the current language), rendered
+    from its code and parameters — a parameter that is a reason in the same language; the
+    citation as its source writes it; a house rule's own words as its group wrote them."""
+    return reason.render(lambda code: sentence(code, lang))

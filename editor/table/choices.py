@@ -9,7 +9,7 @@ rule: a space the card cannot reach says how far ahead it is ("a 3 moves exactly
 from __future__ import annotations
 
 from avecaesar.editor.render.event_text import space_name
-from avecaesar.editor.render.lang import text, translate
+from avecaesar.editor.render.lang import reason_text, text
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.state import Move, RaceState
@@ -55,8 +55,8 @@ def why_not_target(state: RaceState, card: int, target: int) -> str:
     for path in walks(state, c, card, empty=True):
         if path[-1] == target:
             reason = why_not(state, Move(card, path))
-            if reason:
-                return translate(reason)
+            if reason is not None:
+                return reason_text(reason)
     cite = state.game.rules.cite("exact_move")
     name = space_name(board, target)
     pos = state.pos[c]

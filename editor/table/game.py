@@ -22,7 +22,7 @@ from typing import Any
 
 from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
-from avecaesar.editor.render.lang import catalog, current, text, translate
+from avecaesar.editor.render.lang import catalog, current, reason_text, text
 from avecaesar.editor.table.choices import options, why_not_target
 from avecaesar.editor.table.hand import hand_lines
 from avecaesar.editor.table.messages import say
@@ -36,6 +36,7 @@ from avecaesar.engine.core.race import (
     play_turn,
 )
 from avecaesar.engine.core.race_setup import RaceSetup
+from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.record import (
     read_record,
     record_lines,
@@ -328,7 +329,7 @@ class Game:
             mine = self.seat_chariots(seat)
         elif shared and not s.over and self.is_human(s.turn) and not self.needs_pass():
             mine = self.seat_chariots(self.owner[s.turn])
-        view = _translated(view_for(s, mine))
+        view = _worded(view_for(s, mine))
         out: dict[str, Any] = {
             "record": self.path.name if self.path else None,
             "ruleset": rules_name(self), "ply": s.ply, "over": s.over,
@@ -381,15 +382,16 @@ def _skip_words(reason: str | None) -> str:
     return text("events", key) if key in catalog()["events"] else str(reason)
 
 
-def _translated(view: dict[str, Any]) -> dict[str, Any]:
-    """The engine's view with its sentences (the 6-card reasons) in the current language;
-    the citations as their sources write them."""
+def _worded(view: dict[str, Any]) -> dict[str, Any]:
+    """The engine's view with its reasons (the 6-card status, as data) in words, in the
+    current language; the citations as their sources write them."""
     for ch in view["public"]["chariots"]:
         six = ch.get("six")
         if six and six.get("why"):
-            ch["six"] = {**six, "why": translate(six["why"])}
+            ch["six"] = {**six, "why": reason_text(Reason.from_json(six["why"]))}
     private = view["private"]
-    private["six"] = {k: translate(v) if v else v for k, v in private.get("six", {}).items()}
+    private["six"] = {k: reason_text(Reason.from_json(v)) if v else v
+                      for k, v in private.get("six", {}).items()}
     return view
 
 

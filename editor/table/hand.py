@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from avecaesar.editor.render.lang import translate
+from avecaesar.editor.render.lang import reason_text
 from avecaesar.editor.table.choices import options
 from avecaesar.editor.table.messages import say
 from avecaesar.engine.core.moves import card_forbidden, walks, why_not
@@ -63,12 +63,12 @@ def card_reason(state: RaceState, card: int) -> str:
     c = state.turn
     no = card_forbidden(state, c, card)
     if no is not None:
-        return translate(no)
+        return reason_text(no)
     for empty in (False, True):
         for path in walks(state, c, card, empty=empty):
             reason = why_not(state, Move(card, path))
             if reason is not None:
-                return translate(reason)
+                return reason_text(reason)
     cite = state.game.rules.cite("exact_move")
     if next(walks(state, c, card, empty=True), None) is None:
         return say("no_walk", card=card, cite=cite)

@@ -2,8 +2,8 @@
 so that it can be translated: the ``table`` section of the one catalog
 (``editor/render/catalog.json``, every message in English and German), in the language of
 the current run or request (``editor/render/lang.py``). :func:`say` fills one in. The
-engine's own sentences (why a move is not allowed, with the rule's citation) come from the
-engine and are translated by :func:`~avecaesar.editor.render.lang.translate`."""
+engine's reasons (why a move is not allowed, with the rule's citation) come from the engine
+as values and are put in words by :func:`~avecaesar.editor.render.lang.reason_text`."""
 
 from __future__ import annotations
 

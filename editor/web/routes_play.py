@@ -28,7 +28,7 @@ from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, MAX_RULES_BYTES, BadRequest, Storage
 from avecaesar.editor.web.table_setup import catalog, parse_setup
-from avecaesar.editor.web.tables import Seat, Subscriber, Table, Tables
+from avecaesar.editor.web.tables import Role, Seat, Subscriber, Table, Tables
 from avecaesar.editor.web.tournament import WebTournament
 from avecaesar.engine.core.record import read_record
 from avecaesar.engine.core.view import public_record
@@ -150,7 +150,7 @@ async def create_table(request: Request) -> Response:
     announce = request.app.state.announce
     if announce is not None:
         announce(out)
-    return JSONResponse({**out, "token": table.host, "view": table.view("host", None)})
+    return JSONResponse({**out, "token": table.host, "view": table.view(Role.HOST, None)})
 
 
 def _table(request: Request) -> Table:
@@ -167,20 +167,20 @@ async def get_table(request: Request) -> Response:
 
 async def host_links(request: Request) -> Response:
     table = _table(request)
-    if table.role(_token(request))[0] != "host":
+    if table.role(_token(request))[0] != Role.HOST:
         raise BadRequest(say("host_only"), 403)
     return JSONResponse(links(table, _base(request)))
 
 
-def _turn_check(table: Table, role: str, seat: int | None) -> bool:
+def _turn_check(table: Table, role: Role, seat: int | None) -> bool:
     """Whether the asker may act for the person to move; returns ``shared``."""
     game = table.game
     assert game is not None
     if table.shared:
-        if role != "host":
+        if role != Role.HOST:
             raise BadRequest(say("host_only"), 403)
         return True
-    if role != "seat":
+    if role != Role.SEAT:
         raise BadRequest(say("spectator"), 403)
     s = game.state
     if not s.over and game.owner[s.turn] != seat:
@@ -188,7 +188,7 @@ def _turn_check(table: Table, role: str, seat: int | None) -> bool:
     return False
 
 
-def _do(table: Table, role: str, seat: int | None, what: str, data: dict[str, Any]
+def _do(table: Table, role: Role, seat: int | None, what: str, data: dict[str, Any]
         ) -> str | None:
     """One turn action, under the table's lock; returns a why-not or None."""
     game = table.game
@@ -202,17 +202,17 @@ def _do(table: Table, role: str, seat: int | None, what: str, data: dict[str, An
             raise BadRequest(say("has_move"), 409)
         return None
     if what == "reveal":
-        if not table.shared or role != "host":
+        if not table.shared or role != Role.HOST:
             raise BadRequest(say("host_only"), 403)
         game.reveal()
         return None
     if what == "undo":
-        if (table.shared and role != "host") or (not table.shared and role != "seat"):
+        if (table.shared and role != Role.HOST) or (not table.shared and role != Role.SEAT):
             raise BadRequest(say("host_only" if table.shared else "spectator"), 403)
         game.undo_last(None if table.shared else seat)
         return None
     if what == "step":
-        if role == "spectator":
+        if role == Role.SPECTATOR:
             raise BadRequest(say("spectator"), 403)
         game.step_bot()
         return None
@@ -238,7 +238,7 @@ async def seat_action(request: Request) -> Response:
     from avecaesar.engine.bots.registry import POLICIES
 
     table = _table(request)
-    if table.role(_token(request))[0] != "host":
+    if table.role(_token(request))[0] != Role.HOST:
         raise BadRequest(say("host_only"), 403)
     data = await json_body(request)
     i = field(data, "seat", int)
@@ -255,7 +255,7 @@ async def seat_action(request: Request) -> Response:
         _tables(request).save(table)
 
     await table.change(hand_over)
-    return JSONResponse(table.view("host", None))
+    return JSONResponse(table.view(Role.HOST, None))
 
 
 async def new_race(request: Request) -> Response:
@@ -263,7 +263,7 @@ async def new_race(request: Request) -> Response:
     random seed) or ``next-race`` (the tournament's next race)."""
     storage, tables = _storage(request), _tables(request)
     table = _table(request)
-    if table.role(_token(request))[0] != "host":
+    if table.role(_token(request))[0] != Role.HOST:
         raise BadRequest(say("host_only"), 403)
     if request.path_params["kind"] not in ("again", "next-race"):
         raise BadRequest("a new race is 'again' or 'next-race'", 404)
@@ -290,7 +290,7 @@ async def new_race(request: Request) -> Response:
         tables.save(table)
 
     await table.change(start)
-    return JSONResponse(table.view("host", None))
+    return JSONResponse(table.view(Role.HOST, None))
 
 
 async def live(ws: WebSocket) -> None:
@@ -412,7 +412,7 @@ async def table_of_save(request: Request) -> Response:
     table.refresh()
     table.schedule_bots()
     return JSONResponse({**links(table, _base(request)), "token": table.host,
-                         "view": table.view("host", None)})
+                         "view": table.view(Role.HOST, None)})
 
 
 def routes() -> list[BaseRoute]:

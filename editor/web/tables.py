@@ -22,6 +22,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,8 @@ from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.storage import BadRequest, Storage
 from avecaesar.engine.data.errors import AveCaesarError
 
-__all__ = ["ABANDONED_AFTER", "FINISHED_AFTER", "MAX_LOADED", "Seat", "Subscriber", "Table",
-           "Tables"]
+__all__ = ["ABANDONED_AFTER", "FINISHED_AFTER", "MAX_LOADED", "Role", "Seat", "Subscriber",
+           "Table", "Tables"]
 
 FORMAT = "avecaesar-web-table"
 #: a finished race's table is freed from memory this long after its last change (seconds)
@@ -44,6 +45,14 @@ ABANDONED_AFTER = 6 * 3600
 #: tables kept in memory at most (the least recently used idle one is freed first)
 MAX_LOADED = 64
 _TABLE_ID = "t[0-9a-f]{12}"
+
+
+class Role(StrEnum):
+    """Who a token is at a table (a view's ``role``)."""
+
+    HOST = "host"  # sets up, hands seats to bots; in device mode moves for everyone
+    SEAT = "seat"  # a person's seat: their own cards and moves
+    SPECTATOR = "spectator"  # no token: the public view only
 
 
 @dataclass
@@ -95,21 +104,22 @@ class Table:
     context: Tables | None = field(default=None, repr=False)
 
     # tokens ----------------------------------------------------------------------------
-    def role(self, token: str | None) -> tuple[str, int | None]:
-        """``("host", None)``, ``("seat", i)`` or ``("spectator", None)``; an unknown token
-        is refused (a mistyped link must not silently watch)."""
+    def role(self, token: str | None) -> tuple[Role, int | None]:
+        """``(HOST, None)``, ``(SEAT, i)`` or ``(SPECTATOR, None)``; an unknown token is
+        refused (a mistyped link must not silently watch)."""
         if not token:
-            return "spectator", None
+            return Role.SPECTATOR, None
         if secrets.compare_digest(token, self.host):
-            return "host", None
+            return Role.HOST, None
         for i, s in enumerate(self.seats):
             if s.bot is None and secrets.compare_digest(token, s.token):
-                return "seat", i
+                return Role.SEAT, i
         raise BadRequest(say("bad_token"), 403)
 
     @staticmethod
-    def key(role: str, seat: int | None) -> str:
-        return f"seat:{seat}" if role == "seat" else role
+    def key(role: Role, seat: int | None) -> str:
+        """The key of a role's view: ``host``, ``spectator`` or ``seat:N``."""
+        return f"seat:{seat}" if role == Role.SEAT else str(role)
 
     # the views -------------------------------------------------------------------------
     def online(self) -> set[int]:
@@ -149,24 +159,25 @@ class Table:
         game = self.game
         assert game is not None
         facts = self.table_facts()
-        views = {"spectator": {"table": facts, "role": "spectator", "you": None,
-                               "race": game.view_for(None)},
-                 "host": {"table": facts, "role": "host", "you": None,
-                          "race": game.view_for(None, shared=self.shared)}}
+        views: dict[str, dict[str, Any]] = {
+            Role.SPECTATOR: {"table": facts, "role": Role.SPECTATOR, "you": None,
+                             "race": game.view_for(None)},
+            Role.HOST: {"table": facts, "role": Role.HOST, "you": None,
+                        "race": game.view_for(None, shared=self.shared)}}
         if not self.shared:
             for i, s in enumerate(self.seats):
                 if s.bot is None:
-                    views[f"seat:{i}"] = {"table": facts, "role": "seat",
+                    views[self.key(Role.SEAT, i)] = {"table": facts, "role": Role.SEAT,
                                           "you": {"seat": i, "name": s.name},
                                           "race": game.view_for(i)}
         return views
 
-    def view(self, role: str, seat: int | None, lang: str | None = None) -> dict[str, Any]:
+    def view(self, role: Role, seat: int | None, lang: str | None = None) -> dict[str, Any]:
         """The view of ``role``/``seat`` in ``lang`` (default: the request's language)."""
         if not self.views:
             raise BadRequest("the table is being set up: try again in a moment", 409)
         views = self.views.get(lang or current()) or self.views[DEFAULT]
-        return views.get(self.key(role, seat)) or views["spectator"]
+        return views.get(self.key(role, seat)) or views[Role.SPECTATOR]
 
     def refresh(self) -> None:
         """A new version of every view (any thread, under the lock)."""
@@ -177,7 +188,7 @@ class Table:
     def push(self) -> None:
         """Offer the current views to every subscribed device (the event loop's thread)."""
         for sub in list(self.subscribers):
-            sub.offer(self.view("seat" if sub.seat is not None else sub.key, sub.seat,
+            sub.offer(self.view(Role.SEAT if sub.seat is not None else Role(sub.key), sub.seat,
                                 sub.lang))
 
     def publish(self) -> None:

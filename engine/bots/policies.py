@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from avecaesar.engine.core.board import Board, WalkTable
+from avecaesar.engine.core.board import WalkTable
 from avecaesar.engine.core.effects import Facts
 from avecaesar.engine.core.moves import (
     LegalMoves,
@@ -23,6 +23,7 @@ from avecaesar.engine.core.moves import (
 )
 from avecaesar.engine.core.state import FINISHED, Move, RaceState
 from avecaesar.engine.course.alley_window import counts, later_chance, passed
+from avecaesar.engine.course.race_distance import RaceDistances
 
 __all__ = ["greedy_bot", "greedy_policy", "greedy_ranking", "greedy_scored", "random_policy"]
 
@@ -43,70 +44,15 @@ def random_policy(seed: int) -> Policy:
     return choose
 
 
-# keyed by the board's id: each entry keeps its board, so that while it is cached no other
-# board can be given the same id (a freed board's id is reused, and the tables of another
-# course then answered for it — a cache that lied: issue 26, docs/architecture.md "Caches")
-_DIST: dict[tuple[int, int, tuple[int, ...], bool],
-            tuple[Board, dict[tuple[int, int, bool], int]]] = {}
-
-
-def distances(state: RaceState, window: tuple[int, ...] | None = None
-              ) -> dict[tuple[int, int, bool], int]:
+def distances(state: RaceState, window: tuple[int, ...] | None = None) -> RaceDistances:
     """Steps still to go on an empty track from (node, crossings still needed, stop made),
-    the alley stop included where the rules require it; a reverse breadth-first search over
-    the lane graph × laps × stop (as :mod:`avecaesar.engine.course.race_path`, from the end);
-    the stop counts in the laps of ``window`` (default: the ruleset's; a chariot's own
-    window when an effect extended it)."""
+    the alley stop included where the rules require it: the board's distance table
+    (engine/course/race_distance.py); the stop counts in the laps of ``window`` (default:
+    the ruleset's; a chariot's own window when an effect extended it)."""
     game = state.game
     board, rules = game.board, game.rules
-    need = board.has_alley and rules.alley_must_stop
-    alley_laps = rules.alley_laps if window is None else window
-    key = (id(board), rules.laps, alley_laps, need)
-    found = _DIST.get(key)
-    if found is not None and found[0] is board:
-        return found[1]
-    most = max(board.start_crossings) + rules.laps
-
-    def lap_of(left: int) -> int:  # the lap being driven with `left` crossings still needed
-        return rules.laps - left + 1
-
-    pred: dict[int, list[tuple[int, bool]]] = {}
-    for u, succ in enumerate(board.succ):
-        for v, fin in succ:
-            pred.setdefault(v, []).append((u, fin))
-    dist: dict[tuple[int, int, bool], int] = {}
-    frontier = []
-    for u, succ in enumerate(board.succ):
-        for _v, fin in succ:
-            if fin:
-                for stopped in ((True, False) if not need else (True,)):
-                    if (u, 1, stopped) not in dist:
-                        dist[(u, 1, stopped)] = 1
-                        frontier.append((u, 1, stopped))
-    d = 1
-    while frontier:
-        d += 1
-        nxt = []
-        for v, left2, s2 in frontier:
-            for u, fin in pred.get(v, ()):
-                left = left2 + fin
-                if left > most or (fin and left2 == 0):
-                    continue
-                stops_here = board.alley[v] and counts(alley_laps, lap_of(left2))
-                for s in ((True, False) if s2 and stops_here else (s2,)):
-                    if s2 and not s and not stops_here:
-                        continue
-                    if not s2 and stops_here:
-                        continue
-                    k = (u, left, s)
-                    if k not in dist:
-                        dist[k] = d
-                        nxt.append(k)
-        frontier = nxt
-    if len(_DIST) >= 64:
-        _DIST.clear()
-    _DIST[key] = (board, dist)
-    return dist
+    return board.distances(rules.laps, rules.alley_laps if window is None else window,
+                           board.has_alley and rules.alley_must_stop)
 
 
 def remaining(state: RaceState, c: int) -> float:
@@ -117,9 +63,9 @@ def remaining(state: RaceState, c: int) -> float:
     game = state.game
     left = game.board.start_crossings[c] + game.rules.laps - state.crossings[c]
     dist = distances(state, state.window(c) if state.later_laps[c] else None)
-    got = dist.get((p, left, state.stopped[c] or state.dq[c]))
+    got = dist.to_finish(p, left, state.stopped[c] or state.dq[c])
     if got is None:
-        got = dist.get((p, left, True))
+        got = dist.to_finish(p, left, True)
     return float(got) if got is not None else 1e6
 
 
@@ -145,9 +91,9 @@ def _remaining_at(state: RaceState, c: int, a: Facts) -> float:
     game = state.game
     left = game.board.start_crossings[c] + game.rules.laps - a.crossings
     dist = distances(state, state.window(c) if state.later_laps[c] else None)
-    got = dist.get((a.pos, left, a.stopped or a.dq))
+    got = dist.to_finish(a.pos, left, a.stopped or a.dq)
     if got is None:
-        got = dist.get((a.pos, left, True))
+        got = dist.to_finish(a.pos, left, True)
     return float(got) if got is not None else 1e6
 
 
@@ -255,31 +201,29 @@ class _Tables:
             dist = self.dist
             row = []
             for node in range(len(self.board.succ)):
-                got = dist.get((node, left, stopped))
+                got = dist.to_finish(node, left, stopped)
                 if got is None:
-                    got = dist.get((node, left, True))
+                    got = dist.to_finish(node, left, True)
                 row.append(float(got) if got is not None else 1e6)
             self.rem[(left, stopped)] = row
         return row
 
 
-_TABLES: dict[tuple[int, int], _Tables] = {}
-
-
-_LAST: list[_Tables] = []  # the tables asked for last
+_KEPT = "greedy"  # the name the greedy's tables are kept under on a board
 
 
 def _tables(state: RaceState) -> _Tables:
+    """The greedy's tables for the state's board and rules, kept on the board for that
+    rules value (:meth:`~avecaesar.engine.core.board.Board.kept`): made once, shared by
+    every race on them (and by threads: what they fill is the same either way)."""
     game = state.game
-    if _LAST and _LAST[0].board is game.board and _LAST[0].rules is game.rules:
-        return _LAST[0]
-    t = _TABLES.get((id(game.board), id(game.rules)))
-    if t is None or t.board is not game.board or t.rules is not game.rules:
-        if len(_TABLES) >= 64:
-            _TABLES.clear()
-        t = _TABLES[(id(game.board), id(game.rules))] = _Tables(state)
-    _LAST[:] = [t]
-    return t
+    board = game.board
+    t = board.kept(_KEPT, game.rules)
+    if isinstance(t, _Tables):
+        return t
+    made = _Tables(state)
+    board.keep(_KEPT, game.rules, made)
+    return made
 
 
 def _distinct(state: RaceState, moves: Moves) -> list[Move]:

@@ -8,15 +8,22 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from avecaesar.engine.core.types import Move
+from avecaesar.engine.course.race_distance import RaceDistances, race_distances, steps_to_line
 from avecaesar.engine.course.svg import BoardDrawing
 
 if TYPE_CHECKING:  # only an annotation: a race (or a board from the cache) needs no networkx
     import networkx as nx
 
 __all__ = ["Board", "WalkTable"]
+
+#: the rules values a board keeps later layers' tables for (:meth:`Board.keep`)
+KEPT = 8
+#: a field's metadata: a table derived on first use, rebuilt rather than pickled
+TRANSIENT = MappingProxyType({"transient": True})
 
 
 class WalkTable:
@@ -32,13 +39,13 @@ class WalkTable:
 
     __slots__ = ("ends", "firsts", "groups", "masks", "moves", "n", "span")
 
-    def __init__(self, moves: tuple[Any, ...], start: int,
+    def __init__(self, moves: tuple[Move, ...], start: int,
                  finish_steps: frozenset[tuple[int, int]]) -> None:
         self.moves = moves
         self.n = len(moves)
         masks: dict[int, int] = {}
         groups: dict[int, int] = {}
-        firsts: dict[int, Any] = {}
+        firsts: dict[int, Move] = {}
         ends: dict[tuple[int, int], int] = {}
         crossing_from = {u for u, _v in finish_steps}
         for i, m in enumerate(moves):
@@ -79,7 +86,12 @@ class Board:
         crosses over another (``crossing: over``).
     lane[n], lanes: n's lane (0 = the inside lane; an alley space is outside the range) and
         the course's number of lanes.
-    to_line[n]: the fewest steps from n to the step that crosses the finish line.
+    to_line[n]: the fewest steps from n up to the step that crosses the finish line.
+
+    Derived tables are kept on the board they derive from (filled on first use, never
+    pickled with it: engine/lab/setup_cache.py): the distance tables per rule values
+    (:meth:`distances`) and what a later layer derives from the board and one rules value
+    (:meth:`kept`, the greedy bot's tables).
     """
 
     id: str
@@ -105,13 +117,42 @@ class Board:
         default_factory=dict, compare=False, repr=False)
     _finish_steps: list[frozenset[tuple[int, int]]] = field(
         default_factory=list, compare=False, repr=False)
-    _moves: dict[tuple[int, int, int], tuple[Any, ...]] = field(
+    _moves: dict[tuple[int, int, int], tuple[Move, ...]] = field(
         default_factory=dict, compare=False, repr=False)
     _tables: dict[int | tuple[int, int, int], WalkTable] = field(
         default_factory=dict, compare=False, repr=False)
     #: the spaces as drawn and the finish line (engine/course/svg), for a position's
     #: SVG; no race rule reads it
     drawing: Any = field(default=None, compare=False, repr=False)
+    _distances: dict[tuple[int, tuple[int, ...], bool], RaceDistances] = field(
+        init=False, default_factory=dict, compare=False, repr=False, metadata=TRANSIENT)
+    _kept: list[tuple[str, object, object]] = field(
+        init=False, default_factory=list, compare=False, repr=False, metadata=TRANSIENT)
+
+    def distances(self, laps: int, window: tuple[int, ...], need: bool) -> RaceDistances:
+        """The steps still to race from every (space, crossings still needed, stop made)
+        with ``laps`` to drive, the alley stop counting in the laps of ``window`` and
+        required if ``need`` (engine/course/race_distance.py), made once per rule values."""
+        key = (laps, window, need)
+        found = self._distances.get(key)
+        if found is None:
+            found = race_distances(self.succ, self.alley, laps, window, need,
+                                   max(self.start_crossings, default=0) + laps)
+            self._distances[key] = found
+        return found
+
+    def kept(self, name: str, rules: object) -> object | None:
+        """What a later layer kept under ``name`` for this board and the rules value
+        ``rules`` (that very object) with :meth:`keep`, or None."""
+        for kept_name, owner, value in self._kept:
+            if owner is rules and kept_name == name:
+                return value
+        return None
+
+    def keep(self, name: str, rules: object, value: object) -> None:
+        """Keep ``value`` under ``name`` for this board and ``rules``: the last few kept
+        (tests make rules values by the hundred), the newest first."""
+        self._kept[:] = [(name, rules, value), *self._kept[:KEPT - 1]]
 
     @property
     def finish_steps(self) -> frozenset[tuple[int, int]]:
@@ -121,7 +162,7 @@ class Board:
                 (u, v) for u, succ in enumerate(self.succ) for v, fin in succ if fin))
         return self._finish_steps[0]
 
-    def moves(self, start: int, k: int, left: int) -> tuple[Any, ...]:
+    def moves(self, start: int, k: int, left: int) -> tuple[Move, ...]:
         """:meth:`paths` as ``Move(k, path)`` values, made once."""
         key = (start, k, min(left, k + 1))
         found = self._moves.get(key)
@@ -219,30 +260,6 @@ class Board:
                    int(g.graph["lap_value"]), tuple(g.graph["start_places"]),
                    tuple(g.graph["start_crossings"]), any(alley), tuple(ahead), tuple(behind),
                    tuple(beside), tuple(kinds), tuple(bridge), tuple(lane),
-                   int(g.graph.get("lanes") or 0), _to_line(succ),
+                   int(g.graph.get("lanes") or 0), steps_to_line(succ),
                    drawing=BoardDrawing(g))
 
-
-def _to_line(succ: list[tuple[tuple[int, bool], ...]]) -> tuple[int, ...]:
-    """Per node, the fewest steps to the step that crosses the finish line (a large number
-    where none is reachable): a breadth-first search backwards from the line."""
-    n = len(succ)
-    far = 10 ** 6
-    dist = [far] * n
-    pred: list[list[int]] = [[] for _ in range(n)]
-    queue: deque[int] = deque()
-    for u in range(n):
-        for v, fin in succ[u]:
-            if fin:
-                if dist[u] != 1:
-                    dist[u] = 1
-                    queue.append(u)
-            else:
-                pred[v].append(u)
-    while queue:
-        x = queue.popleft()
-        for u in pred[x]:
-            if dist[u] > dist[x] + 1:
-                dist[u] = dist[x] + 1
-                queue.append(u)
-    return tuple(dist)

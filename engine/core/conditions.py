@@ -21,11 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from avecaesar.engine.core.position import Position
+from avecaesar.engine.core.reasons import HOUSE, REASONS, Reason, fields_of
 from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.data.suggest import unknown_name
+from avecaesar.engine.data.values import Json
 
 __all__ = ["CONDITIONS", "PARAM_CONDITIONS", "Condition", "Context", "ParamCondition",
-           "check_expression", "condition_names", "holds", "restriction_reason"]
+           "check_expression", "condition_names", "forbids", "holds", "restriction_why"]
 
 
 class Context:
@@ -240,7 +242,7 @@ def condition_names() -> list[str]:
     return [*CONDITIONS, *PARAM_CONDITIONS]
 
 
-def check_expression(expr: Any, where: str = "condition") -> list[str]:
+def check_expression(expr: Json, where: str = "condition") -> list[str]:
     """What is wrong with a condition expression (empty: nothing)."""
     if isinstance(expr, str):
         if expr in CONDITIONS:
@@ -267,7 +269,10 @@ def check_expression(expr: Any, where: str = "condition") -> list[str]:
 
 
 def holds(expr: Any, x: Context) -> bool:
-    """Whether expression ``expr`` (frozen by :func:`freeze`) holds."""
+    """Whether expression ``expr`` (frozen by :func:`freeze`: a ``Cond``) holds.
+
+    ``Any``: the frozen expression is taken apart by its shape here, in the hot path; typed
+    as ``Cond`` each node would cost the compiled build a runtime check."""
     if isinstance(expr, str):
         return CONDITIONS[expr].test(x)
     op, arg = expr
@@ -280,23 +285,33 @@ def holds(expr: Any, x: Context) -> bool:
     return PARAM_CONDITIONS[op].test(x, arg)
 
 
-def _lead_words(x: Context) -> str:
-    leaders = _leaders(x)
-    if x.chariot not in leaders:
-        return "you do not lead"
-    return "you lead jointly" if len(leaders) > 1 else "you lead"
-
-
-def restriction_reason(r: CardRestriction, card: int, x: Context) -> str | None:
-    """Why restriction ``r`` forbids ``card`` now, or None if it does not."""
+def forbids(r: CardRestriction, card: int, x: Context) -> bool:
+    """Whether restriction ``r`` forbids ``card`` now."""
     if card not in r.cards:
-        return None
+        return False
     if r.ends_when is not None and holds(r.ends_when, x):
-        return None
+        return False
     if not holds(r.forbidden_when, x):
-        return None
-    if r.unless is not None and holds(r.unless, x):
-        return None
-    text = r.why.format(card=card, cards=", ".join(str(k) for k in sorted(r.cards)),
-                        lead=_lead_words(x))
-    return f"{text} — {r.cite}" if r.cite else text
+        return False
+    return not (r.unless is not None and holds(r.unless, x))
+
+
+def restriction_why(r: CardRestriction, card: int, x: Context) -> Reason:
+    """The reason restriction ``r`` gives when it forbids ``card``: its code (or a house
+    rule's own words) with the card, the restricted cards and whether the chariot leads,
+    as far as its sentence uses them (two cards refused in the same words give the same
+    reason); its citation."""
+    template = REASONS[r.reason].english if r.why is None else r.why
+    used = fields_of(template)
+    params: dict[str, object] = {}
+    if "card" in used:
+        params["card"] = card
+    if "cards" in used:
+        params["cards"] = tuple(sorted(r.cards))
+    if "lead" in used:
+        leaders = _leaders(x)
+        params["lead"] = Reason("lead_not" if x.chariot not in leaders
+                                else "lead_jointly" if len(leaders) > 1 else "lead")
+    if r.why is not None:
+        return Reason(HOUSE, {"text": r.why, **params}, r.cite or None)
+    return Reason(r.reason, params, r.cite or None)

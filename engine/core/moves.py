@@ -8,15 +8,16 @@ beyond lapse.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from avecaesar.engine.core.board import Board, WalkTable
-from avecaesar.engine.core.conditions import Context, restriction_reason
+from avecaesar.engine.core.conditions import Context, forbids, restriction_why
 from avecaesar.engine.core.effects import Facts
 from avecaesar.engine.core.notation import to_notation
 from avecaesar.engine.core.position import Position
+from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.rule_values import RaceRules
-from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move
+from avecaesar.engine.core.types import LETTERS, RACING, WAIT, Event, Move, SkipReason
 from avecaesar.engine.course.alley_window import counts, later_chance, passed
 from avecaesar.engine.data.errors import AveCaesarError
 
@@ -45,9 +46,10 @@ __all__ = [
 
 
 class IllegalMoveError(AveCaesarError):
-    """Raised by a checked apply when the move is not legal; says why and where."""
+    """Raised by a checked apply when the move is not legal; says why (``reason``, the
+    value; the message in English) and where."""
 
-    def __init__(self, move: Move, state: Position, reason: str) -> None:
+    def __init__(self, move: Move, state: Position, reason: Reason) -> None:
         self.move, self.reason = move, reason
         super().__init__(f"illegal move {move} in {to_notation(state)}: {reason}")
 
@@ -81,14 +83,14 @@ def _blocks_others(state: Position, c: int) -> bool:
                for o in state.racing() if o != c and state.pos[o] is not None)
 
 
-_PASSING = [False]  # guard: joint leaders asking about each other do not recurse
-
-
 def _cannot_be_passed(state: Position, c: int) -> bool:
     """No other racing chariot can pass ``c``: none is left on the track, or none of them
-    has a legal move (no card moves in full, the 6-card rule, the alley wait)."""
-    if _PASSING[0]:
-        return False
+    has a legal move (no card moves in full, the 6-card rule, the alley wait).
+
+    The others' legal moves are worked out with :func:`_assumed_passable` in this one's
+    place (a value passed down, not a flag of the module: two tables' threads asking at
+    once never see each other's question), so joint leaders asking about each other do
+    not recurse."""
     restricted = state.game.rules.restricted_cards
     others = [o for o in state.racing() if o != c and state.pos[o] is not None]
     for o in others:  # quick proof: an unrestricted card moves it, no alley to wait for
@@ -96,16 +98,18 @@ def _cannot_be_passed(state: Position, c: int) -> bool:
                 and any(k not in restricted and _can_move(state, o, k)
                         for k in set(state.cards(o)))):
             return False
-    _PASSING[0] = True
-    try:
-        for o in others:
-            other = state.copy()
-            other.turn, other.queue = o, ()
-            if _Analysis(other).count:
-                return False
-        return True
-    finally:
-        _PASSING[0] = False
+    for o in others:
+        other = state.copy()
+        other.turn, other.queue = o, ()
+        if _Analysis(other, _assumed_passable).count:
+            return False
+    return True
+
+
+def _assumed_passable(state: Position, c: int) -> bool:
+    """What ``cannot_be_passed`` answers while it is being answered for another chariot:
+    false, the chariot may be passed (the guard of :func:`_cannot_be_passed`)."""
+    return False
 
 
 def first_card_forbidden(rules: RaceRules, place: int) -> bool:
@@ -213,7 +217,7 @@ def only_restricted(state: Position, c: int, reason: str | None) -> bool:
     ``only_restricted``)."""
     restricted = state.game.rules.restricted_cards
     hand = state.hands[c]
-    return reason == "six_rule" and bool(hand) and all(x in restricted for x in hand)
+    return reason == SkipReason.SIX_RULE and bool(hand) and all(x in restricted for x in hand)
 
 
 def runs_out(state: Position, c: int) -> bool:
@@ -223,35 +227,55 @@ def runs_out(state: Position, c: int) -> bool:
     return not (own is not None and not own.runs_out and state.game.is_ownerless(c))
 
 
-def card_forbidden(state: Position, c: int, card: int) -> str | None:
+def _context(state: Position, c: int,
+             passing: Callable[[Position, int], bool] | None = None) -> Context:
+    return Context(state, c, frozenset(), _blocks_others,
+                   _cannot_be_passed if passing is None else passing)
+
+
+def _forbidding(state: Position, c: int, card: int,
+                passing: Callable[[Position, int], bool] | None = None) -> bool:
+    """Some card restriction forbids chariot ``c`` to play ``card`` now (what the legal
+    moves ask; :func:`card_forbidden` says which and why)."""
+    rules = state.game.rules
+    if card not in rules.restricted_cards:
+        return False
+    x = _context(state, c, passing)
+    return any(card in r.cards and forbids(r, card, x.with_cards(r.cards))
+               for r in rules.card_restrictions)
+
+
+def card_forbidden(state: Position, c: int, card: int,
+                   passing: Callable[[Position, int], bool] | None = None) -> Reason | None:
     """Why chariot ``c`` may not play ``card`` now (the first card restriction that forbids
-    it, in the ruleset's order), or None if it may."""
+    it, in the ruleset's order), or None if it may; ``passing``: what the condition
+    ``cannot_be_passed`` asks (default :func:`_cannot_be_passed`)."""
     rules = state.game.rules
     if card not in rules.restricted_cards:
         return None
-    x = Context(state, c, frozenset(), _blocks_others, _cannot_be_passed)
+    x = _context(state, c, passing)
     for r in rules.card_restrictions:
         if card in r.cards:
-            why = restriction_reason(r, card, x.with_cards(r.cards))
-            if why is not None:
-                return why
+            y = x.with_cards(r.cards)
+            if forbids(r, card, y):
+                return restriction_why(r, card, y)
     return None
 
 
-def restriction_reasons(state: Position, c: int) -> str:
+def restriction_reasons(state: Position, c: int) -> tuple[Reason, ...]:
     """Why the card restrictions forbid the cards ``c`` may play from, in their own words
-    (each restriction's ``why`` with its citation, once each): the reason a skip of kind
+    (each restriction's reason with its citation, once each): the reasons a skip of kind
     ``six_rule`` gives, whichever restriction — the 6-card rule or a house rule's ban —
     forbade the cards."""
-    out: list[str] = []
+    out: list[Reason] = []
     for k in sorted(set(state.cards(c))):
         why = card_forbidden(state, c, k)
         if why is not None and why not in out:
             out.append(why)
-    return "; ".join(out)
+    return tuple(out)
 
 
-def six_rule(state: Position, c: int) -> str | None:
+def six_rule(state: Position, c: int) -> Reason | None:
     """Why chariot ``c`` may not play the six card now, or None if it may."""
     return card_forbidden(state, c, state.game.rules.six_card)
 
@@ -337,8 +361,8 @@ def _stop_possible_on_empty_track(state: Position, c: int,
                for (crossed, end), _bits in board.walk_table(start, k, left).ends)
 
 
-def _forbidden(no: dict[int, str | None]) -> frozenset[int]:
-    return frozenset(k for k, why in no.items() if why is not None)
+def _forbidden(no: dict[int, bool]) -> frozenset[int]:
+    return frozenset(k for k, forbidden in no.items() if forbidden)
 
 
 def _in_alley(board: Board, path: tuple[int, ...]) -> bool:
@@ -420,23 +444,25 @@ class _Analysis:
     (lapsed points, bonus piece, ramming, waiting) are kept as a list.
     """
 
-    __slots__ = ("_moves", "blocked_alley", "count", "parts", "reason", "tail")
+    __slots__ = ("_moves", "blocked_alley", "count", "parts", "passing", "reason", "tail")
 
-    def __init__(self, state: Position) -> None:
+    def __init__(self, state: Position,
+                 passing: Callable[[Position, int], bool] | None = None) -> None:
+        self.passing = passing  # what cannot_be_passed asks (None: card_forbidden's default)
         self._moves: list[Move] | None = None
         self.parts: list[tuple[WalkTable, int]] | None = []
         self.tail: list[Move] = []
         self.count = 0
-        self.reason: str | None = None
+        self.reason: SkipReason | None = None
         self.blocked_alley = False
         if state.end is not None:
-            self.reason = "race_over"
+            self.reason = SkipReason.RACE_OVER
             return
         c = state.turn
         game = state.game
         rules = game.rules
         board = game.board
-        no: dict[int, str | None] = {}  # the hand's restricted cards: why not, or None
+        no: dict[int, bool] = {}  # the hand's restricted cards: forbidden now
         movable_any = False
         start = state.pos[c]
         occ = state.occupied(but=c)
@@ -456,7 +482,7 @@ class _Analysis:
                 last = k
                 table = board.walk_table(start, k, left)
                 if k in restricted:
-                    no[k] = card_forbidden(state, c, k)
+                    no[k] = _forbidding(state, c, k, self.passing)
                 blocked = 0
                 if not occ.isdisjoint(table.span):
                     masks = table.masks
@@ -467,13 +493,13 @@ class _Analysis:
                 free = table.n - blocked.bit_count()
                 if free:
                     movable_any = True
-                    if no.get(k) is None:
+                    if not no.get(k, False):
                         parts.append((table, blocked))
                         count += free
         self.count = count + len(self.tail)
         self._more(state, c, no, movable_any, occ, left)
 
-    def _listed(self, state: Position, c: int, no: dict[int, str | None], occ: set[int],
+    def _listed(self, state: Position, c: int, no: dict[int, bool], occ: set[int],
                 left: int) -> bool:
         """The moves listed one by one (off the board, or a chariot that avoids the alley);
         whether some card can be moved in full."""
@@ -482,18 +508,18 @@ class _Analysis:
         movable_any = False
         for k in sorted(set(state.cards(c))):
             if k in state.game.rules.restricted_cards:
-                no[k] = card_forbidden(state, c, k)
+                no[k] = _forbidding(state, c, k, self.passing)
             if start is None:
                 continue
             for m in board.moves(start, k, left):
                 if occ.isdisjoint(m.path) and not _in_alley(board, m.path):
                     movable_any = True
-                    if no.get(k) is not None:
+                    if no.get(k, False):
                         break
                     self.tail.append(m)
         return movable_any
 
-    def _more(self, state: Position, c: int, no: dict[int, str | None], movable_any: bool,
+    def _more(self, state: Position, c: int, no: dict[int, bool], movable_any: bool,
               occ: set[int], left: int) -> None:
         """The moves after the cards' free walks (lapsed points, the bonus piece, ramming,
         waiting at a blocked alley), and why the chariot skips when none is left."""
@@ -517,11 +543,11 @@ class _Analysis:
                 self.blocked_alley = True
                 if rules.alley_must_wait:
                     self._moves, self.parts, self.tail, self.count = [], [], [], 0
-                    self.reason = "alley_blocked"
+                    self.reason = SkipReason.ALLEY_BLOCKED
                 else:
                     self._extend([WAIT])
         if not self.count and self.reason is None:
-            self.reason = "six_rule" if movable_any else "blocked"
+            self.reason = SkipReason.SIX_RULE if movable_any else SkipReason.BLOCKED
 
     def _extend(self, more: list[Move]) -> None:
         """Moves after those already there (in that order)."""
@@ -631,8 +657,9 @@ class LegalMoves:
         return isinstance(move, Move) and why_not(self._state, move) is None
 
     @property
-    def skip_reason(self) -> str | None:
-        """Why the chariot skips (``blocked``, ``six_rule``, ``alley_blocked``) or None."""
+    def skip_reason(self) -> SkipReason | None:
+        """Why the chariot skips (``blocked``, ``six_rule``, ``alley_blocked``; ``race_over``
+        once the race has ended) or None."""
         return self._get().reason
 
     def __repr__(self) -> str:
@@ -640,70 +667,67 @@ class LegalMoves:
 
 
 
-def _ram_or_wait_problem(state: Position, move: Move) -> str | None:
+def _ram_or_wait_problem(state: Position, move: Move) -> Reason | None:
     """:func:`why_not` for a ramming attack or the waiting move."""
     rules = state.game.rules
     if move.ram >= 0:
         if rules.ramming is None:
-            return "these rules have no ramming attacks"
+            return Reason("no_ramming")
         if move not in _Analysis(state).moves:
-            return (f"no ramming attack on {LETTERS[move.ram] if move.ram < len(LETTERS) else '?'}"
-                    " from there: it must end beside the opponent with the space straight "
-                    "ahead of both free")
+            target = LETTERS[move.ram] if move.ram < len(LETTERS) else "?"
+            return Reason("no_ram_there", {"target": target})
         return None
     a = _Analysis(state)
     if WAIT in a.moves:
         return None
     if a.moves:
-        return (f"you can move a card in full, so you must play one (Zugzwang) — "
-                f"{rules.cite('must_play')}")
-    return f"there is no move to choose: you skip — {rules.cite('no_move')}"
+        return Reason("must_play", {}, rules.cite("must_play"))
+    return Reason("no_move", {}, rules.cite("no_move"))
 
 
-def why_not(state: Position, move: Move) -> str | None:
-    """None if ``move`` is legal; else the reason in the player's words, with its citation."""
+def why_not(state: Position, move: Move) -> Reason | None:
+    """None if ``move`` is legal; else the reason (core/reasons.py: a code, its parameters
+    and the rule's citation; ``str()`` of it is the English sentence)."""
     c = state.current()
     if c is None:
-        return "the race is over"
+        return Reason("race_over")
     rules, board = state.game.rules, state.game.board
     exact = rules.cite("exact_move")
     if move.ram >= 0 or move.card == 0:
         return _ram_or_wait_problem(state, move)
     if move.card < 0:
         if not state.bonus[c] or rules.bonus != -move.card:
-            return f"you hold no bonus piece of {-move.card}"
+            return Reason("no_bonus", {"points": -move.card})
     elif move.card not in state.cards(c):
         if state.game.is_ownerless(c):
-            return f"this chariot plays its top card, not a {move.card}"
-        return f"you have no {move.card} in hand"
+            return Reason("top_card", {"card": move.card})
+        return Reason("no_card", {"card": move.card})
     path = move.path
     node = state.pos[c]
     if node is None or not path:
-        return f"a {move.card} moves exactly {move.card} spaces — {exact}"
+        return Reason("exact", {"card": move.card}, exact)
     crossed = 0
     left_to_finish = board.start_crossings[c] + rules.laps - state.crossings[c]
     occ = state.occupied(but=c)
     for i, nxt in enumerate(path):
         step = dict(board.succ[node])
         if nxt not in step:
-            return (f"space {nxt} is not one step forward from space {node}: forward only, "
-                    f"one lane per step, diagonally, never across a wall — {exact}")
+            return Reason("not_forward", {"to": nxt, "start": node}, exact)
         if nxt in occ:
-            return f"space {nxt} is taken: no jumping — {exact}"
+            return Reason("taken", {"space": nxt}, exact)
         crossed += step[nxt]
         node = nxt
         if step[nxt] and crossed >= left_to_finish:
             if i + 1 != len(path):
-                return f"the race ends at the line: steps beyond it lapse — {exact}"
+                return Reason("line_ends", {}, exact)
             break
     else:
         if len(path) != abs(move.card):
             if rules.lapse_points and move in _Analysis(state).moves:
                 return None  # lapse movement points: the card with the smallest loss
-            return (f"a {move.card} moves exactly {move.card} spaces, not {len(path)} — "
-                    f"{exact}")
+            return Reason("exact_not", {"card": move.card, "steps": len(path)}, exact)
     if _avoids_alley(state, c) and _in_alley(board, path):
-        return f"this chariot does not drive through the alley — {rules.cite('ownerless')}"
+        return Reason("no_alley_drive", {}, rules.cite("ownerless"))
     no = card_forbidden(state, c, move.card)
     if no is not None:
         return no
@@ -712,8 +736,7 @@ def why_not(state: Position, move: Move) -> str | None:
             and held_to_wait(state, c) and gives_up_alley(state, c, path, window)):
         a = _Analysis(state)
         if a.blocked_alley:
-            return (f"the alley is blocked and you still owe the stop: you must wait until it is "
-                    f"free — {rules.cite('alley_wait')}")
+            return Reason("alley_wait", {}, rules.cite("alley_wait"))
     return None
 
 
@@ -737,6 +760,6 @@ def ownerless_skip(state: Position, c: int, events: list[Event]) -> bool:
         state.decks[c] = rest
         state.played[c] = (*state.played[c], card)
         events.append(Event("discard", c, {"card": card}))
-    playable = any(k in could_move and card_forbidden(state, c, k) is None
+    playable = any(k in could_move and not _forbidding(state, c, k)
                    for k in set(state.decks[c]))
     return not playable

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from avecaesar.engine.core.position import Position, RaceGame
-from avecaesar.engine.core.types import LETTERS
+from avecaesar.engine.core.types import LETTERS, Status, Termination
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["NotationError", "parse_fields", "to_notation"]
@@ -69,7 +69,7 @@ def _read_cards(text: str, field: str, line: str) -> tuple[int, ...]:
 
 def _chariot(game: RaceGame, ch: str, text: str) -> tuple[
         int | None, int, bool, bool, bool, tuple[int, ...], tuple[int, ...], tuple[int, ...],
-        str, bool, int | None, int]:
+        Status, bool, int | None, int]:
     """One chariot's fields: position, crossings, stopped, bonus, forfeit, hand, deck,
     played, status, disqualified, money (None without prizes), the laps its alley window
     was extended by."""
@@ -104,7 +104,7 @@ def _chariot(game: RaceGame, ch: str, text: str) -> tuple[
                             "when disqualified")
     return (pos, crossings, alley in "sbp", alley == "b", alley == "p",
             tuple(sorted(_read_cards(f[3], "hand", text))), _read_cards(f[4], "deck", text),
-            _read_cards(f[5], "played", text), st[0], st.endswith("q"), money,
+            _read_cards(f[5], "played", text), Status(st[0]), st.endswith("q"), money,
             int(later) if plus else 0)
 
 
@@ -132,7 +132,7 @@ def parse_fields(game: RaceGame, text: str) -> tuple[Any, ...]:
         raise NotationError(text, "after '|' give: turn idle ply end")
     if t[0] not in LETTERS[: game.chariots]:
         raise NotationError(text, f"turn {t[0]!r} is not a chariot letter")
-    finished = [c for c, s in enumerate(status) if s == "f"]
+    finished = [c for c, s in enumerate(status) if s == Status.FINISHED]
     if len(t) > 4 and t[4] != "-":
         if any(x not in LETTERS[: game.chariots] for x in t[4]):
             raise NotationError(text, f"finish order {t[4]!r} must be chariot letters")
@@ -145,7 +145,9 @@ def parse_fields(game: RaceGame, text: str) -> tuple[Any, ...]:
         idle, ply = int(t[1]), int(t[2])
     except ValueError:
         raise NotationError(text, "idle and ply are numbers") from None
-    end = None if t[3] == "-" else t[3]
+    if t[3] not in ("-", Termination.FINISHED, Termination.DEADLOCK):
+        raise NotationError(text, f"the end is '-', 'finished' or 'deadlock', not {t[3]!r}")
+    end = None if t[3] == "-" else Termination(t[3])
     queue: tuple[int, ...] = ()
     if len(t) > 5:
         if any(x not in LETTERS[: game.chariots] for x in t[5]):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.rule_values import RaceRules
-from avecaesar.engine.core.types import RACING, REMOVED
+from avecaesar.engine.core.types import RACING, REMOVED, Status, Termination
 
 __all__ = ["Position", "RaceGame"]
 
@@ -60,13 +60,13 @@ class Position:
     hands: list[tuple[int, ...]]
     decks: list[tuple[int, ...]]
     played: list[tuple[int, ...]]
-    status: list[str]
+    status: list[Status]
     dq: list[bool]
     finish_order: list[int]
     turn: int
     idle: int
     ply: int
-    end: str | None
+    end: Termination | None
     queue: tuple[int, ...]
     bonus: tuple[bool, ...]
     money: tuple[int, ...]

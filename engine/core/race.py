@@ -10,15 +10,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import LegalMoves, first_card_forbidden
 from avecaesar.engine.core.ruleset_adapter import RaceRules, UnsupportedRuleError
 from avecaesar.engine.core.state import RaceGame, RaceState
-from avecaesar.engine.core.types import RACING, REMOVED, Event, Move
+from avecaesar.engine.core.types import RACING, REMOVED, Event, Move, SkipReason, Termination
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
+from avecaesar.engine.data.values import Json, JsonDict
 
 __all__ = ["Outcome", "OwnerlessPolicyError", "Placing", "PlayerCountError", "Policy",
            "RaceRun", "check_player_count", "check_seats", "new_race",
@@ -37,7 +37,7 @@ class Placing:
     disqualified: bool
     removed: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"chariot": self.chariot, "name": self.name, "place": self.place,
                 "points": self.points, "finished": self.finished,
                 "disqualified": self.disqualified, "removed": self.removed}
@@ -45,15 +45,16 @@ class Placing:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a race ended: its termination (``finished`` or ``deadlock``), every chariot's
-    placing, best first, and the teams' points when players drive several chariots."""
+    """How a race ended: its termination (``finished`` or ``deadlock``; ``running`` for a
+    race in progress), every chariot's placing, best first, and the teams' points when
+    players drive several chariots."""
 
-    termination: str  # finished | deadlock
+    termination: Termination
     placings: tuple[Placing, ...]
     teams: tuple[tuple[str, int], ...] = ()  # several chariots each: (player, points), best first
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"termination": self.termination,
+    def to_json(self) -> dict[str, Json]:
+        out: JsonDict = {"termination": self.termination,
                                "placings": [p.to_json() for p in self.placings]}
         if self.teams:
             out["teams"] = [{"player": p, "points": x} for p, x in self.teams]
@@ -92,7 +93,8 @@ def outcome(state: RaceState) -> Outcome:
                 else rules.not_finished_points)
             placings[c] = Placing(c, state.game.names[c], None, pts,
                                   False, state.dq[c], state.status[c] == REMOVED)
-    if state.end == "deadlock" and any(state.crashed(c) for c in range(len(state.status))):
+    if state.end == Termination.DEADLOCK and any(state.crashed(c)
+                                                 for c in range(len(state.status))):
         # crash and burn: the wreck stops someone from finishing, so nobody scores
         placings = {c: replace(p, points=0) for c, p in placings.items()}
     teams: tuple[tuple[str, int], ...] = ()
@@ -103,7 +105,7 @@ def outcome(state: RaceState) -> Outcome:
                 sums[state.game.owners[c]] += p.points
         teams = tuple(sorted(zip(state.game.players, sums, strict=True),
                              key=lambda t: -t[1]))
-    return Outcome(state.end or "running",
+    return Outcome(state.end or Termination.RUNNING,
                    tuple(sorted(placings.values(),
                                 key=lambda p: (p.place is None, p.place or 0,
                                                -state.race_progress(p.chariot)))), teams)
@@ -231,7 +233,7 @@ def check_seats(rules: RaceRules, board: Board, players: int) -> int:
 
 
 def new_race(rules: RaceRules, board: Board, players: Sequence[str],
-             seed: int, seats: Sequence[int] | None = None) -> tuple[RaceState, dict[str, Any]]:
+             seed: int, seats: Sequence[int] | None = None) -> tuple[RaceState, JsonDict]:
     """The initial state and the setup facts (start order and reveals) for the record.
 
     The players draw for the start places — or, given ``seats`` (player indices in start-place
@@ -308,8 +310,8 @@ class RaceRun:
     record (start order, reveals), every turn and the outcome."""
 
     state: RaceState
-    setup: dict[str, Any]
-    turns: list[dict[str, Any]]  # one per turn: chariot, decision or skip, events
+    setup: JsonDict
+    turns: list[JsonDict]  # one per turn: chariot, decision or skip, events
     outcome: Outcome
 
 
@@ -329,7 +331,7 @@ def run_race(rules: RaceRules, board: Board, players: Sequence[str],
     state, setup = new_race(rules, board, players, seed, seats)
     per = rules.chariots_for(len(players))
     by_chariot = [policies[s // per] for s in setup["seats"]]
-    turns: list[dict[str, Any]] = []
+    turns: list[JsonDict] = []
     while not state.over and len(turns) < max_turns:
         c = state.turn
         policy = by_chariot[c] if c < len(by_chariot) else ownerless
@@ -338,7 +340,7 @@ def run_race(rules: RaceRules, board: Board, players: Sequence[str],
 
 
 def play_turn(state: RaceState, policy: Policy | None,
-              ownerless: Policy | None = None) -> dict[str, Any]:
+              ownerless: Policy | None = None) -> JsonDict:
     """One turn: the policy picks among the legal moves, or the chariot skips.
 
     A chariot that no player drives moves by ``ownerless`` whatever ``policy`` is given;
@@ -355,7 +357,7 @@ def play_turn(state: RaceState, policy: Policy | None,
     count = len(moves)
     events: list[Event]
     if not moves:
-        reason = moves.skip_reason or "blocked"
+        reason = moves.skip_reason or SkipReason.BLOCKED
         events = state.skip(reason)
         return {"chariot": c, "skip": reason, "legal": 0, "events": events}
     if policy is None:

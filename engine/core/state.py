@@ -33,6 +33,9 @@ from avecaesar.engine.core.types import (
     WAIT,
     Event,
     Move,
+    SkipReason,
+    Status,
+    Termination,
     with_item,
 )
 from avecaesar.engine.data.errors import AveCaesarError
@@ -54,8 +57,8 @@ class RaceState(Position):
     def __init__(self, game: RaceGame, pos: list[int | None], crossings: list[int],
                  stopped: list[bool], hands: list[tuple[int, ...]],
                  decks: list[tuple[int, ...]], played: list[tuple[int, ...]],
-                 status: list[str], dq: list[bool], finish_order: list[int], turn: int,
-                 idle: int = 0, ply: int = 0, end: str | None = None,
+                 status: list[Status], dq: list[bool], finish_order: list[int], turn: int,
+                 idle: int = 0, ply: int = 0, end: Termination | None = None,
                  queue: tuple[int, ...] = (), bonus: tuple[bool, ...] | None = None,
                  money: tuple[int, ...] | None = None,
                  forfeit: tuple[bool, ...] | None = None,
@@ -215,13 +218,15 @@ class RaceState(Position):
         An ownerless chariot's drawn card goes under its deck or is discarded (as the rules
         say); if no card at all could move it and the rules say so, none is drawn. Else the
         effects of ``only_restricted`` (when the card restrictions left it only restricted
-        cards and the list is not empty) or of ``no_move`` apply.
+        cards and the list is not empty) or of ``no_move`` apply. The ``skip`` event gives
+        ``reason`` and, for a skip of kind ``six_rule``, ``why``: the reasons
+        (core/reasons.py) of the restrictions that forbade its cards.
         """
         c = self.turn
         self.ply += 1
         events: list[Event] = []
-        if self.log:  # a skip by the card restrictions says which of them, in its words
-            why = restriction_reasons(self, c) if reason == "six_rule" else ""
+        if self.log:  # a skip by the card restrictions says which of them (their reasons)
+            why = restriction_reasons(self, c) if reason == SkipReason.SIX_RULE else ()
             events.append(Event("skip", c, {"reason": reason, "why": why} if why
                                 else {"reason": reason}))
         counts = True
@@ -267,17 +272,17 @@ class RaceState(Position):
     def _advance(self, events: list[Event]) -> None:
         racing = self.status.count(RACING)
         if not racing:
-            self.end = "finished"
+            self.end = Termination.FINISHED
             if self.log:
-                events.append(Event("end", None, {"termination": "finished"}))
+                events.append(Event("end", None, {"termination": Termination.FINISHED}))
             return
         rules = self.game.rules
         limit = racing * rules.idle_rounds
         if self.idle >= limit:
             # a full round without a move: nothing can change any more (deadlock rule)
-            self.end = "deadlock"
+            self.end = Termination.DEADLOCK
             if self.log:
-                events.append(Event("end", None, {"termination": "deadlock"}))
+                events.append(Event("end", None, {"termination": Termination.DEADLOCK}))
             return
         own = self.game.rules.ownerless
         if self.game.ownerless and own and own.after_players:

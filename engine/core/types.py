@@ -7,15 +7,58 @@ no import cycle can pass through them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from enum import StrEnum
+from typing import Any, Final, NamedTuple, TypeVar
 
-__all__ = ["FINISHED", "LETTERS", "RACING", "REMOVED", "WAIT", "Event", "Move", "with_item"]
+__all__ = ["FINISHED", "LETTERS", "RACING", "REMOVED", "WAIT", "Event", "Move", "SkipReason",
+           "Status", "Termination", "with_item"]
 
 LETTERS = "ABCDEFGHIJKL"
-RACING, FINISHED, REMOVED = "r", "f", "x"
 
 
-def with_item(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+class Status(StrEnum):
+    """A chariot's status; its value is its letter in the race notation."""
+
+    RACING = "r"
+    FINISHED = "f"  # crossed the line after the last lap
+    REMOVED = "x"  # left the race (out of cards, executed, a wreck)
+
+    @property
+    def word(self) -> str:
+        """The status as a view names it: ``racing``, ``finished`` or ``removed``."""
+        return _STATUS_WORDS[self]
+
+
+_STATUS_WORDS: Final = {Status.RACING: "racing", Status.FINISHED: "finished",
+                        Status.REMOVED: "removed"}
+RACING: Final = Status.RACING
+FINISHED: Final = Status.FINISHED
+REMOVED: Final = Status.REMOVED
+
+
+class Termination(StrEnum):
+    """How a race ended (python-chess's ``Termination``): the ``end`` of the race notation
+    and the ``termination`` of a record's result line."""
+
+    FINISHED = "finished"  # every chariot finished or left the race
+    DEADLOCK = "deadlock"  # a full round without a move
+    RUNNING = "running"  # not ended: the outcome of a race in progress
+
+
+class SkipReason(StrEnum):
+    """Why the chariot to move has no legal move (``LegalMoves.skip_reason``; a record's
+    skip line gives the first three)."""
+
+    BLOCKED = "blocked"  # no card can be moved in full
+    SIX_RULE = "six_rule"  # the card restrictions forbid every card it could move
+    ALLEY_BLOCKED = "alley_blocked"  # it must wait at a blocked alley
+    RACE_OVER = "race_over"  # the race has ended: nobody moves
+
+
+T = TypeVar("T")
+
+
+def with_item(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     """``values`` with item ``i`` replaced: the per-chariot tuples of a state (bonus,
     money, forfeit) are immutable, shared by copies and replaced on change."""
     return (*values[:i], value, *values[i + 1:])

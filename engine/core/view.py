@@ -6,7 +6,9 @@ chariot. Every view a device or a record receives while a race runs is built her
 state and the asking seat: :func:`public_view` (what everyone at the table sees — positions,
 laps, the alley coin, cards in hand as a count, the points a chariot still holds, the
 distance it still has to race) plus, for a seat, :func:`private_view` (its own hands, the
-full 6-card status of its own chariots). :func:`public_record` is the record of a race in
+full 6-card status of its own chariots). A view is JSON data: a reason in it (why a 6 may
+not be played) is ``Reason.to_json()`` — its code, parameters and citation — which the table
+puts in each device's words. :func:`public_record` is the record of a race in
 progress as the table has seen it (no seed, no start notation, no legal-move counts); the
 full record exists once the race is over.
 
@@ -24,17 +26,21 @@ turn) is made public without its card by :func:`public_event`.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.conditions import CONDITIONS, PARAM_CONDITIONS, Context
+from avecaesar.engine.core.conditions import (
+    CONDITIONS,
+    PARAM_CONDITIONS,
+    Context,
+    restriction_why,
+)
 from avecaesar.engine.core.moves import six_rule
 from avecaesar.engine.core.position import Position
+from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.core.types import LETTERS, RACING, Event
-from avecaesar.engine.course.alley_window import counts
+from avecaesar.engine.data.values import JsonDict
 
 __all__ = ["HAND_CONDITIONS", "PRIVATE_HEADER", "distance_to_finish", "private_view",
            "public_card_status", "public_event", "public_record", "public_view",
@@ -88,15 +94,6 @@ def _forbids(r: CardRestriction, x: Context) -> str:
     return "depends"
 
 
-def _why(r: CardRestriction, card: int, x: Context) -> str:
-    leaders = x.state.leaders()
-    lead = ("you do not lead" if x.chariot not in leaders
-            else "you lead jointly" if len(leaders) > 1 else "you lead")
-    text = r.why.format(card=card, cards=", ".join(str(k) for k in sorted(r.cards)),
-                        lead=lead)
-    return f"{text} — {r.cite}" if r.cite else text
-
-
 def _never(state: Position, c: int) -> bool:
     return False  # a hand condition is never asked here: _holds3 answers None first
 
@@ -106,7 +103,7 @@ def _never(state: Position, c: int) -> bool:
 _STRENGTH = ("forbidden", "unless", "depends")
 
 
-def public_card_status(state: Position, c: int, card: int) -> tuple[str, str | None]:
+def public_card_status(state: Position, c: int, card: int) -> tuple[str, Reason | None]:
     """Whether chariot ``c`` may play ``card`` as far as the table can tell without seeing
     any hand: ``free``, ``forbidden``, ``unless`` (forbidden unless an exception that
     depends on cards in hand holds — the player shows it by playing the card) or
@@ -115,7 +112,7 @@ def public_card_status(state: Position, c: int, card: int) -> tuple[str, str | N
     if card not in rules.restricted_cards:
         return "free", None
     x = Context(state, c, frozenset(), _never, _never)
-    best: tuple[int, str, str] | None = None
+    best: tuple[int, str, Reason] | None = None
     for r in rules.card_restrictions:
         if card not in r.cards:
             continue
@@ -123,77 +120,43 @@ def public_card_status(state: Position, c: int, card: int) -> tuple[str, str | N
         if found != "free":
             rank = _STRENGTH.index(found)
             if best is None or rank < best[0]:
-                best = (rank, found, _why(r, card, x))
+                best = (rank, found, restriction_why(r, card, x.with_cards(r.cards)))
     return ("free", None) if best is None else (best[1], best[2])
 
 
 # -- the distance still to race ---------------------------------------------------------------
-_DISTANCES: dict[int, tuple[Board, dict[tuple[int, int, bool, tuple[int, ...]],
-                                         int | None]]] = {}
-
-
 def distance_to_finish(state: Position, c: int) -> int | None:
     """The fewest movement points chariot ``c`` still needs to finish on the empty track
     (the remaining laps, and the alley stop if it must still make it); None when it is out
-    of the race or cannot finish."""
+    of the race or cannot finish. Read from the board's distance table
+    (engine/course/race_distance.py) for the chariot's own alley window."""
     if state.status[c] != RACING or state.pos[c] is None:
         return None
     game = state.game
     board, rules = game.board, game.rules
     own = rules.ownerless
-    alley = (board.has_alley and rules.alley_must_stop and not state.stopped[c]
+    need = board.has_alley and rules.alley_must_stop
+    alley = (need and not state.stopped[c]
              and not (game.is_ownerless(c) and own is not None and own.alley_free))
     left = board.start_crossings[c] + rules.laps - state.crossings[c]
-    lap = state.lap(c)
-    window = state.window(c)  # the chariot's own alley window (an effect may extend it)
-    key = (int(state.pos[c] or 0), left * 100 + lap, alley, window)
-    entry = _DISTANCES.get(id(board))
-    if entry is None or entry[0] is not board:
-        if len(_DISTANCES) > 32:
-            _DISTANCES.clear()
-        entry = _DISTANCES[id(board)] = (board, {})
-    memo = entry[1]
-    if key not in memo:
-        memo[key] = _search(board, key[0], left, lap, alley, window)
-    return memo[key]
-
-
-def _search(board: Board, start: int, left: int, lap: int, alley: bool,
-            alley_laps: Sequence[int]) -> int | None:
-    """Breadth-first over (space, crossings, stop made) from ``start``."""
-    begin = (start, 0, not alley)
-    window = tuple(alley_laps)
-    seen = {begin}
-    queue = deque([(begin, 0)])
-    while queue:
-        (node, crossed, stopped), steps = queue.popleft()
-        for nxt, fin in board.succ[node]:
-            k = crossed + fin
-            if k >= left:
-                if stopped:
-                    return steps + 1
-                continue
-            s = stopped or (board.alley[nxt] and counts(window, lap + k))
-            item = (nxt, k, s)
-            if item not in seen:
-                seen.add(item)
-                queue.append((item, steps + 1))
-    return None
+    # the chariot's own alley window (an effect may extend it)
+    table = board.distances(rules.laps, state.window(c), need)
+    return table.to_finish(int(state.pos[c] or 0), left, not alley)
 
 
 # -- the views --------------------------------------------------------------------------------
-def _public_chariot(state: Position, c: int) -> dict[str, Any]:
+def _public_chariot(state: Position, c: int) -> JsonDict:
     game = state.game
     racing = state.status[c] == RACING
-    six: dict[str, Any] | None = None
+    six: JsonDict | None = None
     if racing and game.rules.six_card in game.rules.restricted_cards:
         status, why = public_card_status(state, c, game.rules.six_card)
-        six = {"status": status, "why": why}
-    out: dict[str, Any] = {
+        six = {"status": status, "why": None if why is None else why.to_json()}
+    out: JsonDict = {
         "letter": LETTERS[c], "name": game.names[c], "pos": state.pos[c],
         "lap": max(state.lap(c), 0), "laps": game.rules.laps,
         "alley": "done" if state.stopped[c] else "to do",
-        "status": {"r": "racing", "f": "finished", "x": "removed"}[state.status[c]],
+        "status": state.status[c].word,
         "disqualified": state.dq[c], "cards": len(state.hands[c]),
         "points_left": sum(state.hands[c]) + sum(state.decks[c]),
         "to_race": distance_to_finish(state, c), "six": six,
@@ -207,7 +170,7 @@ def _public_chariot(state: Position, c: int) -> dict[str, Any]:
     return out
 
 
-def public_view(state: Position) -> dict[str, Any]:
+def public_view(state: Position) -> JsonDict:
     """What every device at the table may see: no hand, no deck order, no seed."""
     return {"ply": state.ply, "over": state.over, "end": state.end,
             "turn": state.current(),
@@ -216,18 +179,20 @@ def public_view(state: Position) -> dict[str, Any]:
             "chariots": [_public_chariot(state, c) for c in range(state.game.chariots)]}
 
 
-def private_view(state: Position, chariots: Iterable[int]) -> dict[str, Any]:
+def private_view(state: Position, chariots: Iterable[int]) -> JsonDict:
     """What the seat driving ``chariots`` sees beyond the public view: their hands and
-    their full 6-card status (the engine's own answer, with its citation)."""
+    their full 6-card status (the engine's own reason as JSON data, with its citation;
+    None: free)."""
     hands: dict[str, list[int]] = {}
-    six: dict[str, str | None] = {}
+    six: dict[str, JsonDict | None] = {}
     for c in sorted(set(chariots)):
         hands[LETTERS[c]] = list(state.hands[c])
-        six[LETTERS[c]] = six_rule(state, c) if state.status[c] == RACING else None
+        why = six_rule(state, c) if state.status[c] == RACING else None
+        six[LETTERS[c]] = None if why is None else why.to_json()
     return {"hands": hands, "six": six}
 
 
-def view_for(state: Position, chariots: Iterable[int] = ()) -> dict[str, Any]:
+def view_for(state: Position, chariots: Iterable[int] = ()) -> JsonDict:
     """The one view of a race for a device: the public view and, for a seat, its own."""
     return {"public": public_view(state), "private": private_view(state, chariots)}
 
@@ -240,7 +205,7 @@ def public_event(e: Event) -> Event:
     return Event(e.kind, e.chariot, {**e.data, hidden: None})
 
 
-def public_record(lines: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def public_record(lines: Sequence[JsonDict]) -> list[JsonDict]:
     """A record as the table has seen it: a finished race's record whole; a race in
     progress without the seed, the start notation and the legal-move counts (a record
     without its result line is in progress)."""

@@ -11,7 +11,7 @@ from avecaesar.engine.course.checking import Compiled, CourseCheck
 from avecaesar.engine.course.figures import RaceFigures
 from avecaesar.engine.course.layout import SPACE, Layout
 from avecaesar.engine.course.model import CourseModel, Where
-from avecaesar.engine.course.race_path import lap_length, shortest_race
+from avecaesar.engine.course.race_path import first_crossing, lap_length, shortest_race
 from avecaesar.engine.data.errors import Problem
 
 __all__ = ["CHECKS", "Compiled", "CourseCheck", "check_graph", "check_layout",
@@ -243,7 +243,7 @@ def rule_problems(model: CourseModel, g: nx.DiGraph, rules: RaceFigures,
                 "alley where the track passes it in those laps"))
     starts = g.graph["start_places"]
     for i, s in enumerate(starts):
-        steps = _steps_to_line(g, s)
+        steps = first_crossing(g, s)
         if steps is not None and steps <= GRID_ROWS:
             continue
         label = g.nodes[s]["label"]
@@ -270,10 +270,3 @@ def _race_from_the_line(g: nx.DiGraph, start: int, rules: RaceFigures) -> int | 
     h = g.copy()
     h.graph["start_places"], h.graph["start_crossings"] = [behind[0]], [1]
     return shortest_race(h, rules)[0]
-
-
-def _steps_to_line(g: nx.DiGraph, start: int) -> int | None:
-    """Steps from ``start`` to its first crossing of the finish line (None: never)."""
-    dist = nx.single_source_shortest_path_length(g, start)
-    return min((dist[u] + 1 for u, _v, f in g.edges(data="finish") if f and u in dist),
-               default=None)

@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from avecaesar.engine.data.values import JsonDict
+
 __all__ = ["FIGURE_KEYS", "rewrite_figures", "rewrite_value"]
 
 FIGURE_KEYS = ("lap", "alley_extra", "shortest_race", "outside_race")
@@ -46,7 +48,7 @@ def _loaded(node: yaml.Node) -> Any:
     return yaml.safe_load(yaml.serialize(node))
 
 
-def rewrite_figures(text: str, figures: dict[tuple[str, ...], dict[str, Any]]) -> str:
+def rewrite_figures(text: str, figures: dict[tuple[str, ...], JsonDict]) -> str:
     """``text`` with the figures declared under each block path (``("figures",)``,
     ``("anticlockwise", "figures")``) set to the given values; figures that already hold,
     and keys a block does not declare, are left alone."""
@@ -101,7 +103,7 @@ def rewrite_value(text: str, path: tuple[str | int, ...], value: Any) -> str:
     return text[:start] + _format(node, value) + tail + text[end:]
 
 
-def _block(values: dict[str, Any]) -> str:
+def _block(values: JsonDict) -> str:
     lines = ["figures:"]
     for key in FIGURE_KEYS:
         if key in values:

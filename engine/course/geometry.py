@@ -35,15 +35,22 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from avecaesar.engine.course.layout import LANE, SPACE, Layout
+from avecaesar.engine.data.values import JsonDict
+
+if TYPE_CHECKING:  # only an annotation: the geometry reads the graph's node data
+    import networkx as nx
 
 __all__ = ["ARC_STEP", "CLOSES", "BoardGeometry", "Closure", "Point", "SpaceShape", "area",
            "board_geometry", "centroid", "contains", "distance_to", "free_spot",
            "space_width"]
 
 Point = tuple[float, float]
+#: a piece as build_graph keeps it in ``g.graph["drawing"]``: name, spaces per lane, turn,
+#: crossing (JSON values of several kinds, read by position)
+_Piece: TypeAlias = "Sequence[Any]"
 ARC_STEP = 5.0  # degrees of turn between two vertices of a curved edge
 CLOSES = 0.75 * SPACE  # a gap up to this is closed by the drawing (checks.check_layout warns above)
 BAY_STEPS = 48  # vertices along a whole bay's edge
@@ -101,7 +108,7 @@ class _Frame:
     """The layout's frame with the closure gap spread along the track (a drawing that
     nearly closes then closes exactly, so the last spaces meet the first)."""
 
-    def __init__(self, pieces: Sequence[Sequence[Any]], lanes: int) -> None:
+    def __init__(self, pieces: Sequence[_Piece], lanes: int) -> None:
         lengths = [list(p[1]) for p in pieces]
         self.turns = [float(p[2]) for p in pieces]
         self.layout = Layout(lengths, self.turns, lanes)
@@ -148,7 +155,7 @@ def _grid(lengths: Sequence[int], turn: float) -> list[Fraction]:
 class _Samples:
     """Positions along the track where edges have vertices, for any stretch ``[a, b]``."""
 
-    def __init__(self, frame: _Frame, pieces: Sequence[Sequence[Any]]) -> None:
+    def __init__(self, frame: _Frame, pieces: Sequence[_Piece]) -> None:
         self.period = frame.period
         self.grids = [_grid(p[1], float(p[2])) for p in pieces]
 
@@ -241,7 +248,7 @@ def _ccw(poly: list[Point]) -> tuple[Point, ...]:
     return tuple(poly if area(poly) >= 0 else poly[::-1])
 
 
-def _physical(d: dict[str, Any], period: int, reverse: bool) -> tuple[Fraction, Fraction]:
+def _physical(d: JsonDict, period: int, reverse: bool) -> tuple[Fraction, Fraction]:
     """A node's interval in the clockwise (physical) direction, exact."""
     a, b = Fraction(d["a"]).limit_denominator(10_000), Fraction(d["b"]).limit_denominator(10_000)
     if not reverse:
@@ -250,7 +257,7 @@ def _physical(d: dict[str, Any], period: int, reverse: bool) -> tuple[Fraction, 
     return start, start + (b - a)
 
 
-def board_geometry(g: Any) -> BoardGeometry:
+def board_geometry(g: nx.DiGraph) -> BoardGeometry:
     """The geometry of a compiled course ``g`` (a lane graph from
     :func:`~avecaesar.engine.course.graph.build_graph`, either direction)."""
     drawing = g.graph["drawing"]
@@ -291,12 +298,12 @@ def _drive(heading: float, reverse: bool) -> float:
     return (heading + 180.0) % 360.0 if reverse else heading % 360.0
 
 
-def _walls(drawing: dict[str, Any]) -> list[tuple[int, Fraction, Fraction]]:
+def _walls(drawing: JsonDict) -> list[tuple[int, Fraction, Fraction]]:
     return [(int(lo), Fraction(t0).limit_denominator(10_000),
              Fraction(t1).limit_denominator(10_000)) for lo, t0, t1 in drawing.get("walls", [])]
 
 
-def _alley(g: Any, frame: _Frame, samples: _Samples, pieces: Sequence[Sequence[Any]],
+def _alley(g: nx.DiGraph, frame: _Frame, samples: _Samples, pieces: Sequence[_Piece],
            alley: list[tuple[int, Fraction, Fraction]], lanes: int, reverse: bool
            ) -> dict[int, SpaceShape]:
     """The alley's spaces: a bay beside straight pieces, else a lane beside the track."""

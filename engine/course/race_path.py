@@ -1,61 +1,51 @@
-"""The shortest legal race: a breadth-first search in the lane graph × (laps, alley stop).
+"""The shortest legal race on the lane graph: per start place, its route, the outside race.
 
-A state is (space, finish-line crossings so far, alley stop made). A step along an edge that
-crosses the line adds a crossing; landing on an alley space during a lap the rules allow
-makes the stop (a chariot can always end a move there: cards run from 1 to 6). The race is
-over with the crossing that completes the last lap, if the stop was made when it is required.
-Steps beyond the line lapse (docs/sources.md, finish.overshoot), so the length counts
-up to and including the step over the line.
+Thin views of the one distance search (:mod:`avecaesar.engine.course.race_distance`: space ×
+finish crossings × alley stop made, where laps, the finish and the alley window are
+counted): this module turns the graph into its successor table — in the graph's own order,
+so that of several shortest races the route is the first a search forward from the start
+place finds — and reads the table. Steps beyond the line lapse (docs/sources.md,
+finish.overshoot), so a length counts up to and including the step over the line.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable
-
 import networkx as nx
 
-from avecaesar.engine.course.alley_window import counts
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
+from avecaesar.engine.course.race_distance import (
+    FAR,
+    RaceDistances,
+    race_distances,
+    steps_to_line,
+)
 
-__all__ = ["lap_length", "outside_race", "shortest_race", "shortest_race_route"]
+__all__ = ["first_crossing", "lap_length", "outside_race", "shortest_race",
+           "shortest_race_route"]
 
 
-def _search(g: nx.DiGraph, start: int, crossings_at_start: int, figures: RaceFigures,
-            allowed: Callable[[int], bool] | None = None) -> list[int] | None:
-    """Nodes of one shortest legal race from ``start`` (start included), or None."""
-    needed = figures.laps + crossings_at_start
-    alley_laps = tuple(figures.alley_laps)
-    need_alley = figures.alley_required and bool(g.graph.get("alley"))
-    kinds = {n: d["kind"] == "alley" for n, d in g.nodes(data=True)}
-    # plain lists: iterating networkx's adjacency views per state is the search's main cost
-    succ = {n: [(v, bool(d["finish"])) for v, d in nbrs.items()] for n, nbrs in g.adj.items()}
-    begin = (start, 0, not need_alley)
-    parent: dict[tuple[int, int, bool], tuple[int, int, bool] | None] = {begin: None}
-    queue = deque([begin])
-    while queue:
-        state = queue.popleft()
-        node, crossed, stopped = state
-        for nxt, finish in succ[node]:
-            if allowed is not None and not allowed(nxt):
-                continue
-            c = crossed + (1 if finish else 0)
-            if c >= needed:
-                if stopped:
-                    route = [nxt]
-                    back: tuple[int, int, bool] | None = state
-                    while back is not None:
-                        route.append(back[0])
-                        back = parent[back]
-                    return route[::-1]
-                continue
-            lap = c - crossings_at_start + 1  # the lap being driven
-            s = stopped or (kinds[nxt] and counts(alley_laps, lap))
-            key = (nxt, c, s)
-            if key not in parent:
-                parent[key] = state
-                queue.append(key)
-    return None
+def _successors(g: nx.DiGraph, keep: set[int] | None = None) -> list[list[tuple[int, bool]]]:
+    """Per node id, the (next space, crosses the line) of each step, in the graph's order;
+    steps onto spaces not in ``keep`` left out."""
+    succ: list[list[tuple[int, bool]]] = [[] for _ in range(max(g.nodes) + 1 if len(g) else 0)]
+    for u, nbrs in g.adj.items():
+        succ[u] = [(v, bool(d["finish"])) for v, d in nbrs.items()
+                   if keep is None or v in keep]
+    return succ
+
+
+def _table(g: nx.DiGraph, figures: RaceFigures, keep: set[int] | None = None
+           ) -> tuple[RaceDistances, bool]:
+    """The distance table of ``g`` under ``figures`` (steps onto spaces not in ``keep``
+    left out), and whether a start place begins with the stop made (none is needed)."""
+    succ = _successors(g, keep)
+    alley = [False] * len(succ)
+    for u, kind in g.nodes(data="kind"):
+        alley[u] = kind == "alley"
+    need = figures.alley_required and bool(g.graph.get("alley"))
+    most = figures.laps + max(g.graph["start_crossings"], default=0)
+    return race_distances(succ, alley, figures.laps, tuple(figures.alley_laps), need,
+                          most), not need
 
 
 def shortest_race_route(g: nx.DiGraph, place: int,
@@ -64,12 +54,15 @@ def shortest_race_route(g: nx.DiGraph, place: int,
     starts = g.graph["start_places"]
     if not 1 <= place <= len(starts):
         return None
-    return _search(g, starts[place - 1], g.graph["start_crossings"][place - 1], figures)
+    table, stopped = _table(g, figures)
+    return table.route(starts[place - 1],
+                       figures.laps + g.graph["start_crossings"][place - 1], stopped)
 
 
 def shortest_race(g: nx.DiGraph, figures: RaceFigures = DEFAULT_FIGURES) -> list[int | None]:
     """Length of the shortest legal race from each start place (None: cannot finish)."""
-    return [_length(_search(g, start, offset, figures))
+    table, stopped = _table(g, figures)
+    return [table.to_finish(start, figures.laps + offset, stopped)
             for start, offset in zip(g.graph["start_places"], g.graph["start_crossings"],
                                      strict=True)]
 
@@ -90,12 +83,15 @@ def outside_race(g: nx.DiGraph, figures: RaceFigures = DEFAULT_FIGURES) -> int |
     ok = {n for n, d in g.nodes(data=True)
           if d["kind"] != "track" or d["lane"] == widest[d["piece"]]}
     i = max(range(len(places)), key=lambda k: (g.nodes[places[k]]["lane"], -k))
-    return _length(_search(g, places[i], g.graph["start_crossings"][i], figures,
-                           ok.__contains__))
+    table, stopped = _table(g, figures, ok)
+    return table.to_finish(places[i], figures.laps + g.graph["start_crossings"][i], stopped)
 
 
-def _length(route: list[int] | None) -> int | None:
-    return None if route is None else len(route) - 1
+def first_crossing(g: nx.DiGraph, start: int) -> int | None:
+    """Steps from ``start`` up to and including its first crossing of the finish line
+    (None: it never crosses it)."""
+    steps = steps_to_line(_successors(g))[start]
+    return None if steps == FAR else steps
 
 
 def lap_length(g: nx.DiGraph) -> int | None:

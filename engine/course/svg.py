@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from avecaesar.engine.course.geometry import Point, board_geometry
+from avecaesar.engine.data.values import JsonDict
+
+if TYPE_CHECKING:  # only an annotation: a board from the cache needs no networkx
+    import networkx as nx
 
 __all__ = ["BoardDrawing", "Mark", "Space", "course_spaces", "spaces_svg"]
 
@@ -55,7 +59,7 @@ def space_fill(kind: str, lane: int | None, chicane: bool, water: bool) -> str:
     return TRACK_ALT if (lane or 0) % 2 else TRACK
 
 
-def course_spaces(graph: Any) -> dict[int, Space]:
+def course_spaces(graph: nx.DiGraph) -> dict[int, Space]:
     """Every node of a compiled course graph as a :class:`Space` with its polygon."""
     geo = board_geometry(graph)
     return {node: Space(geo.spaces[node].polygon, geo.spaces[node].centre,
@@ -69,7 +73,7 @@ class BoardDrawing:
     name — computed when first asked for (a board keeps one; most boards are never
     drawn)."""
 
-    def __init__(self, graph: Any) -> None:
+    def __init__(self, graph: nx.DiGraph) -> None:
         self._graph = graph
         self._name = str(graph.graph.get("name", ""))
         self._drawn: tuple[dict[int, Space], Segment] | None = None
@@ -79,7 +83,7 @@ class BoardDrawing:
             self._drawn = (course_spaces(self._graph), board_geometry(self._graph).finish)
         return self._drawn
 
-    def __getstate__(self) -> dict[str, Any]:
+    def __getstate__(self) -> JsonDict:
         """Pickled (a board kept on disk or sent to a worker): the drawing, not the graph."""
         return {"_graph": None, "_name": self._name, "_drawn": self._draw()}
 

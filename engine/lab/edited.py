@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.ruleset_adapter import RaceRules
 from avecaesar.engine.course.grid_edits import grid_edits
 from avecaesar.engine.course.load import Course, contract_water, load_course
 from avecaesar.engine.course.whatif import Edit, _recompile, candidate_edits
@@ -48,15 +48,10 @@ def edited_course(ref: str, names: Sequence[str]) -> Course:
     return changed
 
 
-_BY_NAME: dict[int, tuple[Course, dict[str, Edit]]] = {}
-
-
 def _by_name(course: Course) -> dict[str, Edit]:
-    """The course's edits by description, listed once per course object."""
-    found = _BY_NAME.get(id(course))
-    if found is None or found[0] is not course:
-        found = _BY_NAME[id(course)] = (course, {e.description: e for e in course_edits(course)})
-    return found[1]
+    """The course's edits by description (listed again each time: 0.3 ms on a bundled
+    course; an edited course is compiled once, :func:`_edited`)."""
+    return {e.description: e for e in course_edits(course)}
 
 
 @cache
@@ -67,7 +62,7 @@ def _edited(ref: str, names: tuple[str, ...]) -> Course:
     return _recompile(course, *find_edits(course, names))
 
 
-def edited_board(ref: str, names: Sequence[str], rules: Any) -> Board:
+def edited_board(ref: str, names: Sequence[str], rules: RaceRules) -> Board:
     """The board of the edited course, water contracted as the rules say."""
     changed = edited_course(ref, names)
     g = contract_water(changed.graph) if rules.water_skipped else changed.graph

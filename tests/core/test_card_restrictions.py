@@ -13,6 +13,7 @@ from avecaesar.engine.core.conditions import CONDITIONS, check_expression
 from avecaesar.engine.core.moves import card_forbidden
 from avecaesar.engine.core.race import new_race, play_turn, run_race
 from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.reasons import HOUSE, Reason
 from avecaesar.engine.core.rule_values import freeze
 from avecaesar.engine.core.ruleset_adapter import UnsupportedRuleError, rules_from_ruleset
 from avecaesar.engine.data.errors import InputError
@@ -61,6 +62,24 @@ def test_an_unknown_condition_in_a_ruleset_is_refused_by_name(tmp_path: Path) ->
     assert "on_chicanne" in str(err.value)
 
 
+@pytest.mark.parametrize(("why", "said"), [
+    ("nobody may play a {crad} here", "fills in {crad}; a reason may fill in only {card}"),
+    ("no {card here", "is not a sentence with {fields}"),
+])
+def test_a_house_reason_fills_in_only_card_cards_and_lead(tmp_path: Path, why: str,
+                                                          said: str) -> None:
+    """A restriction's own ``why`` is shown with {card}, {cards} and {lead} filled in; any
+    other field (or a brace left open) is refused when the rules are read, with the field
+    named, never when the reason is first shown in a race."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text((EXAMPLES / "no-1-on-chicane.yaml").read_text(encoding="utf-8")
+                   .replace("nobody may play a {card} on a chicane (house rule)", why),
+                   encoding="utf-8")
+    with pytest.raises(UnsupportedRuleError) as err:
+        rules_from_ruleset(load_ruleset("dicetree-2022", [str(bad)]))
+    assert "card_restrictions.extra[0].why" in str(err.value) and said in str(err.value)
+
+
 def test_the_six_rule_is_one_kind_of_restriction() -> None:
     """The 6-card rule of every edition — Ravensburger 1989 rules (EN summary), Leader
     restriction; Pro Ludo 2006 Spielregel (DE) p.5; DiceTree 2022 rulebook (DE) S.5 — is
@@ -86,8 +105,10 @@ def test_a_leader_may_not_play_a_5() -> None:
         leads = c in state.leaders() and not state.finish_order
         if leads and 5 in state.cards(c):
             assert fives == [], state.notation()
-            why = card_forbidden(state, c, 5)
-            assert why is not None and "so no 5 (house rule)" in why
+            why = card_forbidden(state, c, 5)  # the house rule's own words, filled in
+            lead = Reason("lead" if state.leaders() == [c] else "lead_jointly")
+            assert why is not None and why.code == HOUSE and why.params == {
+                "text": "{lead}, so no {card} (house rule)", "card": 5, "lead": lead}
             refused += 1
         elif fives:
             played += 1
@@ -110,7 +131,9 @@ def test_nobody_may_play_a_1_on_a_chicane() -> None:
         ones = [m for m in state.legal_moves() if m.card == 1]
         if state.game.board.chicane[pos]:
             assert ones == [], state.notation()
-            assert "nobody may play a 1 on a chicane" in (card_forbidden(state, c, 1) or "")
+            why = card_forbidden(state, c, 1)
+            assert why is not None and why.code == HOUSE and why.params == {
+                "text": "nobody may play a {card} on a chicane (house rule)", "card": 1}
             refused += 1
         elif ones:
             played += 1

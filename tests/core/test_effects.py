@@ -36,13 +36,15 @@ def test_every_effect_that_changes_a_position_has_its_function() -> None:
     assert set(APPLY) == {name for name, e in EFFECTS.items() if not e.offers_moves}
 
 
-def test_a_rules_value_binds_its_lists_once_and_in_order() -> None:
+def test_a_state_binds_its_lists_in_order_and_its_copies_share_them(oval) -> None:
     rules = rules_from_ruleset(load_ruleset("dicetree-2022", ["alley-race-card"],
                                             {"alley.race_card": 3}))
     fx = bound_effects(rules)
-    assert bound_effects(rules) is fx
     assert len(fx.alley_stop) == len(rules.effects.names["alley_stop"]) == 2
     assert fx.alley_missed == () and fx.no_move == ()
+    state, _ = new_race(rules, oval, ["a", "b"], 1)
+    assert state.copy().fx is state.fx  # bound once a race, not once a copy
+    assert len(state.fx.alley_stop) == 2
 
 
 @pytest.mark.parametrize(("edition", "variants", "event", "effects"), [

@@ -9,6 +9,7 @@ import pytest
 from avecaesar.engine.core.moves import walks
 from avecaesar.engine.core.race import outcome
 from avecaesar.engine.core.state import Move
+from avecaesar.engine.core.types import Termination
 from avecaesar.engine.ruleset.checks import rule_issues
 
 
@@ -31,7 +32,7 @@ def test_the_others_race_on_after_the_winner_and_score_their_places(position):
     s = position("dicetree-2022", "83,3,s,5,-,6,r 22,3,s,111,-,4,r | A 0 90 -")
     s.push(Move(5, (0,)))
     assert s.finish_order == [0] and not s.over and s.turn == 1
-    s.end = "deadlock"  # B never finishes
+    s.end = Termination.DEADLOCK  # B never finishes
     b = next(p for p in outcome(s).placings if p.chariot == 1)
     assert not b.finished and b.points == s.game.rules.not_finished_points == 0
 

@@ -14,6 +14,7 @@ import pytest
 
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.race import outcome
+from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.state import WAIT, Move
 
 S4 = "DiceTree 2022 rulebook (DE) S.4"
@@ -35,7 +36,7 @@ def test_green_has_6_6_2_and_leads_alone_must_play_the_2(position):
     assert cards(s) == {2}
     six = Move(6, a_path(s, 0, 6))
     assert six not in s.legal_moves()
-    assert why_not(s, six) == f"you lead, so no 6 — {S5}"
+    assert why_not(s, six) == Reason("lead_no", {"card": 6, "lead": Reason("lead")}, S5)
 
 
 @pytest.mark.covers("rule:six_rule.only_sixes")
@@ -62,7 +63,9 @@ def test_joint_leaders_may_not_play_a_6(position, rules_of):
         s = position(edition, "22,1,c,266,-,5,r 29,1,c,345,-,4,r | A 0 2 -")
         assert sorted(s.leaders()) == [0, 1]
         assert cards(s) == {2}, edition
-        assert "you lead jointly, so no 6" in why_not(s, Move(6, a_path(s, 0, 6)))
+        why = why_not(s, Move(6, a_path(s, 0, 6)))
+        assert why is not None and why.code == "lead_no" and why.params == {
+            "card": 6, "lead": Reason("lead_jointly")}, edition
     # a ruleset that binds only a sole leader lets joint leaders play it
     s = position("dicetree-2022", "22,1,c,266,-,5,r 29,1,c,345,-,4,r | A 0 2 -",
                  six_joint=False)
@@ -75,8 +78,7 @@ def test_first_start_row_may_not_open_with_a_6_second_row_may(position):
     text = "83,0,c,126,-,-,r 84,0,c,123,-,-,r 85,0,c,234,-,-,r 80,0,c,666,-,-,r | {} 0 0 -"
     s = position("dicetree-2022", text.format("A"))
     assert cards(s) == {1, 2}
-    assert why_not(s, Move(6, a_path(s, 0, 6))) == (
-        f"nobody in the first start row may open with a 6 — {S5}")
+    assert why_not(s, Move(6, a_path(s, 0, 6))) == Reason("first_row", {"card": 6}, S5)
     d = position("dicetree-2022",
                  "84,0,c,126,-,1,r 85,0,c,123,-,1,r 4,1,c,234,-,3,r 80,0,c,666,-,-,r | D 0 3 -")
     assert cards(d) == {6}
@@ -144,15 +146,15 @@ def test_skip_when_no_card_can_be_moved_in_full_keeps_the_cards(position):
 
 @pytest.mark.covers("rule:turns.exact_move")
 def test_no_jumping_and_no_lane_change_across_a_wall(position):
-    # "space 14 is taken: no jumping" S.4; walls: no lane change across a wall S.4
+    # no jumping over a taken space S.4; walls: no lane change across a wall S.4
     s = position("dicetree-2022", "43,1,c,123,-,6,r 49,1,c,111,-,4,r | A 0 2 -")
-    assert why_not(s, Move(3, (46, 49, 50))) == f"space 49 is taken: no jumping — {S4}"
+    assert why_not(s, Move(3, (46, 49, 50))) == Reason("taken", {"space": 49}, S4)
     assert cards(s) == {1}
     w = position("dicetree-2022", "40,1,c,123,-,6,r 19,1,c,111,-,4,r | A 0 2 -")
-    assert "not one step forward" in why_not(w, Move(1, (44,)))
+    assert why_not(w, Move(1, (44,))) == Reason("not_forward", {"to": 44, "start": 40}, S4)
     assert why_not(w, Move(1, (43,))) is None
-    assert why_not(w, Move(2, (43,))) == f"a 2 moves exactly 2 spaces, not 1 — {S4}"
-    assert why_not(w, Move(4, (43,))) == "you have no 4 in hand"
+    assert why_not(w, Move(2, (43,))) == Reason("exact_not", {"card": 2, "steps": 1}, S4)
+    assert why_not(w, Move(4, (43,))) == Reason("no_card", {"card": 4})
 
 
 @pytest.mark.covers("rule:turns.must_play")
@@ -161,7 +163,8 @@ def test_zugzwang_every_card_that_can_move_in_full_is_offered(position):
     s = position("dicetree-2022", "19,1,c,135,-,6,r 46,1,c,111,-,4,r | A 0 2 -")
     assert cards(s) == {1, 3, 5}
     assert WAIT not in s.legal_moves()
-    assert "Zugzwang" in why_not(s, WAIT)
+    why = why_not(s, WAIT)
+    assert why is not None and why.code == "must_play" and why.cite == S4
     # every move is a walk of exactly k edges through free spaces
     succ = s.game.board.succ
     for m in s.legal_moves():
@@ -229,9 +232,8 @@ def test_blocked_alley_on_the_last_chance_must_wait(position):
     s = position("ravensburger-1989", "2,2,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -")
     moves = s.legal_moves()
     assert not moves and moves.skip_reason == "alley_blocked"
-    why = why_not(s, Move(2, (4, 7)))
-    assert why.startswith("the alley is blocked and you still owe the stop: you must wait")
-    assert why.endswith("Ravensburger 1989 rules (EN summary), The Imperial Alley")
+    assert why_not(s, Move(2, (4, 7))) == Reason(
+        "alley_wait", {}, "Ravensburger 1989 rules (EN summary), The Imperial Alley")
     # in lap 1 there is a next chance: driving past is allowed
     assert position("ravensburger-1989", "2,1,c,222,-,6,r 5,2,s,111,-,4,r | A 0 2 -"
                     ).legal_moves()
@@ -324,7 +326,7 @@ def test_top_card_chariot_unusable_card_goes_under_the_deck(position):
     s.skip(moves.skip_reason)
     assert s.decks[1] == (5, 1, 2, 3) and s.pos[1] == 43 and s.turn == 0
     s.turn = 1
-    assert why_not(s, Move(1, (46,))) == "this chariot plays its top card, not a 1"
+    assert why_not(s, Move(1, (46,))) == Reason("top_card", {"card": 1})
 
 
 @pytest.mark.covers("rule:ownerless.six_rule", "rule:ownerless.draws_when_blocked")
@@ -373,7 +375,7 @@ def test_no_overtaking_in_the_alley(position):
     # "Several chariots may be in the alley, one per space, no overtaking in it" S.6
     s = position("dicetree-2022", "9,1,c,123,-,6,r 10,1,s,111,-,4,r | A 0 2 -")
     assert not s.legal_moves() and s.legal_moves().skip_reason == "blocked"
-    assert why_not(s, Move(2, (10, 14))) == f"space 10 is taken: no jumping — {S4}"
+    assert why_not(s, Move(2, (10, 14))) == Reason("taken", {"space": 10}, S4)
 
 
 def test_alley_exit_blocked_those_in_the_alley_wait(position):

@@ -19,6 +19,7 @@ import pytest
 
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.core.state import Move, RaceGame, RaceState
 from avecaesar.engine.core.types import LETTERS
@@ -56,7 +57,8 @@ def test_green_6_6_2_alone_in_front_with_the_chariot_behind_stuck_must_play_the_
     assert s.leaders() == [0]
     assert cards(s) == {2}
     why = why_not(s, Move(6, next(walks(s, 0, 6))))
-    assert why is not None and why.startswith("you lead, so no 6")
+    assert why is not None and why.code == "lead_no" and why.params == {
+        "card": 6, "lead": Reason("lead")}
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -120,6 +122,6 @@ def test_six_rule_lists_take_all_any_not(rules_of):
                                             "[{not: {any: [leading_jointly, on_chicane]}}]"})
     rules = rules_from_ruleset(rs)
     assert rules.six_free == (("not", ("any", ("leading_jointly", "on_chicane"))),)
-    leader = next(r for r in rules.card_restrictions if r.why.startswith("{lead}"))
+    leader = next(r for r in rules.card_restrictions if r.reason == "lead_no")
     assert isinstance(leader, CardRestriction)
     assert ("not", ("any", ("leading_jointly", "on_chicane"))) in leader.unless[1]

@@ -19,6 +19,7 @@ from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.moves import card_forbidden
 from avecaesar.engine.core.race import new_race, play_turn
 from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.reasons import HOUSE, Reason
 from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
 from avecaesar.engine.core.state import RaceGame, RaceState
 from avecaesar.engine.core.types import LETTERS
@@ -52,7 +53,8 @@ def test_a_house_rule_on_the_leader_ends_with_the_first_finisher(oval, edition):
     ahead = "22,3,s,555,1,5,r 19,3,c,111,-,4,r | A 0 90 -"
     t = RaceState.parse(RaceGame(rules, oval, tuple(LETTERS[:2])), ahead)
     assert t.leaders() == [0]
-    assert "so no 5 (house rule)" in (card_forbidden(t, 0, 5) or "")
+    why = card_forbidden(t, 0, 5)
+    assert why is not None and why.code == HOUSE and why.params["lead"] == Reason("lead")
     # and one alone on the track is not (unless: alone_on_track, as the 6-card rule reads)
     alone = "22,3,s,555,1,5,r -,2,c,-,-,4,x | A 0 90 -"
     u = RaceState.parse(RaceGame(rules, oval, tuple(LETTERS[:2])), alone)

@@ -1,7 +1,9 @@
 """The players' language: one catalog (editor/render/catalog.json) for the terminal, the
 server and the page; every message in every language with the same fields; German chosen by
---lang, the locale or the browser; the engine's reasons translated with their citations
-kept as their sources write them."""
+--lang, the locale or the browser; the engine's reasons rendered from their codes (English
+from engine/core/reasons.py, the other languages from the catalog), their citations kept as
+their sources write them; a changed English sentence leaves the German and every engine test
+as they were."""
 
 from __future__ import annotations
 
@@ -15,9 +17,19 @@ from typer.testing import CliRunner
 
 from avecaesar.editor.main import app
 from avecaesar.editor.render import lang
-from avecaesar.editor.render.lang import LANGS, catalog, choose, from_accept, language, translate
+from avecaesar.editor.render.lang import (
+    DEFAULT,
+    LANGS,
+    catalog,
+    choose,
+    from_accept,
+    language,
+    reason_text,
+)
+from avecaesar.engine.core.reasons import HOUSE, REASONS, Reason, ReasonCode
 
 ROOT = Path(__file__).resolve().parents[2]
+OVAL = ROOT / "tests" / "core" / "courses" / "oval.yaml"
 SECTIONS = ("table", "events", "why", "page")
 runner = CliRunner()
 
@@ -26,12 +38,25 @@ def _fields(template: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(template) if f}
 
 
+def _entries(section: str) -> dict[str, dict[str, str]]:
+    """A section's messages in every language; the reasons' English is the engine's."""
+    if section != "why":
+        return dict(catalog()[section])
+    return {code: {DEFAULT: REASONS[code].english, **catalog()["why"].get(code, {})}
+            for code in REASONS}
+
+
 def test_every_message_has_every_language_with_the_same_fields() -> None:
+    """Every reason code of the engine (REASONS) has its catalog entry, in every language
+    but English (the engine's own), with the same fields as its English sentence; the
+    catalog has no entry for a code the engine does not know."""
     data = catalog()
     assert sorted(data["languages"]) == sorted(LANGS)
+    assert sorted(data["why"]) == sorted(REASONS)
+    assert all(DEFAULT not in entry for entry in data["why"].values())
     count = 0
     for section in SECTIONS:
-        for key, entry in data[section].items():
+        for key, entry in _entries(section).items():
             assert sorted(entry) == sorted(LANGS), (section, key)
             for code in LANGS:
                 assert entry[code].strip(), (section, key, code)
@@ -42,7 +67,7 @@ def test_every_message_has_every_language_with_the_same_fields() -> None:
 
 def test_the_german_is_not_the_english() -> None:
     """Only these read alike: the command word one types (undo) and "live"."""
-    same = [(s, k) for s in SECTIONS for k, e in catalog()[s].items()
+    same = [(s, k) for s in SECTIONS for k, e in _entries(s).items()
             if e["de"] == e["en"] and re.search(r"[a-z]{4}", re.sub(r"\{\w+\}", "", e["en"]))]
     assert same == [("table", "or_undo"), ("page", "live_ok")], same
 
@@ -76,7 +101,7 @@ def test_the_browser_s_language() -> None:
     assert from_accept("fr-FR") == "en" and from_accept(None) == "en"
 
 
-def _engine_reasons() -> list[str]:
+def _engine_reasons() -> list[Reason]:
     """The engine's reasons met in bot races under every edition: why each illegal card
     and space is not allowed, and every card restriction."""
     from avecaesar.engine.bots.policies import greedy_policy
@@ -85,7 +110,7 @@ def _engine_reasons() -> list[str]:
     from avecaesar.engine.core.race_setup import race_setup
     from avecaesar.engine.core.state import Move
 
-    found: set[str] = set()
+    found: set[Reason] = set()
     for ruleset, course in (("dicetree-2022", "dicetree-2022/arena-carthago"),
                             ("pro-ludo-2006", "pro-ludo-2006/circus-maximus"),
                             ("ravensburger-1989", "ravensburger-1989/a-white")):
@@ -106,20 +131,36 @@ def _engine_reasons() -> list[str]:
                 state.push(greedy_policy(state, list(moves)))
             else:
                 state.skip(moves.skip_reason or "blocked")
-    return sorted(found)
+    return sorted(found, key=str)
 
 
 def test_every_reason_of_the_engine_is_translated_its_citation_kept() -> None:
     reasons = _engine_reasons()
-    assert len(reasons) >= 5
+    assert len({r.code for r in reasons}) >= 4
     for reason in reasons:
-        german = translate(reason, "de")
-        assert german != reason, reason
-        if " — " in reason:  # the citation stays as its source writes it
-            assert german.endswith(" — " + reason.rsplit(" — ", 1)[1]), (reason, german)
-    assert translate("you lead jointly, so no 6 — DiceTree 2022 rulebook (DE) S.5", "de") \
-        == "du führst gemeinsam mit anderen, also keine 6 — DiceTree 2022 rulebook (DE) S.5"
-    assert translate("a sentence of a house rule", "de") == "a sentence of a house rule"
+        english, german = reason_text(reason, "en"), reason_text(reason, "de")
+        assert english == str(reason) and german != english, reason
+        if reason.cite:  # the citation stays as its source writes it
+            assert german.endswith(" — " + reason.cite), (reason, german)
+    joint = Reason("lead_no", {"card": 6, "lead": Reason("lead_jointly")},
+                   "DiceTree 2022 rulebook (DE) S.5")
+    assert reason_text(joint, "de") == (
+        "du führst gemeinsam mit anderen, also keine 6 — DiceTree 2022 rulebook (DE) S.5")
+    assert str(joint) == "you lead jointly, so no 6 — DiceTree 2022 rulebook (DE) S.5"
+    with language("de"):
+        assert reason_text(joint) == reason_text(joint, "de")
+
+
+def test_a_house_rule_s_own_words_stay_as_written() -> None:
+    """A house rule's ``why:`` is shown as its group wrote it, whatever the language; the
+    engine's words filled into it ({lead}) follow the reader's language."""
+    plain = Reason(HOUSE, {"text": "a sentence of a house rule"}, "house rule: ours")
+    assert reason_text(plain, "de") == str(plain) == (
+        "a sentence of a house rule — house rule: ours")
+    lead = Reason(HOUSE, {"text": "{lead}, so no {card} (house rule)", "card": 5,
+                          "lead": Reason("lead")})
+    assert str(lead) == "you lead, so no 5 (house rule)"
+    assert reason_text(lead, "de") == "du führst, so no 5 (house rule)"
 
 
 def test_race_in_german() -> None:
@@ -174,15 +215,121 @@ def test_the_catalog_is_one_file_shipped_with_the_package() -> None:
         encoding="utf-8")
 
 
-def test_each_reason_of_the_catalog_reads_back_in_german() -> None:
-    """Every English reason of the ``why`` section, filled in and cited, comes out as its
-    German sentence (the fields that are sentences themselves translated too)."""
+def _filled(code: str) -> Reason:
+    """Reason ``code`` with every field of its sentence filled (a reason for ``lead``)."""
+    params: dict[str, object] = {f: 7 for f in _fields(REASONS[code].english)}
+    if "lead" in params:
+        params["lead"] = Reason("lead_jointly")
+    if code == HOUSE:
+        params.update(text="nobody may play a {card} on a chicane (house rule)", card=1)
+    return Reason(code, params, "Pro Ludo 2006 Spielregel (DE) p.5")
+
+
+def test_each_reason_code_renders_in_german_from_its_code() -> None:
+    """Every code of the engine, its fields filled, comes out as the catalog's German
+    sentence (the fields that are reasons rendered in German too), the citation kept."""
     why = catalog()["why"]
-    for key, entry in why.items():
-        fields = {f: "7" for f in _fields(entry["en"])}
-        if "lead" in fields:
-            fields["lead"] = why["lead_jointly"]["en"]
-        english = entry["en"].format(**fields) + " — Pro Ludo 2006 Spielregel (DE) p.5"
-        want = dict(fields, lead=why["lead_jointly"]["de"]) if "lead" in fields else fields
-        assert translate(english, "de") == entry["de"].format(**want) + \
-            " — Pro Ludo 2006 Spielregel (DE) p.5", key
+    cite = " — Pro Ludo 2006 Spielregel (DE) p.5"
+    for code in REASONS:
+        reason = _filled(code)
+        fields = {k: reason_text(v, "de") if isinstance(v, Reason) else v
+                  for k, v in reason.params.items()}
+        if code == HOUSE:
+            fields["text"] = str(fields["text"]).format(**fields)
+        assert reason_text(reason, "de") == why[code]["de"].format(**fields) + cite, code
+
+
+def test_a_changed_english_sentence_changes_the_english_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 34: the German is found by the reason's code, never by its English wording —
+    rewording every English sentence (here in memory) changes what English readers see, at
+    the table and in the engine's own messages, and nothing a German reader sees."""
+    from avecaesar.editor.table.choices import why_not_target
+    from avecaesar.engine.core.race_setup import race_setup
+    from avecaesar.engine.core.state import RaceGame, RaceState
+
+    rules, board = race_setup("dicetree-2022", [], {}, str(OVAL), None)
+    # the test oval: a 3 from 43 runs 46-49-50, and B stands on 49
+    state = RaceState.parse(RaceGame(rules, board, ("A", "B")),
+                            "43,1,c,123,-,6,r 49,1,c,111,-,4,r | A 0 2 -")
+    reasons = [_filled(code) for code in REASONS]
+    german = [reason_text(r, "de") for r in reasons]
+
+    def table_answer(lang: str) -> str:  # the 3 to space 50, as the table answers it
+        with language(lang):
+            return why_not_target(state, 3, 50)
+
+    english_before, german_before = table_answer("en"), table_answer("de")
+    assert "is taken: no jumping" in english_before and "besetzt" in german_before
+    for code, entry in list(REASONS.items()):
+        if code != HOUSE:
+            monkeypatch.setitem(REASONS, code, ReasonCode(entry.doc, "CHANGED " + entry.english))
+    assert [reason_text(r, "de") for r in reasons] == german
+    with language("de"):
+        assert [reason_text(r) for r in reasons] == german
+    for r in reasons:
+        if r.code != HOUSE:
+            assert reason_text(r, "en").startswith("CHANGED ") and str(r).startswith("CHANGED ")
+    assert table_answer("en") == "CHANGED " + english_before
+    assert table_answer("de") == german_before
+
+
+#: the engine's tests that ask for reasons (why_not, card_forbidden, the restrictions)
+ENGINE_REASON_TESTS = ["tests/core/test_scenarios.py", "tests/core/test_six_release.py",
+                       "tests/core/test_who_leads.py", "tests/core/test_card_restrictions.py",
+                       "tests/core/variants/test_variant_scenarios.py"]
+#: a pytest plugin loaded before any test: every English sentence of the engine's reasons
+#: with the words between its {fields} reversed, so no phrase of it is left
+REWORD = """
+import string
+from avecaesar.engine.core import reasons
+
+def _reworded(text):
+    return "".join(lit[::-1] + ("{" + f + "}" if f is not None else "")
+                   for lit, f, _spec, _conv in string.Formatter().parse(text))
+
+for code, entry in list(reasons.REASONS.items()):
+    reasons.REASONS[code] = reasons.ReasonCode(entry.doc, _reworded(entry.english))
+assert str(reasons.Reason("no_card", {"card": 4})) == " on evah uoy4dnah ni "
+"""
+#: a planted engine test that needs an English sentence: the same run must catch it
+PLANTED = """
+from avecaesar.engine.core.moves import why_not
+from avecaesar.engine.core.race import new_race
+from avecaesar.engine.core.race_setup import race_setup
+from avecaesar.engine.core.state import Move
+
+
+def test_planted_needs_the_english():
+    rules, board = race_setup("dicetree-2022", [], {}, "dicetree-2022/arena-carthago")
+    state, _ = new_race(rules, board, ["A", "B"], 5)
+    assert "you have no 9 in hand" in str(why_not(state, Move(9, (1,))))
+"""
+
+
+def test_no_engine_test_needs_an_english_sentence(tmp_path: Path) -> None:
+    """Issue 34: the engine's tests of reasons assert codes and parameters, never English
+    prose — they pass with every English sentence reworded, while a planted test that
+    reads the English fails in the same run."""
+    import os
+    import subprocess
+    import sys
+    import xml.etree.ElementTree as ET
+
+    (tmp_path / "reword_reasons.py").write_text(REWORD, encoding="utf-8")
+    (tmp_path / "test_planted_english.py").write_text(PLANTED, encoding="utf-8")
+    report = tmp_path / "report.xml"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (str(tmp_path), os.environ.get("PYTHONPATH")) if p)}
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "reword_reasons", "-p", "no:randomly",
+         "-p", "no:cacheprovider", "-p", "no:xdist", f"--rootdir={ROOT}",
+         f"--junitxml={report}", *[str(ROOT / t) for t in ENGINE_REASON_TESTS],
+         str(tmp_path / "test_planted_english.py")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    cases = list(ET.parse(report).getroot().iter("testcase"))
+    failed = sorted(c.get("name", "") for c in cases
+                    if c.find("failure") is not None or c.find("error") is not None)
+    assert len(cases) > 50 and failed == ["test_planted_needs_the_english"], \
+        run.stdout[-3000:]
+    assert run.returncode == 1

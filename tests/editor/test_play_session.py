@@ -80,6 +80,7 @@ def test_every_card_in_hand_is_listed_the_forbidden_ones_with_their_reason() -> 
     """Races among bots: at every turn each card value of the hand is on exactly one line,
     with the legal moves of the table's choices or the engine's reason (and its citation)
     why it has none."""
+    from avecaesar.editor.render.lang import reason_text
     from avecaesar.editor.table.choices import options
     from avecaesar.editor.table.hand import hand_lines
     from avecaesar.engine.bots.policies import greedy_policy
@@ -103,7 +104,7 @@ def test_every_card_in_hand_is_listed_the_forbidden_ones_with_their_reason() -> 
                     assert not line.moves and "—" in line.why  # the reason cites its rule
                     no = card_forbidden(state, state.turn, line.cards[0])
                     if no is not None:
-                        assert line.why == no
+                        assert line.why == reason_text(no)
                         forbidden += 1
             moves = state.legal_moves()
             if moves:

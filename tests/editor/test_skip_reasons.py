@@ -7,6 +7,7 @@ from pathlib import Path
 
 from avecaesar.editor.render.event_text import describe, result_lines
 from avecaesar.engine.core.race import outcome
+from avecaesar.engine.core.reasons import HOUSE, Reason
 from avecaesar.engine.core.ruleset_adapter import rules_from_ruleset
 from avecaesar.engine.core.state import RaceGame, RaceState
 from avecaesar.engine.ruleset.load import load_ruleset
@@ -24,7 +25,9 @@ def test_a_house_ban_skip_gives_the_house_rules_words(oval):
     moves = s.legal_moves()
     assert not moves and moves.skip_reason == "six_rule"
     skip = s.skip(moves.skip_reason)[0]
-    assert skip.data["why"] == "you lead, so no 5 (house rule) — house rule: rulesets/examples"
+    assert skip.data["why"] == (Reason(HOUSE, {"text": "{lead}, so no {card} (house rule)",
+                                               "card": 5, "lead": Reason("lead")},
+                                       "house rule: rulesets/examples"),)
     text = describe(s.game, skip)
     assert "so no 5 (house rule)" in text and "sixes" not in text
 

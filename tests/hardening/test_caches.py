@@ -25,7 +25,7 @@ def _longer(path: Path) -> None:
 def test_a_simulation_reads_a_saved_course_again(tmp_path: Path) -> None:
     course = tmp_path / "oval.yaml"
     shutil.copy(OVAL, course)
-    key = ("dicetree-2022", (), (), str(course), "")
+    key = ("dicetree-2022", (), (), str(course), "", ())
     _rules, before = sim._setup(key)
     assert sim._setup(key)[1] is before  # unchanged: kept
     _longer(course)
@@ -38,7 +38,7 @@ def test_a_worker_that_reads_a_changed_file_stops_the_simulation(tmp_path: Path)
     read; a course saved in between is an error naming it, never a mixed report."""
     course = tmp_path / "oval.yaml"
     shutil.copy(OVAL, course)
-    key = ("dicetree-2022", (), (), str(course), "")
+    key = ("dicetree-2022", (), (), str(course), "", ())
     (_built, reads) = sim._setup_read(key)
     assert sim._setup_as_read(key, reads) is _built
     _longer(course)
@@ -74,9 +74,12 @@ def test_a_relative_name_in_another_folder_is_another_file(tmp_path: Path,
     assert seen == ["a", "b", "a"]
 
 
-def test_the_greedy_bots_distances_never_answer_for_another_board() -> None:
-    """Keyed by a board's id, which a new board may reuse once the old one is freed: the
-    entry must be for this very board (issue 26)."""
+def test_the_distance_tables_live_on_the_board_they_derive_from() -> None:
+    """The greedy bot's and the view's distances are the board's own tables (issue 34), not
+    a module's dictionary keyed by a board's id, which a new board may reuse once the old
+    one is freed (issue 26): another board, even of the same course, has its own."""
+    import dataclasses
+
     from avecaesar.engine.bots import policies
     from avecaesar.engine.core.board import Board
     from avecaesar.engine.core.race import new_race
@@ -85,8 +88,22 @@ def test_the_greedy_bots_distances_never_answer_for_another_board() -> None:
 
     rules, board = race_setup("dicetree-2022", [], {}, str(OVAL))
     state, _ = new_race(rules, board, ["a", "b"], 1)
-    right = dict(policies.distances(state))
-    other = Board.from_graph(load_course("dicetree-2022/arena-carthago").graph, "other")
-    key = next(k for k in policies._DIST if k[0] == id(board))
-    policies._DIST[key] = (other, {(0, 0, False): 999})  # what a reused id would find
-    assert policies.distances(state) == right
+    table = policies.distances(state)
+    assert policies.distances(state) is table  # made once per board and rule values
+    start = board.start_places[0]
+    want = table.to_finish(start, rules.laps, False)
+    assert want is not None and want > 0
+    for other in (Board.from_graph(load_course(str(OVAL)).graph, "oval"),
+                  Board.from_graph(load_course("dicetree-2022/arena-carthago").graph, "x")):
+        there, _ = new_race(rules, other, ["a", "b"], 1)
+        assert policies.distances(there) is not table
+    assert table.to_finish(start, rules.laps, False) == want
+    # the greedy's tables: per board and rules value, kept on the board
+    policies.greedy_policy(state, state.legal_moves())
+    kept = board.kept("greedy", rules)
+    assert kept is not None
+    fewer = dataclasses.replace(rules, laps=2)
+    again, _ = new_race(fewer, board, ["a", "b"], 1)
+    policies.greedy_policy(again, again.legal_moves())
+    assert board.kept("greedy", fewer) not in (None, kept)
+    assert board.kept("greedy", rules) is kept

@@ -17,6 +17,7 @@ import pytest
 from avecaesar.engine.bots.policies import greedy_policy
 from avecaesar.engine.core.moves import why_not
 from avecaesar.engine.core.race import new_race, outcome, run_race
+from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.ruleset_adapter import UnsupportedRuleError
 from avecaesar.engine.core.state import WAIT, Move
 from avecaesar.engine.data.errors import MissingRuleValueError
@@ -49,7 +50,8 @@ def test_lapse_movement_points_play_the_card_with_the_smallest_loss(position):
     s = position(race_rules("dicetree-2022", ("lapse-movement-points",)), BEHIND_THE_CHICANE)
     assert list(s.legal_moves()) == [Move(3, (49,))]  # the 3 loses 2 points, the 4 loses 3
     assert why_not(s, Move(3, (49,))) is None
-    assert "exactly 4" in why_not(s, Move(4, (49,)))
+    why = why_not(s, Move(4, (49,)))
+    assert why is not None and (why.code, why.params) == ("exact_not", {"card": 4, "steps": 1})
     events = s.push(Move(3, (49,)))
     assert s.pos[1] == 49 and s.hands[1] == (4,) and events[0].data["card"] == 3
     # without the option the chariot skips and keeps its cards
@@ -171,7 +173,8 @@ def test_team_gladiator_does_not_drive_through_the_alley(position, oval):
     board = s.game.board
     assert moves and all(not board.alley[n] for m in moves for n in m.path)
     through = next(p for p in board.paths(5, 6, 9) if board.alley[p[0]])
-    assert "does not drive through the alley" in why_not(s, Move(6, through))
+    why = why_not(s, Move(6, through))
+    assert why is not None and why.code == "no_alley_drive"
 
 
 @pytest.mark.covers("rule:players.chariots_per_player")
@@ -304,7 +307,8 @@ def test_homebrew_bonus_piece_after_saluting_caesar(position):
     assert bonus and all(len(m.path) == 3 for m in bonus) and str(bonus[0]).startswith("+3:")
     s.push(bonus[0])
     assert not s.bonus[0] and s.hands[0] == (2, 3, 4) and s.played[0] == (1,)
-    assert "no bonus piece" in why_not(s.copy(), Move(-3, bonus[0].path)) or s.turn != 0
+    assert why_not(s.copy(), Move(-3, bonus[0].path)) == Reason("no_bonus", {"points": 3}) \
+        or s.turn != 0
 
 
 @pytest.mark.covers("rule:ownerless.occupies_places")
@@ -362,9 +366,9 @@ def test_ramming_attack_higher_card_wins(position):
     assert s.pos[0] == 22 and s.pos[1] == 16
     # no ramming without the variant, and none where it does not end beside the opponent
     plain = position(race_rules("dicetree-2022"), text)
-    assert "no ramming" in why_not(plain, Move(1, (20,), 0))
-    assert "no ramming attack on A" in why_not(position(rules, text), Move(5, (20, 23, 26, 29,
-                                                                                  33), 0))
+    assert why_not(plain, Move(1, (20,), 0)) == Reason("no_ramming")
+    assert why_not(position(rules, text), Move(5, (20, 23, 26, 29, 33), 0)) == Reason(
+        "no_ram_there", {"target": "A"})
 
 
 @pytest.mark.covers("rule:deck.piles", "rule:deck.split")

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from avecaesar.editor.web import storage as storage_module
-from avecaesar.editor.web.tables import ABANDONED_AFTER, FINISHED_AFTER
+from avecaesar.editor.web.tables import ABANDONED_AFTER, FINISHED_AFTER, Role
 from avecaesar.engine.core.record import read_record
 
 from .table_client import TableClient
@@ -53,6 +53,18 @@ def test_a_variant_file_and_a_house_file_go_into_the_record(live_server) -> None
     bad = httpx.post(url + "/api/rules-files", json={"kind": "variant",
                                                      "text": "id: x\nkind: variant\n"})
     assert bad.status_code == 400 and "Traceback" not in bad.text
+
+
+def test_each_token_s_view_names_its_role_as_before(live_server) -> None:
+    """The roles are one enum (tables.py's Role); the views' JSON still says "host",
+    "seat" and "spectator", and the seat's view is its own."""
+    table = TableClient.create(live_server.url, BASE)
+    assert table.view()["role"] == Role.SPECTATOR == "spectator"
+    assert table.view(table.host)["role"] == "host"
+    seat, token = next(iter(table.seats.items()))
+    mine = table.view(token)
+    assert mine["role"] == "seat" and mine["you"]["seat"] == seat
+    assert sorted(Role) == ["host", "seat", "spectator"]
 
 
 def test_the_host_hands_an_absent_seat_to_a_bot_and_back(live_server) -> None:
