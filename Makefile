@@ -28,7 +28,7 @@ DURATIONS ?= --durations=15
 # and Python's headers are there; else it installs pure Python (same results, slower).
 # A build older than its sources is never used (src/avecaesar/native.py); `make setup`
 # rebuilds it.
-.PHONY: setup compiler native graphviz browser pdftools demo test lint typecheck bench docs clean
+.PHONY: setup compiler native svgtools browser pdftools demo test lint typecheck bench docs clean
 
 $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	@$(PY) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -39,11 +39,13 @@ $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	$(BIN)/pip install -q -e '.[test,dask]'
 	@touch $@
 
-graphviz:
-	@command -v dot >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then echo "installing Graphviz (apt-get install graphviz)"; \
-	    apt-get update -qq && apt-get install -y -qq graphviz >/dev/null; \
-	  else echo "Graphviz's 'dot' is missing: run 'sudo apt-get install graphviz' (needed to render courses)"; exit 1; fi; }
+# `course render` writes SVG itself; PNG and PDF (and `course print`) go through librsvg's
+# rsvg-convert (Debian's librsvg2-bin).
+svgtools:
+	@command -v rsvg-convert >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing librsvg's rsvg-convert (apt-get install librsvg2-bin)"; \
+	    apt-get update -qq && apt-get install -y -qq librsvg2-bin >/dev/null; \
+	  else echo "librsvg's rsvg-convert is missing: run 'sudo apt-get install librsvg2-bin' (needed for PNG and PDF boards)"; exit 1; fi; }
 
 compiler:
 	@{ command -v cc >/dev/null 2>&1 && $(PY) -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))'; } || { \
@@ -56,7 +58,7 @@ native: $(BIN)/avecaesar
 	  echo "rebuilding the compiled hot path (its sources changed)"; $(BIN)/pip install -q --no-deps -e .; }
 	@$(BIN)/python -c 'import avecaesar.native as n; n.main()'
 
-setup: $(BIN)/avecaesar native graphviz
+setup: $(BIN)/avecaesar native svgtools
 	@echo "set up: run $(BIN)/avecaesar, or type plain 'avecaesar' after"
 	@echo '  export PATH="$(CURDIR)/$(BIN):$$PATH"    (or: source $(BIN)/activate)'
 
@@ -108,10 +110,11 @@ typecheck: setup
 
 # the generated docs: the ruleset reference and edition pages, the registry tables of
 # docs/architecture.md, the house-rules schema, and the pictures in docs/boards/ and docs/img/
-# (boards, simulation charts, web screenshots: tools/docs_images.py remakes the stale ones,
-# recorded in docs/images.json; the screenshots need `make browser`). Tests fail while any
-# of them is stale; no test writes into docs/.
-docs: setup graphviz browser
+# (boards drawn from the board geometry, the assembled print sheets, simulation charts, web
+# screenshots: tools/docs_images.py remakes the stale ones, recorded in docs/images.json; the
+# pictures need rsvg-convert and pdftoppm, the screenshots `make browser`). Tests fail while
+# any of them is stale; no test writes into docs/.
+docs: setup pdftools browser
 	$(BIN)/python -m avecaesar.editor.render.ruleset_docs
 	$(BIN)/python -m avecaesar.editor.registry_docs
 	$(BIN)/python -m avecaesar.engine.ruleset.house_schema

@@ -80,7 +80,7 @@ COMMANDS: tuple[Command, ...] = (
             "avecaesar.editor.web.serve:serve"),
     Command(("course", "validate"), "Every problem as file:line:col, then the figures.",
             "avecaesar.editor.cli.course:validate"),
-    Command(("course", "render"), "Draw a course as a board (Graphviz, every space pinned).",
+    Command(("course", "render"), "Draw a course as a board: its spaces, lanes and walls.",
             "avecaesar.editor.cli.course:render"),
     Command(("course", "print"), "Print a board to play on: real size, tiled over sheets.",
             "avecaesar.editor.cli.course:print_board"),

@@ -9,14 +9,18 @@ docs/images.json lists every picture with two digests: of what it was made from 
 since, when it is missing, or when its bytes are not the ones written (a hand edit, a test
 overwriting it); ``--check`` also names any file in the two folders that no command makes.
 The inputs are digested, not the pictures compared with a new render, because the bytes are
-not all stable: Graphviz's PDFs carry their date, Chromium's screenshots vary run to run, and
-the charts take 6,000 races to make.
+not all stable: rsvg-convert's PDFs carry their date, Chromium's screenshots vary run to run,
+and the charts take 6,000 races to make.
 
 - **boards** (``course render``): every bundled course as SVG and A4 PDF in docs/boards/
-  (shortest race from place 1, space ids) and the four PNGs the README shows. Inputs: the
-  DOT text ``course render`` hands Graphviz for the same options (its ``.dot`` output), so
-  a change to a course, the route search or the drawing shows. Graphviz's version is
-  recorded, not compared.
+  (shortest race from place 1, space ids) and the four PNGs the README shows, all drawn
+  from the board geometry. Inputs: the SVG ``course render`` writes for the same options
+  and, for a PDF, the A4 page it hands rsvg-convert — this project's own text, so a change
+  to a course, the geometry, the route search or the drawing shows. rsvg-convert's version
+  is recorded, not compared.
+- **print** (``course print``): docs/img/print-assembled.png, four sheets of the printed
+  1989 board (side A, ``--numbers``) as poppler's pdftoppm renders them, each laid over its
+  neighbours at the glue lines as a person assembles them. Inputs: the sheets' SVG.
 - **charts** (``simulate``): docs/simulation.md's three simulations, 2,000 greedy races
   each, as the win-rate chart and heat maps in docs/img/. Inputs: the JSON report and the
   pictures of the same command at 100 races — seeded, so a change to how those races play
@@ -28,6 +32,7 @@ the charts take 6,000 races to make.
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import importlib.util
 import json
@@ -85,15 +90,95 @@ def _board(cid: str, files: tuple[str, ...], numbers: bool) -> Job:
     args = ["course", "render", cid, "--highlight", "shortest", *(["--numbers"] * numbers)]
 
     def inputs(scratch: Path) -> str:
-        dot = scratch / f"{cid.replace('/', '-')}-{numbers}.dot"
-        _cli([*args, "-o", str(dot)])
-        return _sha(dot.read_bytes())
+        from avecaesar.editor.render.board import board_svg
+        from avecaesar.engine.course.load import load_course
+        from avecaesar.engine.course.race_path import shortest_race_route
+
+        svg = scratch / f"{cid.replace('/', '-')}-{numbers}.svg"
+        _cli([*args, "-o", str(svg)])
+        made = svg.read_bytes()
+        if any(f.endswith(".pdf") for f in files):  # the A4 page `course render` converts
+            g = load_course(cid).graph
+            made += board_svg(g, route=shortest_race_route(g, 1), numbers=numbers,
+                              paper="a4").encode("utf-8")
+        return _sha(made)
 
     def make() -> None:
         for f in files:
             _cli([*args, "-o", str(ROOT / f)])
 
     return Job("boards", " ".join(["avecaesar", *args]), files, inputs, make)
+
+
+ASSEMBLED = ("ravensburger-1989/a-white", 2, 2)  # the course, the rows and columns shown
+ASSEMBLED_DPI = 40
+
+
+def _print_sheets() -> tuple[list[str], tuple[float, float]]:
+    """The SVG of the sheets docs/img/print-assembled.png shows (as ``course print
+    --numbers`` prints them: page 0 is the overview), and a sheet's size in points."""
+    from avecaesar.editor.render.board_print import sheet_pages
+    from avecaesar.engine.course.load import load_course
+
+    cid, rows, cols = ASSEMBLED
+    pages, plan = sheet_pages(load_course(cid).graph, numbers=True)
+    return [pages[1 + r * plan.cols + c] for r in range(rows) for c in range(cols)], plan.sheet
+
+
+def _assembled(pages: list[str], sheet: tuple[float, float]) -> bytes:
+    """The sheets as printed (PDF, then pdftoppm), each laid over its neighbours to the left
+    and above as the marks say: its left and top margins cut off, its cut edge on the
+    neighbour's glue line, on a table."""
+    from avecaesar.editor.render.board import render
+    from avecaesar.editor.render.board_print import MARGIN, OVERLAP
+
+    _cid, rows, cols = ASSEMBLED
+    w, h = sheet
+    step_x, step_y = w - 2 * MARGIN - OVERLAP, h - 2 * MARGIN - OVERLAP
+    images = []
+    with tempfile.TemporaryDirectory(prefix="avecaesar-docs-") as tmp:
+        pdf = Path(tmp) / "sheets.pdf"
+        pdf.write_bytes(render(pages, "pdf"))
+        for i in range(len(pages)):
+            png = subprocess.run(["pdftoppm", "-png", "-r", str(ASSEMBLED_DPI), "-f",
+                                  str(i + 1), "-l", str(i + 1), str(pdf)],
+                                 capture_output=True, check=True, timeout=120).stdout
+            images.append(base64.b64encode(png).decode("ascii"))
+    pad = 30.0
+    total_w = pad * 2 + MARGIN + step_x * (cols - 1) + w - MARGIN
+    total_h = pad * 2 + MARGIN + step_y * (rows - 1) + h - MARGIN
+    body = [f'<rect width="{total_w:.1f}" height="{total_h:.1f}" fill="#8a6f4d"/>']
+    for r in range(rows):
+        for c in range(cols):
+            x, y = pad + c * step_x, pad + r * step_y
+            cut_x, cut_y = (MARGIN if c else 0.0), (MARGIN if r else 0.0)
+            box = (f'x="{x + cut_x:.2f}" y="{y + cut_y:.2f}" width="{w - cut_x:.2f}" '
+                   f'height="{h - cut_y:.2f}"')
+            body += [f'<clipPath id="sheet{r}{c}"><rect {box}/></clipPath>',
+                     f'<rect x="{x + cut_x + 3:.2f}" y="{y + cut_y + 3:.2f}" '
+                     f'width="{w - cut_x:.2f}" height="{h - cut_y:.2f}" fill="black" '
+                     'fill-opacity="0.35"/>',
+                     f'<image clip-path="url(#sheet{r}{c})" x="{x:.2f}" y="{y:.2f}" '
+                     f'width="{w:.2f}" height="{h:.2f}" '
+                     f'href="data:image/png;base64,{images[r * cols + c]}"/>',
+                     f'<rect {box} fill="none" stroke="#777" stroke-width="0.6"/>']
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0f}" '
+           f'height="{total_h:.0f}" viewBox="0 0 {total_w:.2f} {total_h:.2f}">'
+           + "".join(body) + "</svg>")
+    return render(svg, "png")
+
+
+def _print() -> Job:
+    def inputs(_scratch: Path) -> str:
+        pages, sheet = _print_sheets()
+        return _sha("".join(pages).encode("utf-8") + repr(sheet).encode())
+
+    def make() -> None:
+        (ROOT / "docs" / "img" / "print-assembled.png").write_bytes(
+            _assembled(*_print_sheets()))
+
+    return Job("print", f"avecaesar course print {ASSEMBLED[0]} --numbers, four sheets "
+               "assembled (pdftoppm)", ("docs/img/print-assembled.png",), inputs, make)
 
 
 def _chart_args(ruleset: str, course: str, races: int, img: Path) -> list[str]:
@@ -152,13 +237,14 @@ def _screenshots() -> Job:
 
 
 def jobs(scratch: Path) -> list[Job]:
-    from avecaesar.engine.course.load import _bundled_ids
+    from avecaesar.engine.course.load import bundled_course_ids
 
     found = [_board(cid, (f"docs/boards/{cid.replace('/', '-')}.svg",
                           f"docs/boards/{cid.replace('/', '-')}.pdf"), numbers=True)
-             for cid in _bundled_ids()]
+             for cid in bundled_course_ids()]
     found += [_board(cid, (f"docs/img/{cid.replace('/', '-')}.png",), numbers=False)
               for cid in README_PNGS]
+    found.append(_print())
     found += [_chart(r, c, chart_files(r, c, scratch)) for r, c in CHARTS]
     found.append(_screenshots())
     return found
@@ -198,19 +284,20 @@ def strays(all_jobs: list[Job]) -> list[str]:
             if p.is_file() and str(p.relative_to(ROOT)) not in made]
 
 
-def _graphviz() -> str:
-    dot = shutil.which("dot")
-    if dot is None:
+def _converter() -> str:
+    """rsvg-convert's version (it writes the PNGs and PDFs)."""
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
         return "not installed"
-    done = subprocess.run([dot, "-V"], capture_output=True, text=True, check=False)
-    return (done.stderr or done.stdout).strip()
+    done = subprocess.run([exe, "--version"], capture_output=True, text=True, check=False)
+    return (done.stdout or done.stderr).strip()
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="exit 1 when a picture is stale")
     ap.add_argument("--all", action="store_true", help="remake every picture")
-    ap.add_argument("--only", choices=("boards", "charts", "screenshots"),
+    ap.add_argument("--only", choices=("boards", "print", "charts", "screenshots"),
                     help="only this group")
     args = ap.parse_args(argv)
     manifest = read_manifest()
@@ -249,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
         "about": "written by `make docs` (tools/docs_images.py): for each picture the "
                  "digest of what it was made from and of its bytes; "
                  "tests/hardening/test_docs_images.py checks them",
-        "graphviz": _graphviz(),
+        "rsvg-convert": _converter(),
         "files": dict(sorted(manifest.items()))}, indent=1) + "\n", encoding="utf-8")
     for s in strays(all_jobs):
         print(s)

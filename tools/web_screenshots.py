@@ -86,6 +86,10 @@ def browser(size: tuple[int, int]) -> Any:
         opts.add_argument(arg)
     d = webdriver.Chrome(service=Service(driver), options=opts)
     d.implicitly_wait(0)
+    # headless Chromium opens no window narrower than 500 px, and its window holds less than
+    # the size asked: the page's viewport is set to the size itself (CSS px)
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": False})
     return d
 
 

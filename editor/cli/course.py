@@ -288,10 +288,12 @@ def render(course: CourseOpt, out: OutOpt = None, fmt: FmtOpt = None,
            highlight: HighlightOpt = None, labels: LabelsOpt = False,
            numbers: NumbersOpt = False, direction: DirectionOpt = None,
            paper: PaperOpt = "a4") -> None:
-    """Draw a course as a board (Graphviz, every space pinned in place).
+    """Draw a course as a board: every space the board geometry's polygon, lanes as bands.
 
-    Exit 1 when a step is drawn across the board (the pieces do not close there): the
-    picture is still written, without that line, and the step is reported.
+    SVG is written directly; PNG and PDF (landscape, --paper) through librsvg's
+    rsvg-convert; --format dot writes the lane graph as DOT text. Exit 1 when a step is drawn
+    across the board (the pieces do not close there): the picture is still written, without
+    that line, and the step is reported.
 
     Example: avecaesar course render dicetree-2022/hippodrom-constantinople --highlight shortest
     -o board.png
@@ -299,11 +301,11 @@ def render(course: CourseOpt, out: OutOpt = None, fmt: FmtOpt = None,
     from avecaesar.editor.render.board import (
         PAPERS,
         RenderError,
-        course_dot,
-        fit_to_paper,
+        board_svg,
+        lane_graph_dot,
         output_format,
     )
-    from avecaesar.editor.render.board import render as run_graphviz
+    from avecaesar.editor.render.board import render as convert
     from avecaesar.editor.render.board_problems import drawing_problems
     from avecaesar.engine.course.race_path import shortest_race_route
 
@@ -322,19 +324,18 @@ def render(course: CourseOpt, out: OutOpt = None, fmt: FmtOpt = None,
     if c.errors:
         raise InputError(c.errors)
     route = shortest_race_route(c.graph, 1) if highlight else None
-    dot = course_dot(c.graph, route=route, labels=labels, numbers=numbers)
     target = out or Path(f"{c.id.replace('/', '_')}.{fmt}")
     if fmt == "dot":
-        _write_output(target, dot.source.encode("utf-8"))
+        _write_output(target, lane_graph_dot(c.graph).encode("utf-8"))
     else:
+        svg = board_svg(c.graph, route=route, labels=labels, numbers=numbers,
+                        paper=paper if fmt == "pdf" else None)
         try:
-            if fmt == "pdf":
-                fit_to_paper(dot, c.graph, paper)
-            data = run_graphviz(dot, fmt)
+            data = convert(svg, fmt)
         except RenderError as err:
-            dot_file = target.with_suffix(".dot")
-            _write_output(dot_file, dot.source.encode("utf-8"))
-            raise fail(f"error: {err} ({dot_file})") from None
+            svg_file = target.with_suffix(".svg")
+            _write_output(svg_file, svg.encode("utf-8"))
+            raise fail(f"error: {err} (the SVG: {svg_file})") from None
         _write_output(target, data)
     typer.echo(f"wrote {target}")
     problems = drawing_problems(c)
@@ -361,6 +362,8 @@ def print_board(
                                                    max=100)] = None,
     direction: Annotated[str | None, typer.Option(help="clockwise or anticlockwise (a file "
                                                   "that declares 'anticlockwise:').")] = None,
+    style: Annotated[str, typer.Option(help="ink: a white ground and dark outlines (saves "
+                                       "ink); green: the screen's colours.")] = "ink",
 ) -> None:
     """Print a course as a board to play on: at real size over several sheets with cut and
     glue marks, sheet coordinates and an overview (or, --scale fit, on one sheet).
@@ -375,6 +378,8 @@ def print_board(
         raise fail(f"--paper {paper!r}: use {', '.join(PAPERS)}", 2)
     if scale not in ("real", "fit"):
         raise fail(f"--scale {scale!r}: use real or fit", 2)
+    if style not in ("ink", "green"):
+        raise fail(f"--style {style!r}: use ink or green", 2)
     if out is not None and out.suffix.lower() != ".pdf":
         raise fail(f"--out {out}: course print writes a PDF — end the name in .pdf", 2)
     c = _course_in_direction(course, direction)
@@ -382,7 +387,8 @@ def print_board(
         raise InputError(c.errors)
     mm = space_mm or c.model.space_mm or DEFAULT_SPACE_MM
     try:
-        data, plan = print_pdf(c.graph, paper, mm, fit=scale == "fit", numbers=numbers)
+        data, plan = print_pdf(c.graph, paper, mm, fit=scale == "fit", numbers=numbers,
+                               style=style)
     except RenderError as err:
         raise fail(f"error: {err}") from None
     target = out or Path(f"{c.id.replace('/', '_')}-print.pdf")

@@ -157,8 +157,8 @@ def play(
 
 def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
     """A function that draws the course with the chariots on it (letters, one colour each)
-    as an SVG at ``path``; Graphviz missing is a clear error."""
-    from avecaesar.editor.render.board import course_dot, render
+    as an SVG at ``path``."""
+    from avecaesar.editor.render.board import board_svg
     from avecaesar.engine.core.state import LETTERS
     from avecaesar.engine.course.load import load_course
 
@@ -170,7 +170,7 @@ def board_writer(course: str, path: Path) -> Callable[[RaceState], None]:
               if p is not None and p in graph}
         who = "race over" if state.over else f"{LETTERS[state.turn]} to move"
         title = f"{name} — turn {state.ply}, {who}"
-        write_atomic(path, render(course_dot(graph, title=title, chariots=on), "svg"))
+        write_atomic(path, board_svg(graph, title=title, chariots=on).encode("utf-8"))
 
     return write
 

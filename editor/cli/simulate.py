@@ -33,7 +33,7 @@ from avecaesar.editor.cli.complete import (
     complete_ruleset,
 )
 from avecaesar.editor.cli.signals import stopped_by
-from avecaesar.engine.data.errors import AveCaesarError, UsageError
+from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
@@ -295,7 +295,7 @@ def format_comparison(a: SimReport, b: SimReport, c: Comparison) -> str:
 
 
 def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
-    from avecaesar.editor.render.board import RenderError, course_dot, render
+    from avecaesar.editor.render.board import board_svg
     from avecaesar.engine.course.load import load_course
 
     g = load_course(spec.course).graph
@@ -305,11 +305,8 @@ def _heat_maps(spec: SimSpec, report: SimReport, prefix: Path) -> None:
         top = max(counts.values(), default=0)
         scale = (f"white: never · pale yellow to deep red: 1 to {top} turns "
                  f"({100 * top / max(1, report.races):.1f} per 100 races)")
-        dot = course_dot(g, heat={int(k): v for k, v in counts.items()},
-                         title=f"{g.graph['name']} — {what}, {report.races} races\\n{scale}")
+        svg = board_svg(g, heat={int(k): v for k, v in counts.items()},
+                        title=f"{g.graph['name']} — {what}, {report.races} races\n{scale}")
         target = prefix.with_name(f"{prefix.name}-{name}.svg")
-        try:
-            write_atomic(target, render(dot, "svg"))
-        except RenderError as err:
-            raise AveCaesarError(str(err)) from err
+        write_atomic(target, svg.encode("utf-8"))
         typer.echo(f"wrote {target}")

@@ -36,8 +36,10 @@ def describe(spec: SimSpec) -> str:
             f"· bots {','.join(spec.bots)} · seed {spec.seed}{edits}")
 
 
-def course_spaces(spec: SimSpec) -> tuple[dict[int, tuple[float, float]], dict[int, int]]:
-    """The pinned position of every space of the simulated course, and its start spaces."""
+def course_spaces(spec: SimSpec) -> tuple[dict[int, tuple[tuple[float, float], ...]],
+                                          dict[int, int]]:
+    """The polygon of every space of the simulated course (the board geometry, points, y
+    up), and its start spaces."""
     if spec.edits:
         from avecaesar.engine.lab.edited import edited_course
 
@@ -46,8 +48,9 @@ def course_spaces(spec: SimSpec) -> tuple[dict[int, tuple[float, float]], dict[i
         from avecaesar.engine.course.load import load_course
 
         g = load_course(spec.course).graph
-    spaces = {int(n): (float(d["pos"][0]), float(d["pos"][1])) for n, d in g.nodes(data=True)
-              if d.get("pos") is not None}
+    from avecaesar.engine.course.geometry import board_geometry
+
+    spaces = {int(n): s.polygon for n, s in board_geometry(g).spaces.items()}
     starts = {int(n): int(d["start_place"]) for n, d in g.nodes(data=True)
               if d.get("start_place")}
     return spaces, starts

@@ -17,11 +17,12 @@ __all__ = ["PageData", "attrition", "blocked_waiting", "ci_pct", "comparison", "
 
 @dataclass
 class PageData:
-    """What a section reads: the report, the course's pinned space positions (for the heat
-    maps) and start spaces; for a comparison, the comparison and which side this is."""
+    """What a section reads: the report, the course's space polygons (the board geometry,
+    for the heat maps) and start spaces; for a comparison, the comparison and which side
+    this is."""
 
     report: SimReport
-    spaces: dict[int, tuple[float, float]] = field(default_factory=dict)
+    spaces: dict[int, tuple[tuple[float, float], ...]] = field(default_factory=dict)
     starts: dict[int, int] = field(default_factory=dict)  # space → start place
     comparison: Comparison | None = None
     sides: tuple[str, str] = ("A", "B")  # what each side of a comparison is

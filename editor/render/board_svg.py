@@ -1,5 +1,6 @@
-"""The board as the page shows it: the same Graphviz drawing as ``course render`` (each
-space's SVG group has the id ``space-N``), without the XML prologue so it can be inlined."""
+"""The board as the pages show it: the same drawing as ``course render`` (each space a
+``<g id="space-N" class="space …">`` holding its ``<polygon data-space="N">``), without the
+XML prologue so it can be inlined."""
 
 from __future__ import annotations
 
@@ -7,24 +8,25 @@ import re
 
 import networkx as nx
 
-from avecaesar.editor.render.board import course_dot, render
+from avecaesar.editor.render.board import board_svg as draw
 from avecaesar.engine.data.content_memo import ContentMemo
 
-__all__ = ["board_svg", "inline_svg"]
+__all__ = ["board_svg", "cached_board", "inline_svg"]
 
 _PROLOGUE = re.compile(r"^.*?(?=<svg)", re.S)
 
 
-def inline_svg(data: bytes) -> str:
-    """SVG bytes from Graphviz as an element for an HTML page."""
-    return _PROLOGUE.sub("", data.decode("utf-8"), count=1)
+def inline_svg(data: bytes | str) -> str:
+    """An SVG document as an element for an HTML page."""
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    return _PROLOGUE.sub("", text, count=1)
 
 
 def board_svg(g: nx.DiGraph, route: list[int] | None = None, title: str | None = None,
               numbers: bool = False) -> str:
-    """The course drawn as in ``course render`` (route: the red path; numbers: every
+    """The course drawn as in ``course render`` (route: the race lap by lap; numbers: every
     space's number, as messages name it)."""
-    return inline_svg(render(course_dot(g, route=route, title=title, numbers=numbers), "svg"))
+    return inline_svg(draw(g, route=route, title=title, numbers=numbers))
 
 
 _BOARDS: ContentMemo[str] = ContentMemo(64)

@@ -134,34 +134,39 @@ def _heat(share: float) -> str:
     return f"#{r:02x}{int(245 - 200 * share):02x}{int(200 - 190 * share):02x}"
 
 
-def heat_map(spaces: dict[int, tuple[float, float]], counts: dict[int, int], races: int, *,
-             what: str, starts: dict[int, int] | None = None, cls: str = "heat-map") -> str:
-    """SVG: every space (id → its pinned position, in points) as a square coloured by its
-    count (white: never; pale yellow to deep red: up to the most), with a legend bar and its
-    scale in turns per 100 races. Each square carries its count (``data-count``)."""
+def heat_map(spaces: dict[int, tuple[tuple[float, float], ...]], counts: dict[int, int],
+             races: int, *, what: str, starts: dict[int, int] | None = None,
+             cls: str = "heat-map") -> str:
+    """SVG: every space (id → its polygon of the board geometry, points, y up) coloured by
+    its count (white: never; pale yellow to deep red: up to the most), with a legend bar and
+    its scale in turns per 100 races. Each polygon carries its count (``data-count``)."""
     if not spaces:
         return ""
-    xs = [p[0] for p in spaces.values()]
-    ys = [p[1] for p in spaces.values()]
-    pad, side = 24, 26
-    width = max(xs) - min(xs) + 2 * pad + side
-    height = max(ys) - min(ys) + 2 * pad + side
+    xs = [p[0] for poly in spaces.values() for p in poly]
+    ys = [p[1] for poly in spaces.values() for p in poly]
+    pad = 16
+    width = max(xs) - min(xs) + 2 * pad
+    height = max(ys) - min(ys) + 2 * pad
     legend = 64
     top = max(counts.values(), default=0)
     out = [_svg_open(width, height + legend, cls),
            f'<rect width="{width:.0f}" height="{height + legend:.0f}" fill="#3f6b35"/>']
-    for n, (x, y) in sorted(spaces.items()):
+
+    def xy(p: tuple[float, float]) -> tuple[float, float]:
+        return (p[0] - min(xs) + pad, max(ys) - p[1] + pad)  # the drawing's y axis points up
+
+    for n, poly in sorted(spaces.items()):
         v = counts.get(n, 0)
         fill = _heat(v / top) if v and top else "#ffffff"
-        sx = x - min(xs) + pad
-        sy = max(ys) - y + pad  # the drawing's y axis points up
-        out.append(f'<rect class="space" data-space="{n}" data-count="{v}" x="{sx:.1f}" '
-                   f'y="{sy:.1f}" width="{side}" height="{side}" fill="{fill}" '
-                   f'stroke="#6b4f2a"><title>space {n}: {v} turns</title></rect>')
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in map(xy, poly))
+        out.append(f'<polygon class="space" data-space="{n}" data-count="{v}" '
+                   f'points="{points}" fill="{fill}" stroke="#6b4f2a">'
+                   f'<title>space {n}: {v} turns</title></polygon>')
         if starts and n in starts:
-            out.append(f'<text x="{sx + side / 2:.1f}" y="{sy + side / 2 + 4:.1f}" '
-                       f'text-anchor="middle" font-size="12" fill="#1b3a8a">{starts[n]}'
-                       '</text>')
+            cx = sum(x for x, _ in map(xy, poly)) / len(poly)
+            cy = sum(y for _, y in map(xy, poly)) / len(poly)
+            out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" '
+                       f'font-size="12" fill="#1b3a8a">{starts[n]}</text>')
     # the legend: a colour bar from 0 to the most, in turns per 100 races
     y0 = height + 10
     bar_w = min(260.0, width - 40)

@@ -5,10 +5,12 @@ exactly as ``course validate`` does — from the text itself, nothing is stored 
 (:func:`~avecaesar.engine.course.load.load_courses` with ``text``; its includes name bundled
 piece files by id). It answers the problems with line and column, the figures per start
 place under a ruleset, ``--explain`` (laps counted as the CLI counts them), the shortest race
-lap by lap and the board; on request ``--what-if``, an export (SVG, PNG, PDF) and "try it":
-a race against bots on the Play page and a short simulation. Only those two store the text
-(as an upload, named by its content hash: the Play page and the simulation read courses from
-files).
+lap by lap and the board; on request ``--what-if``, ``--update-figures`` (the text with
+its declared figures set to the computed ones), an export (SVG, PNG, PDF) and "try it": a
+race against bots on the Play page (under the ruleset shown) and a short simulation (under
+the ruleset shown; none chosen is a clear message, never another edition's rules). Only
+those two store the text (as an upload, named by its content hash: the Play page and the
+simulation read courses from files).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from avecaesar.editor.render.board import RenderError, course_dot, fit_to_paper, render
+from avecaesar.editor.render.board import RenderError, board_svg, render
 from avecaesar.editor.render.board_problems import drawing_problems
 from avecaesar.editor.render.board_svg import inline_svg
 from avecaesar.editor.web.requests import field, json_body
@@ -88,11 +90,7 @@ def _direction(courses: list[Course], data: dict[str, Any]) -> Course:
 
 
 def _board(c: Course, route: list[int] | None, numbers: bool) -> dict[str, Any]:
-    try:
-        return {"svg": inline_svg(render(course_dot(c.graph, route=route, numbers=numbers),
-                                         "svg"))}
-    except RenderError as err:
-        return {"svg_error": str(err)}
+    return {"svg": inline_svg(board_svg(c.graph, route=route, numbers=numbers))}
 
 
 def _course_entry(c: Course, rules: RaceFigures, numbers: bool) -> tuple[dict[str, Any],
@@ -198,10 +196,8 @@ async def export(request: Request) -> Response:
     def draw() -> bytes:
         route = shortest_race_route(course.graph, 1) if field(data, "route", bool, True) \
             else None
-        dot = course_dot(course.graph, route=route, numbers=numbers)
-        if fmt == "pdf":
-            fit_to_paper(dot, course.graph, "a4")
-        return render(dot, fmt)
+        return render(board_svg(course.graph, route=route, numbers=numbers,
+                                paper="a4" if fmt == "pdf" else None), fmt)
 
     try:
         body = await run_in_threadpool(draw)
@@ -226,8 +222,40 @@ def _stored(storage: Storage, data: dict[str, Any]) -> tuple[str, str]:
     return ref, storage.course_path(ref)
 
 
+async def update_figures(request: Request) -> Response:
+    """``course validate --update-figures`` on the text: the text with every declared figure
+    set to what the course gives under the ruleset shown (each value replaced where it
+    stands, every other byte kept), the lines that changed, and whether any did."""
+    from avecaesar.engine.course.figures_text import rewrite_figures
+
+    storage: Storage = request.app.state.storage
+    data = await json_body(request, MAX_COURSE_BYTES + 4096)
+    rules = _figure_rules(storage, data)
+    text = _text(data)
+    courses = await run_in_threadpool(_read, data)
+    errors = [p for c in courses for p in c.errors]
+    if errors:
+        raise InputError(errors)
+
+    def rewrite() -> str:
+        blocks: dict[tuple[str, ...], dict[str, Any]] = {}
+        for c in courses:
+            block = ("anticlockwise", "figures") if c.direction == "anticlockwise" \
+                else ("figures",)
+            blocks[block] = c.figures(rules).to_json()
+        return rewrite_figures(text, blocks)
+
+    new = await run_in_threadpool(rewrite)
+    old_lines, new_lines = text.splitlines(), new.splitlines()
+    changed = [i + 1 for i, line in enumerate(new_lines)
+               if i >= len(old_lines) or old_lines[i] != line]
+    return JSONResponse({"text": new, "changed": new != text, "lines": changed,
+                         "rules": rules.source})
+
+
 async def try_it(request: Request) -> Response:
-    """Race it against bots: the Play page's address with this course chosen."""
+    """Race it against bots: the Play page's address with this course chosen, under the
+    ruleset shown (when one is), the course named by its name."""
     storage: Storage = request.app.state.storage
     data = await json_body(request, MAX_COURSE_BYTES + 4096)
     course = _direction(await run_in_threadpool(_read, data), data)
@@ -239,9 +267,12 @@ async def try_it(request: Request) -> Response:
             raise BadRequest("the Play page races an uploaded course clockwise; bundle it "
                              "to race its anticlockwise direction")
         ref += CCW
-    from urllib.parse import quote
+    from urllib.parse import urlencode
 
-    return JSONResponse({"course": ref, "play": f"/play?course={quote(ref, safe='')}"})
+    ruleset = field(data, "ruleset", str, "")
+    query = {"course": ref, "name": course.name, **({"ruleset": ruleset} if ruleset else {})}
+    return JSONResponse({"course": ref, "name": course.name, "ruleset": ruleset or None,
+                         "play": "/play?" + urlencode(query)})
 
 
 async def simulate(request: Request) -> Response:
@@ -254,7 +285,12 @@ async def simulate(request: Request) -> Response:
     course = _direction(await run_in_threadpool(_read, data), data)
     if course.errors:
         raise InputError(course.errors)
-    ruleset = storage.rule_name(field(data, "ruleset", str, "") or _edition_ruleset(course))
+    shown = field(data, "ruleset", str, "")
+    if not shown:
+        raise BadRequest("choose the rules to race under ('Figures under'): the shared "
+                         "defaults give the figures, but a race needs a ruleset — "
+                         f"{_edition_hint(course)}")
+    ruleset = storage.rule_name(shown)
     variants = tuple(storage.rule_name(str(v)) for v in field(data, "variants", list, []))
     races = field(data, "races", int, SIM_RACES)
     if not 1 <= races <= 1000:
@@ -269,12 +305,14 @@ async def simulate(request: Request) -> Response:
     return JSONResponse(result)
 
 
-def _edition_ruleset(course: Course) -> str:
-    """The ruleset a course's edition names (a homebrew course: the first edition's)."""
+def _edition_hint(course: Course) -> str:
+    """Which ruleset to pick: the course's own edition, or (a homebrew course) any."""
     from avecaesar.engine.ruleset.catalog import bundled
 
     names = [e.id for e in bundled() if e.kind == "edition"]
-    return course.model.edition if course.model.edition in names else names[0]
+    if course.model.edition in names:
+        return f"this course is from {course.model.edition}"
+    return f"a homebrew course races under any of {', '.join(names)}"
 
 
 def _simulate(course: Course, ruleset: str, variants: tuple[str, ...], path: str,
@@ -332,6 +370,7 @@ def routes() -> list[Route]:
             Route("/api/studio/what-if", what_if, methods=["POST"]),
             Route("/api/studio/export", export, methods=["POST"]),
             Route("/api/studio/try", try_it, methods=["POST"]),
+            Route("/api/studio/update-figures", update_figures, methods=["POST"]),
             Route("/api/studio/simulate", simulate, methods=["POST"]),
             Route("/api/studio/source", source),
             Route("/api/studio/courses", courses)]

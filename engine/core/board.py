@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from avecaesar.engine.core.types import Move
 from avecaesar.engine.course.race_distance import RaceDistances, race_distances, steps_to_line
-from avecaesar.engine.course.svg import course_spaces
+from avecaesar.engine.course.svg import BoardDrawing
 
 if TYPE_CHECKING:  # only an annotation: a race (or a board from the cache) needs no networkx
     import networkx as nx
@@ -261,5 +261,5 @@ class Board:
                    tuple(g.graph["start_crossings"]), any(alley), tuple(ahead), tuple(behind),
                    tuple(beside), tuple(kinds), tuple(bridge), tuple(lane),
                    int(g.graph.get("lanes") or 0), steps_to_line(succ),
-                   drawing=(course_spaces(g), g.graph.get("finish_segment"), g.graph.get("name")))
+                   drawing=BoardDrawing(g))
 

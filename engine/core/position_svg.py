@@ -18,7 +18,10 @@ CHARIOT_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#7d3c98", "#d35400", "#1720
 def position_svg(state: Any) -> str:
     """The SVG of ``state`` (a :class:`~avecaesar.engine.core.state.RaceState`)."""
     board = state.game.board
-    spaces, finish, name = board.drawing or ({}, None, None)
+    drawing = board.drawing
+    spaces = drawing.spaces if drawing is not None else {}
+    finish = drawing.finish if drawing is not None else None
+    name = drawing.name if drawing is not None else None
     marks = {p: Mark(LETTERS[c], CHARIOT_COLOURS[c % len(CHARIOT_COLOURS)])
              for c, p in enumerate(state.pos) if p is not None}
     names = state.game.names

@@ -238,7 +238,8 @@ def _course_hash(c: Course) -> str:
     import networkx as nx
 
     data = nx.node_link_data(c.graph, edges="edges")
-    data["graph"] = {k: v for k, v in data["graph"].items() if k not in ("file", "id")}
+    data["graph"] = {k: v for k, v in data["graph"].items()
+                     if k not in ("file", "id", "drawing")}  # drawing: pieces, as pos is
     return _sha(_canonical(data))
 
 

@@ -261,6 +261,7 @@ def build_graph(model: CourseModel, *, direction: str = "clockwise",
         id=course_id or model.id, name=name or model.name, direction=direction,
         lanes=model.lanes, file=model.file, walls=walls, alley=alley_nodes,
         wall_segments=_wall_segments(model, table), period=period,
+        drawing=_drawing(model, table),
     )
     for n in g.nodes:  # exact fractions were for building; keep plain numbers
         g.nodes[n]["a"] = float(g.nodes[n]["a"])
@@ -525,14 +526,26 @@ def _marks(model: CourseModel, table: SpaceTable, line: Fraction, rev: bool, per
             "direction_arrow": ((round(ax, r), round(ay, r)), (round(bx, r), round(by, r)))}
 
 
-def _wall_segments(model: CourseModel, table: SpaceTable) -> list[list[tuple[float, float]]]:
-    """Physical polylines of the walls, for drawing."""
-    segs: list[list[tuple[float, float]]] = []
+def _wall_spans(model: CourseModel, table: SpaceTable) -> list[tuple[int, int, int]]:
+    """Every wall as (lane below it, first piece, piece after the last), physical."""
     spans = [(lo, i, i + 1) for i, p in enumerate(model.pieces) for lo, _ in p.walls]
     for (lo, _hi), first, last, _w in model.wall_spans:
         if first in table.piece_index and last in table.piece_index:
             spans.append((lo, table.piece_index[first], table.piece_index[last] + 1))
-    for lo, t0, t1 in spans:
+    return spans
+
+
+def _drawing(model: CourseModel, table: SpaceTable) -> JsonDict:
+    """What the board geometry is drawn from (engine/course/geometry.py): each piece's name,
+    spaces per lane, turn and crossing, and the walls (lane below, from, to; physical)."""
+    return {"pieces": [[p.name, list(p.lengths), p.turn, p.crossing] for p in model.pieces],
+            "walls": [list(span) for span in _wall_spans(model, table)]}
+
+
+def _wall_segments(model: CourseModel, table: SpaceTable) -> list[list[tuple[float, float]]]:
+    """Physical polylines of the walls, for drawing."""
+    segs: list[list[tuple[float, float]]] = []
+    for lo, t0, t1 in _wall_spans(model, table):
         pts = []
         steps = max(2, int((t1 - t0) * 8))
         for k in range(steps + 1):

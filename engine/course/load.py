@@ -96,11 +96,12 @@ class Course:
 
     def _repr_svg_(self) -> str:
         """The course drawn as SVG (Jupyter shows it): spaces, start places, finish line."""
+        from avecaesar.engine.course.geometry import board_geometry
         from avecaesar.engine.course.svg import Mark, course_spaces, spaces_svg
 
         marks = {n: Mark(str(p)) for n, p in self.graph.nodes(data="start_place") if p}
         return spaces_svg(course_spaces(self.graph), marks, f"{self.name} — {self.direction}",
-                          finish=self.graph.graph.get("finish_segment"))
+                          finish=board_geometry(self.graph).finish)
 
     def rule_problems(self, figures: CourseFigures,
                       rules: RaceFigures = DEFAULT_FIGURES) -> list[Problem]:

@@ -1,19 +1,26 @@
-"""A small SVG of a course's spaces, drawn without Graphviz, for notebooks (``_repr_svg_``).
+"""A small SVG of a course's spaces, drawn without any program, for notebooks (``_repr_svg_``).
 
-Each space is a square turned along the track at the position the course geometry gives it
-(points, y up, as :mod:`~avecaesar.engine.course.layout` lays it out); marks (start
-place numbers, chariot letters) are drawn on their spaces. The full board drawing, with walls,
-the finish line and routes, is ``avecaesar course render`` (editor/render/board.py).
+Each space is its polygon of the board geometry (:mod:`~avecaesar.engine.course.geometry`:
+lanes as bands divided into spaces, points, y up), one ``<polygon data-space="N">`` in a
+group per space; marks (start place numbers, chariot letters) are drawn on their spaces. The
+full board drawing, with walls, routes, PNG and PDF, is ``avecaesar course render``
+(editor/render/board.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
-__all__ = ["Mark", "Space", "course_spaces", "spaces_svg"]
+from avecaesar.engine.course.geometry import Point, board_geometry
+from avecaesar.engine.data.values import JsonDict
+
+if TYPE_CHECKING:  # only an annotation: a board from the cache needs no networkx
+    import networkx as nx
+
+__all__ = ["BoardDrawing", "Mark", "Space", "course_spaces", "spaces_svg"]
 
 TRACK = "#f4e3c1"
 TRACK_ALT = "#ead2a4"
@@ -27,12 +34,10 @@ MAX_WIDTH = 640  # the largest width a notebook shows, in pixels (the viewBox sc
 
 @dataclass(frozen=True)
 class Space:
-    """One space as drawn: centre (points, y up), heading (degrees), length, fill colour."""
+    """One space as drawn: its polygon (points, y up), where its mark goes, its fill."""
 
-    x: float
-    y: float
-    angle: float
-    size: float
+    polygon: tuple[Point, ...]
+    centre: Point
     fill: str
 
 
@@ -54,17 +59,45 @@ def space_fill(kind: str, lane: int | None, chicane: bool, water: bool) -> str:
     return TRACK_ALT if (lane or 0) % 2 else TRACK
 
 
-def course_spaces(graph: Any) -> dict[int, Space]:
-    """Every node of a course graph (networkx, nodes with ``pos``/``angle``/``size``) as a
-    :class:`Space`."""
-    out = {}
-    for node, d in graph.nodes(data=True):
-        x, y = d.get("pos") or (0.0, 0.0)
-        out[node] = Space(float(x), float(y), float(d.get("angle") or 0.0),
-                          float(d.get("size") or 40.0),
-                          space_fill(str(d.get("kind")), d.get("lane"), bool(d.get("chicane")),
-                                     bool(d.get("water"))))
-    return out
+def course_spaces(graph: nx.DiGraph) -> dict[int, Space]:
+    """Every node of a compiled course graph as a :class:`Space` with its polygon."""
+    geo = board_geometry(graph)
+    return {node: Space(geo.spaces[node].polygon, geo.spaces[node].centre,
+                        space_fill(str(d.get("kind")), d.get("lane"), bool(d.get("chicane")),
+                                   bool(d.get("water"))))
+            for node, d in graph.nodes(data=True)}
+
+
+class BoardDrawing:
+    """What a position's picture needs of its course — the spaces, the finish line, the
+    name — computed when first asked for (a board keeps one; most boards are never
+    drawn)."""
+
+    def __init__(self, graph: nx.DiGraph) -> None:
+        self._graph = graph
+        self._name = str(graph.graph.get("name", ""))
+        self._drawn: tuple[dict[int, Space], Segment] | None = None
+
+    def _draw(self) -> tuple[dict[int, Space], Segment]:
+        if self._drawn is None:
+            self._drawn = (course_spaces(self._graph), board_geometry(self._graph).finish)
+        return self._drawn
+
+    def __getstate__(self) -> JsonDict:
+        """Pickled (a board kept on disk or sent to a worker): the drawing, not the graph."""
+        return {"_graph": None, "_name": self._name, "_drawn": self._draw()}
+
+    @property
+    def spaces(self) -> dict[int, Space]:
+        return self._draw()[0]
+
+    @property
+    def finish(self) -> Segment:
+        return self._draw()[1]
+
+    @property
+    def name(self) -> str:
+        return self._name
 
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
@@ -76,15 +109,19 @@ def spaces_svg(spaces: Mapping[int, Space], marks: Mapping[int, Mark] | None = N
     """An SVG document of ``spaces`` with ``marks`` on them, ``title`` above, ``caption``
     lines below, the ``finish`` line as a black bar."""
     marks = marks or {}
-    if spaces:
-        xs = [s.x for s in spaces.values()]
-        ys = [s.y for s in spaces.values()]
-        x0, x1, y0, y1 = min(xs) - PAD, max(xs) + PAD, min(ys) - PAD, max(ys) + PAD
+    pts = [p for s in spaces.values() for p in s.polygon]
+    if pts:
+        x0, x1 = min(x for x, _ in pts) - PAD, max(x for x, _ in pts) + PAD
+        y0, y1 = min(y for _, y in pts) - PAD, max(y for _, y in pts) + PAD
     else:
         x0, x1, y0, y1 = 0.0, 200.0, 0.0, 40.0
     head = 28.0 if title else 0.0
     foot = 20.0 * len(caption)
     width, height = x1 - x0, y1 - y0 + head + foot
+
+    def xy(p: Point) -> str:
+        return f"{p[0] - x0:.1f},{y1 - p[1] + head:.1f}"  # SVG's y runs down
+
     shown = min(MAX_WIDTH, width)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
            f'width="{shown:.0f}" height="{shown * height / width:.0f}" '
@@ -94,11 +131,12 @@ def spaces_svg(spaces: Mapping[int, Space], marks: Mapping[int, Mark] | None = N
         out.append(f'<text x="{PAD:.0f}" y="20" font-size="16" fill="white">'
                    f'{escape(title)}</text>')
     for node, s in sorted(spaces.items()):
-        cx, cy = s.x - x0, y1 - s.y + head  # SVG's y runs down
-        side = max(min(s.size - 6.0, 32.0), 8.0)
-        out.append(f'<g transform="translate({cx:.1f},{cy:.1f}) rotate({-s.angle:.1f})">'
-                   f'<rect x="{-side / 2:.1f}" y="-16" width="{side:.1f}" height="32" '
-                   f'fill="{s.fill}" stroke="{EDGE}" stroke-width="1"/></g>')
+        cx, cy = (float(v) for v in xy(s.centre).split(","))
+        out.append(f'<g id="space-{node}" transform="translate({cx:.1f},{cy:.1f})">'
+                   f'<polygon data-space="{node}" points="'
+                   + " ".join(f"{p[0] - s.centre[0]:.1f},{s.centre[1] - p[1]:.1f}"
+                              for p in s.polygon)
+                   + f'" fill="{s.fill}" stroke="{EDGE}" stroke-width="1"/></g>')
         mark = marks.get(node)
         if mark is None:
             continue

@@ -67,7 +67,7 @@ def test_a_position_puts_each_chariot_on_its_space() -> None:
     state = _position(9)
     root = ET.fromstring(state._repr_svg_())
     groups = root.findall(f"{SVG}g")
-    centre = dict(zip(sorted(state.game.board.drawing[0]), map(_translate, groups),
+    centre = dict(zip(sorted(state.game.board.drawing.spaces), map(_translate, groups),
                       strict=True))
     circles = root.findall(f"{SVG}circle")
     placed = [c for c, p in enumerate(state.pos) if p is not None]

@@ -13,13 +13,14 @@ import pytest
 from typer.testing import CliRunner
 
 from avecaesar.editor.main import app
-from avecaesar.editor.render.board import LAP_COLOURS, course_dot, long_steps, route_laps
+from avecaesar.editor.render.board import LAP_COLOURS, board_svg, long_steps, route_laps
 from avecaesar.engine.course.load import load_course, load_courses
 from avecaesar.engine.course.race_path import shortest_race_route
 
 VALID = Path(__file__).parents[1] / "course" / "valid"
 runner = CliRunner()
-needs_dot = pytest.mark.skipif(shutil.which("neato") is None, reason="Graphviz not installed")
+needs_dot = pytest.mark.skipif(shutil.which("rsvg-convert") is None,
+                               reason="librsvg's rsvg-convert is not installed")
 
 
 @needs_dot
@@ -69,27 +70,36 @@ def test_bad_paper_is_a_usage_error() -> None:
     assert r.exit_code == 2
 
 
+def _texts(src: str, n: int) -> list[tuple[str, str]]:
+    """A space's texts: in its group, or (a space a bridge covers whole) over the bridge."""
+    group = re.search(rf'<g id="space-{n}" .*?</g>', src)
+    assert group is not None
+    above = re.search(rf'<g class="above-bridge" data-number-of="{n}" .*?</g>', src)
+    return re.findall(r'<text class="(\w+)"[^>]*>([^<]*)</text>',
+                      group[0] + (above[0] if above else ""))
+
+
 def test_numbers_write_every_space_id() -> None:
     c = load_course("homebrew/rome")
-    src = course_dot(c.graph, numbers=True).source
+    src = board_svg(c.graph, numbers=True)
     for n, d in c.graph.nodes(data=True):
-        want = f"{d['start_place']}\\n{n}" if d["start_place"] else str(n)
-        # a space beneath a bridge has its number as a node of its own (number-N), written
-        # where no bridge space covers it (tests/editor/test_board_readable.py)
-        node = f"(n|num){n}" if d["level"] == "under" else f"n{n}"
-        assert re.search(rf'^\s*{node} \[label="?{re.escape(want)}"? ', src, re.M), n
+        texts = _texts(src, n)
+        assert ("number", str(n)) in texts, n
+        if d["start_place"]:
+            assert ("start", str(d["start_place"])) in texts, n
 
 
 def test_direction_anticlockwise_of_a_file(tmp_path: Path) -> None:
     src = Path(load_course("pro-ludo-2006/circus-maximus").model.file)
-    out = tmp_path / "ccw.dot"
+    out = tmp_path / "ccw.svg"
     r = runner.invoke(app, ["course", "render", str(src), "--direction", "anticlockwise",
                             "-o", str(out), "--numbers"])
     assert r.exit_code == 0, r.output
     assert "anticlockwise" in out.read_text()
     ccw = next(c for c in load_courses(src) if c.direction == "anticlockwise")
     first = ccw.graph.graph["start_places"][0]
-    assert f"1\\n{first}" in out.read_text()  # place 1 carries its anticlockwise id
+    texts = _texts(out.read_text(), first)  # place 1 carries its anticlockwise id
+    assert ("start", "1") in texts and ("number", str(first)) in texts
     r = runner.invoke(app, ["course", "render", str(VALID / "oval.yaml"), "--direction",
                             "anticlockwise", "-o", str(out)])
     assert r.exit_code == 2 and "is not driven anticlockwise" in r.stderr
@@ -103,24 +113,25 @@ def test_shortest_route_has_a_shade_per_lap_and_the_alley_stop() -> None:
     assert route is not None
     laps = route_laps(c.graph, route)
     assert sorted(set(laps)) == [1, 2, 3]
-    src = course_dot(c.graph, route=route).source
-    edges = re.findall(r'class=route color="(#[0-9a-f]{6})".*id="route-lap(\d)-\d+"', src)
+    src = board_svg(c.graph, route=route)
+    edges = re.findall(r'<line id="route-lap(\d)-\d+" class="route" x1="([-\d.]+)" '
+                       r'y1="([-\d.]+)"[^>]*stroke="(#[0-9a-f]{6})"', src)
     assert len(edges) == len(route) - 1
-    for colour, lap in edges:
+    for lap, _x, _y, colour in edges:
         assert colour == LAP_COLOURS[int(lap) - 1]
-    assert "alley_stop" in src and "lap 1 red, lap 2 blue, lap 3 violet" in src
+    assert 'class="alley-stop"' in src and "lap 1 red, lap 2 blue, lap 3 violet" in src
     # the three laps run side by side, not on top of one another
-    points = re.findall(r'^\s*r\d+_0 \[.*pos="([-\d.]+),([-\d.]+)!"', src, re.M)
-    assert len(set(points)) > len({(c.graph.nodes[n]["pos"]) for n in route[:-1]})
+    points = {(x, y) for _lap, x, y, _c in edges}
+    assert len(points) > len(set(route[:-1]))
 
 
 def test_bridge_spaces_let_the_lower_level_show() -> None:
     c = load_course("pro-ludo-2006/circus-maximus")
-    src = course_dot(c.graph).source
-    bridges = re.findall(r'class="space track[^"]*bridge"[^\]]*fillcolor="(#[0-9a-f]+)"', src)
-    bridges += re.findall(r'fillcolor="(#[0-9a-f]+)"[^\]]*class="space track[^"]*bridge"', src)
-    assert bridges and all(len(f) == 9 for f in bridges)  # translucent: #rrggbbaa
-    assert src.count("underpass") >= 3 and "filled,dashed" in src
+    src = board_svg(c.graph)
+    bridges = re.findall(r'<g id="space-\d+" class="space track[^"]*bridge"[^>]*>.*?'
+                         r'<polygon ([^>]*)/>', src)
+    assert bridges and all('fill-opacity="0.55"' in p for p in bridges)  # translucent
+    assert src.count("underpass") >= 3 and 'stroke-dasharray="5 3"' in src
 
 
 OPEN = """name: Open
@@ -152,7 +163,7 @@ def test_a_loop_that_does_not_close_is_a_problem_not_a_long_arrow(tmp_path: Path
     assert route is not None
     crossings = sum(1 for u, v in itertools.pairwise(route)
                     if (u, v) == far[0][:2])
-    assert out.read_text().count('class="edge route"') == len(route) - 1 - crossings
+    assert out.read_text().count('class="route"') == len(route) - 1 - crossings
 
 
 @pytest.mark.covers("command:course new")

@@ -1,4 +1,5 @@
-"""Rendering: the DOT text and the parsed SVG (one node per space, walls drawn as walls)."""
+"""Rendering: the SVG drawn from the board geometry (one ``data-space`` polygon per space,
+walls as walls, the route lap by lap), PNG and PDF through rsvg-convert, DOT text."""
 
 from __future__ import annotations
 
@@ -11,75 +12,96 @@ import pytest
 from typer.testing import CliRunner
 
 from avecaesar.editor.main import app
-from avecaesar.editor.render.board import course_dot, render
+from avecaesar.editor.render.board import board_svg, lane_graph_dot
+from avecaesar.engine.course.geometry import board_geometry
 from avecaesar.engine.course.load import load_course
 from avecaesar.engine.course.race_path import shortest_race_route
 
 VALID = Path(__file__).parents[1] / "course" / "valid"
 runner = CliRunner()
-needs_dot = pytest.mark.skipif(shutil.which("neato") is None, reason="Graphviz not installed")
+S = "{http://www.w3.org/2000/svg}"
+needs_rsvg = pytest.mark.skipif(shutil.which("rsvg-convert") is None,
+                                reason="librsvg's rsvg-convert is not installed")
 
 
-def test_dot_pins_every_space() -> None:
+def _polygons(svg: str) -> dict[int, list[tuple[float, float]]]:
+    out = {}
+    for poly in ET.fromstring(svg).iter(f"{S}polygon"):
+        if poly.get("data-space") is not None:
+            n = int(poly.get("data-space", ""))
+            assert n not in out, f"two polygons for space {n}"
+            out[n] = [tuple(map(float, p.split(","))) for p in (poly.get("points") or "").split()]
+    return out
+
+
+def test_the_svg_is_the_geometry_one_polygon_per_space() -> None:
     c = load_course(str(VALID / "walls.yaml"))
-    src = course_dot(c.graph).source
-    spaces = re.findall(r'^\s*n\d+ \[.*pos="(-?[\d.]+),(-?[\d.]+)!"', src, re.M)
-    assert len(spaces) == c.graph.number_of_nodes()
-    # the same course gives the same picture, run after run
-    assert course_dot(load_course(str(VALID / "walls.yaml")).graph).source == src
+    svg = board_svg(c.graph)
+    polys = _polygons(svg)
+    assert sorted(polys) == sorted(c.graph.nodes)
+    geo = board_geometry(c.graph)
+    for n, pts in polys.items():  # the geometry's vertices, y flipped and moved
+        assert len(pts) == len(geo.spaces[n].polygon)
+    dx = pts[0][0] - geo.spaces[n].polygon[0][0]
+    for n, pts in polys.items():
+        assert pts[0][0] - geo.spaces[n].polygon[0][0] == pytest.approx(dx, abs=0.02)
+    assert board_svg(load_course(str(VALID / "walls.yaml")).graph) == svg  # deterministic
+    walls = ET.fromstring(svg).findall(f".//{S}polyline[@class='wall']")
+    assert len(walls) == len(geo.walls) > 0
+    assert all(w.get("stroke-width") == "6" for w in walls)
 
 
-def test_dot_marks_start_places_walls_and_alley() -> None:
+def test_start_places_alley_finish_and_direction() -> None:
     c = load_course(str(VALID / "alley.yaml"))
-    src = course_dot(c.graph).source
-    for place in range(1, 5):
-        assert re.search(rf'n\d+ \[label={place} ', src), place
-    assert src.count('class="space alley"') == 4
-    assert "class=finish" in src and "class=direction" in src
+    root = ET.fromstring(board_svg(c.graph))
+    starts = [g for g in root.iter(f"{S}g") if "start" in (g.get("class") or "").split()]
+    assert sorted(int(g.find(f"{S}text[@class='start']").text or "0") for g in starts) == \
+        [1, 2, 3, 4]
+    assert len([g for g in root.iter(f"{S}g")
+                if "alley" in (g.get("class") or "").split()]) == 4
+    assert root.findall(f".//{S}line[@class='finish']")
+    assert root.findall(f".//{S}line[@class='direction']")
 
 
-@needs_dot
-def test_svg_has_one_node_per_space_and_walls() -> None:
-    c = load_course(str(VALID / "walls.yaml"))
-    svg = render(course_dot(c.graph), "svg").decode()
-    root = ET.fromstring(svg)
-    ns = {"s": "http://www.w3.org/2000/svg"}
-    nodes = root.findall(".//s:g[@class]", ns)
-    spaces = [n for n in nodes if n.get("class", "").startswith("node space")]
-    assert len(spaces) == c.graph.number_of_nodes()
-    walls = [n for n in nodes if n.get("class") == "edge wall"]
-    assert walls, "walls are drawn as thick edges"
-    for w in walls:
-        path = w.find("s:path", ns)
-        assert path is not None and path.get("stroke-width") == "6"
-
-
-@needs_dot
-def test_svg_highlights_the_shortest_route() -> None:
+def test_the_shortest_route_is_drawn_step_by_step() -> None:
     c = load_course(str(VALID / "oval.yaml"))
     route = shortest_race_route(c.graph, 1)
-    svg = render(course_dot(c.graph, route=route), "svg").decode()
-    assert svg.count('class="edge route"') == len(route) - 1
+    svg = board_svg(c.graph, route=route)
+    assert svg.count('class="route"') == len(route) - 1
+    assert "shortest legal race from place 1" in svg
 
 
-@needs_dot
-def test_render_cli_writes_png_and_svg(tmp_path: Path) -> None:
-    for fmt in ("png", "svg", "dot"):
+def test_dot_pins_every_space_at_its_centre() -> None:
+    c = load_course(str(VALID / "walls.yaml"))
+    src = lane_graph_dot(c.graph)
+    spaces = re.findall(r'^\s*n\d+ \[.*pos="(-?[\d.]+),(-?[\d.]+)!"', src, re.M)
+    assert len(spaces) == c.graph.number_of_nodes()
+    assert src.count(" -> ") == c.graph.number_of_edges()
+
+
+@needs_rsvg
+def test_render_cli_writes_png_pdf_svg_and_dot(tmp_path: Path) -> None:
+    for fmt in ("png", "svg", "dot", "pdf"):
         out = tmp_path / f"x.{fmt}"
         r = runner.invoke(app, ["course", "render", str(VALID / "chicane.yaml"), "-o", str(out),
                                 "--format", fmt, "--highlight", "shortest"])
         assert r.exit_code == 0, r.output
         assert out.stat().st_size > 100
     assert (tmp_path / "x.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "x.pdf").read_bytes()[:5] == b"%PDF-"
 
 
-def test_render_without_graphviz_names_the_package(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("PATH", str(tmp_path))  # no neato anywhere
-    out = tmp_path / "x.svg"
+def test_render_without_rsvg_names_the_package_and_keeps_the_svg(tmp_path: Path,
+                                                                 monkeypatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no rsvg-convert anywhere
+    out = tmp_path / "x.png"
     r = runner.invoke(app, ["course", "render", str(VALID / "oval.yaml"), "-o", str(out)])
     assert r.exit_code == 1
-    assert "graphviz" in r.output and "apt-get install graphviz" in r.output
-    assert (tmp_path / "x.dot").read_text().startswith("digraph")
+    assert "rsvg-convert" in r.output and "apt-get install librsvg2-bin" in r.output
+    assert "<svg" in (tmp_path / "x.svg").read_text()[:80]
+    svg = tmp_path / "y.svg"
+    r = runner.invoke(app, ["course", "render", str(VALID / "oval.yaml"), "-o", str(svg)])
+    assert r.exit_code == 0, r.output  # SVG needs no program
 
 
 def test_render_rejects_bad_format() -> None:

@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 BIN = Path(sys.executable).parent
 
-pytestmark = pytest.mark.skipif(shutil.which("neato") is None or not (BIN / "avecaesar")
-                                .exists(), reason="needs Graphviz and the installed command")
+pytestmark = pytest.mark.skipif(shutil.which("rsvg-convert") is None
+                                or not (BIN / "avecaesar").exists(),
+                                reason="needs librsvg's rsvg-convert and the installed command")
 
 
 def _blocks(text: str) -> list[tuple[str, list[str]]]:

@@ -75,3 +75,17 @@ def test_the_charts_are_made_by_the_commands_the_docs_show(tool) -> None:
 def test_the_manifest_lists_only_files_in_the_two_folders() -> None:
     files = json.loads((ROOT / "docs" / "images.json").read_text(encoding="utf-8"))["files"]
     assert files and all(f.startswith(("docs/boards/", "docs/img/")) for f in files)
+
+
+def test_every_board_in_docs_is_the_geometry_one_polygon_per_space() -> None:
+    """Issue 37: each bundled board in docs/boards is drawn from the board geometry — one
+    ``<polygon data-space>`` per node of ``course dump``, no other."""
+    import re
+
+    from avecaesar.engine.course.load import bundled_course_ids, load_course
+
+    for cid in bundled_course_ids():
+        svg = (ROOT / "docs" / "boards" / f"{cid.replace('/', '-')}.svg").read_text(
+            encoding="utf-8")
+        drawn = [int(n) for n in re.findall(r'<polygon data-space="(\d+)"', svg)]
+        assert sorted(drawn) == sorted(load_course(cid).graph.nodes), cid

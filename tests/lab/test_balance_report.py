@@ -85,12 +85,12 @@ def test_the_page_is_self_contained_with_every_section(mixed: object) -> None:
     # every number people read is rounded: no 0.8029999999999999
     text = re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
     assert not re.search(r"\d\.\d{4,}", text)
-    # the heat maps: a square per space with its count, a legend with its scale
+    # the heat maps: a polygon per space with its count, a legend with its scale
     maps = re.findall(r'<svg[^>]*class="heat-map blocked".*?</svg>', html, re.S)
     assert len(maps) == 1
     root = ET.fromstring(maps[0])
     counts = {int(e.get("data-space")): int(e.get("data-count"))
-              for e in root.iter(f"{SVG}rect") if e.get("class") == "space"}
+              for e in root.iter(f"{SVG}polygon") if e.get("class") == "space"}
     assert sum(counts.values()) == sum(mixed.blocked_at.values())  # type: ignore[attr-defined]
     assert "turns per 100 races" in maps[0] and 'class="legend"' in maps[0]
 

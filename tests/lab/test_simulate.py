@@ -90,7 +90,7 @@ def test_simulate_cli_text_json_chart_heat(tmp_path: Path) -> None:
     assert data["races"] == 8 and len(data["by_start_place"]) == 4
     assert chart.read_text().startswith("<svg")
     for name in ("stood", "blocked"):
-        assert (tmp_path / f"h-{name}.svg").read_text().count('class="node space') > 10
+        assert (tmp_path / f"h-{name}.svg").read_text().count('<polygon data-space=') > 10
 
 
 def test_simulate_cli_bad_input_is_clear() -> None:

@@ -1,20 +1,27 @@
-// The board: the Graphviz SVG of the course, every space a <g id="space-N">.
+// The board: the board geometry's SVG of the course (editor/render/board.py), every space a
+// <g id="space-N" class="space …"> holding its <polygon data-space="N"> and its text; the
+// group's data-x, data-y say where its text stands (SVG units).
 "use strict";
 const Board = {
   load(container, svgText) {
     container.innerHTML = svgText;
     const spaces = new Map();
-    container.querySelectorAll("g.space").forEach((g) => {
-      const m = /^space-(\d+)$/.exec(g.id);
-      if (m) { g.dataset.space = m[1]; spaces.set(Number(m[1]), g); }
+    container.querySelectorAll("polygon[data-space]").forEach((poly) => {
+      const g = poly.closest("g.space");
+      if (g) { g.dataset.space = poly.dataset.space; spaces.set(Number(poly.dataset.space), g); }
     });
-    return { container, spaces, marks: [] };
+    return { container, spaces, marks: [], svg: container.querySelector("svg") };
   },
   clear(board, cls) {
     board.container.querySelectorAll("g.space." + cls).forEach((g) => g.classList.remove(cls));
   },
   mark(board, ids, cls) {
     for (const id of ids) { const g = board.spaces.get(id); if (g) g.classList.add(cls); }
+  },
+  // the centre of a space's text, in the SVG's own units
+  centre(board, id) {
+    const g = board.spaces.get(id);
+    return g ? { x: Number(g.dataset.x), y: Number(g.dataset.y) } : null;
   },
   // chariots: [{letter, pos, colour}] — the space takes the chariot's colour and letter
   chariots(board, chariots) {
@@ -25,12 +32,12 @@ const Board = {
       const g = board.spaces.get(c.pos);
       if (!g) continue;
       const poly = g.querySelector("polygon");
-      const hidden = Array.from(g.querySelectorAll("text"));
+      const hidden = Array.from(g.querySelectorAll("text")).concat(
+        Array.from(board.container.querySelectorAll(`g[data-number-of="${c.pos}"] text`)));
       hidden.forEach((t) => t.setAttribute("visibility", "hidden"));
-      const box = poly.getBBox();
       const text = document.createElementNS("http://www.w3.org/2000/svg", "text");
-      text.setAttribute("x", box.x + box.width / 2);
-      text.setAttribute("y", box.y + box.height / 2 + 5);
+      text.setAttribute("x", g.dataset.x);
+      text.setAttribute("y", Number(g.dataset.y) + 5);
       text.setAttribute("text-anchor", "middle");
       text.setAttribute("class", "chariot-letter");
       text.textContent = c.letter;

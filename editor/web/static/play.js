@@ -6,7 +6,10 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const P = { catalog: null, course: null, house: null, variantFile: null, answers: {},
   tid: null, seat: null, host: null, view: null, version: -1, epoch: null, board: null, boardCourse: null,
-  chosen: null, ws: null, retry: 500, lastMessage: 0, zoom: 1, joined: false };
+  chosen: null, ws: null, retry: 500, lastMessage: 0, zoom: 1, joined: false, follow: false, centred: null };
+// a phone's board, at its default zoom, shows a space this wide (CSS px) and follows the
+// chariot to move; a wider screen shows the whole board
+const SPACE_PX = 36, LANE_UNITS = 40, PHONE = window.matchMedia("(max-width: 899px)");
 
 // -- setup ---------------------------------------------------------------------------------
 function playerRow(name, kind) {
@@ -48,10 +51,11 @@ async function setupPage() {
   $("ruleset").onchange = chooseRuleset;
   chooseRuleset();
   const wanted = params.get("course");
-  if (wanted) {
-    if (!P.catalog.courses.includes(wanted)) $("course").append(el("option", { value: wanted }, wanted));
+  if (wanted) {  // from the studio: its course (by its name) under the ruleset it showed
+    if (!P.catalog.courses.includes(wanted)) $("course").append(el("option", { value: wanted }, params.get("name") || wanted));
     $("course").value = wanted;
-    const edition = P.catalog.rulesets.find((r) => wanted.startsWith(r.id + "/"));
+    const edition = P.catalog.rulesets.find((r) => r.id === params.get("ruleset"))
+      || P.catalog.rulesets.find((r) => wanted.startsWith(r.id + "/"));
     if (edition) { $("ruleset").value = edition.id; fillVariants(); }
   }
   playerRow("Anna", "human"); playerRow("Ben", "human"); playerRow("Bot 1", "greedy"); playerRow("Bot 2", "search");
@@ -236,9 +240,34 @@ async function show(v) {
     P.boardCourse = v.table.course;
     P.board = Board.load($("board"), await api("GET", "/api/board?course=" + encodeURIComponent(v.table.course)));
     P.board.spaces.forEach((node, id) => node.addEventListener("click", () => clickSpace(id)));
-    setZoom(1);
+    P.follow = PHONE.matches; P.centred = null;
+    setZoom(P.follow ? followZoom() : 1);
   }
   render();
+  if (P.follow) follow();
+}
+
+// the zoom at which a space (a lane's width) is SPACE_PX wide in the board's box
+function followZoom() {
+  const svg = P.board && P.board.svg, box = $("board");
+  if (!svg || !box.clientWidth) return 1;
+  return Math.max(1, SPACE_PX / LANE_UNITS * svg.viewBox.baseVal.width / box.clientWidth);
+}
+
+// the board's box scrolled so that the chariot to move is in its middle (when it moved)
+function follow(force) {
+  const g = P.view.race;
+  if (g.over) return;
+  const c = g.chariots[g.turn.chariot];
+  if (!c || c.pos === null || c.pos === undefined) return;
+  const key = `${g.turn.chariot}@${c.pos}`;
+  if (!force && P.centred === key) return;
+  const at = Board.centre(P.board, c.pos), svg = P.board.svg, box = $("board");
+  if (!at || !svg) return;
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  box.scrollLeft = at.x * scale - box.clientWidth / 2;
+  box.scrollTop = at.y * scale - box.clientHeight / 2;
+  P.centred = key;
 }
 
 function spaceName(id) {
@@ -415,13 +444,14 @@ document.addEventListener("keydown", (e) => {  // 1-9: choose that card
 });
 
 function setZoom(z) {
-  P.zoom = Math.max(0.5, Math.min(z, 4));
+  P.zoom = Math.max(0.5, Math.min(z, 6));
   const svg = $("board").querySelector("svg");
   if (svg) svg.style.width = `${P.zoom * 100}%`;
+  if (P.follow && P.view) follow(true);
 }
-$("zoom-in").onclick = () => setZoom(P.zoom * 1.4);
-$("zoom-out").onclick = () => setZoom(P.zoom / 1.4);
-$("zoom-fit").onclick = () => setZoom(1);
+$("zoom-in").onclick = () => { P.follow = PHONE.matches; setZoom(P.zoom * 1.4); };
+$("zoom-out").onclick = () => { P.follow = PHONE.matches; setZoom(P.zoom / 1.4); };
+$("zoom-fit").onclick = () => { P.follow = false; setZoom(1); };
 
 // -- the host ----------------------------------------------------------------------------------
 async function hostPanel() {

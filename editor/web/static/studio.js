@@ -257,12 +257,24 @@ async function exportBoard(format) {
   save(await r.blob(), m ? m[1] : `${state.file.replace(/\.ya?ml$/, "")}.${format}`);
 }
 
+async function updateFigures() {
+  $s("try-note").textContent = "";
+  try {
+    const r = await api("POST", "/api/studio/update-figures", request());
+    if (!r.changed) { $s("try-note").textContent = `The declared figures hold (${r.rules}): nothing to update.`; return; }
+    $s("yaml").value = r.text;
+    $s("try-note").textContent = `Updated the figures (${r.rules}), line${r.lines.length === 1 ? "" : "s"} ${r.lines.join(", ")} — download the file to keep them.`;
+    check();
+  } catch (e) { $s("try-note").textContent = "Cannot update the figures: " + e.message; }
+  document.body.dataset.updated = String(seq);
+}
+
 async function raceIt() {
   $s("try-note").textContent = "";
   try {
     const r = await api("POST", "/api/studio/try", request());
     $s("try-note").innerHTML = "";
-    $s("try-note").append("Race it: ", el("a", { id: "play-link", href: r.play, target: "_blank" }, `${location.origin}${r.play}`));
+    $s("try-note").append(`Race ${r.name}${r.ruleset ? " under " + r.ruleset : ""}: `, el("a", { id: "play-link", href: r.play, target: "_blank" }, `${location.origin}${r.play}`));
     window.open(r.play, "_blank");
   } catch (e) { $s("try-note").textContent = "Cannot race it yet: " + e.message; }
 }
@@ -321,6 +333,9 @@ function openText(text, file, bundled) {
     if (!id) return;
     const opt = $s("bundled").selectedOptions[0];
     direction = id.endsWith("-ccw") ? "anticlockwise" : "clockwise";
+    // the rules shown: the course's own edition (the simulation and "race it" use them)
+    const edition = id.split("/")[0];
+    if (Array.from($s("ruleset").options).some((o) => o.value === edition)) $s("ruleset").value = edition;
     openText(await api("GET", "/api/studio/source?course=" + encodeURIComponent(id)), opt.dataset.file, id);
   };
   $s("course-file").onchange = async () => {
@@ -332,6 +347,7 @@ function openText(text, file, bundled) {
   document.querySelectorAll("button.export").forEach((b) => { b.onclick = () => exportBoard(b.dataset.format); });
   $s("search-edits").onclick = whatIf;
   $s("race").onclick = raceIt;
+  $s("update-figures").onclick = updateFigures;
   $s("simulate").onclick = simulate;
   gutter([]);
   const course = new URLSearchParams(location.search).get("course");

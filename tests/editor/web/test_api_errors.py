@@ -133,7 +133,7 @@ def test_an_uploaded_course_is_validated_drawn_and_raced(live_server) -> None:
     up = httpx.post(live_server.url + "/api/courses", json={"text": text}).json()
     assert up["course"].startswith("upload:") and up["name"].startswith("Rome")
     svg = httpx.get(live_server.url + "/api/board", params={"course": up["course"]})
-    assert svg.status_code == 200 and 'id="space&#45;0"' in svg.text
+    assert svg.status_code == 200 and '<polygon data-space="0"' in svg.text
     game = httpx.post(live_server.url + "/api/tables",
                       json={**GOOD, "course": up["course"]}).json()
     view = game["view"]

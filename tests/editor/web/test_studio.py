@@ -10,6 +10,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from avecaesar.engine.course.explain import explain
 from avecaesar.engine.course.load import load_course
 from avecaesar.engine.data.paths import COURSES_DIR
+from avecaesar.engine.ruleset.load import load_ruleset, race_figures
 
 ROME = COURSES_DIR / "homebrew" / "rome.yaml"
 pytestmark = pytest.mark.covers("page:studio")
@@ -51,15 +52,18 @@ def test_any_bundled_board_opens_and_reads_as_the_cli(live_server, browser) -> N
         assert d.find_element(By.ID, "status").text == "valid", cid
         assert d.find_elements(By.CSS_SELECTOR, "#board g.space")
         assert f"[{cid}]" in d.find_element(By.ID, "figures").text
+        # opening a bundled course shows its figures under its own edition's rules
+        assert d.find_element(By.ID, "ruleset").get_attribute("value") == cid.split("/")[0]
     # the race lap by lap as --explain counts it: the run-up, then the three laps
     course = load_course("pro-ludo-2006/circus-maximus-ccw")
-    by_lap = explain(course).places[0].by_lap
+    rules = race_figures(load_ruleset("pro-ludo-2006"))
+    by_lap = explain(course, rules).places[0].by_lap
     buttons = [b.text for b in d.find_elements(By.CSS_SELECTOR, "#lap-bar button.lap")]
     assert buttons[:4] == [f"run-up · {by_lap[0]}"] + [f"lap {k} · {n}" for k, n in
                                                          enumerate(by_lap[1:], 1)]
     d.find_elements(By.CSS_SELECTOR, "#lap-bar button.lap")[2].click()
     marked = d.find_elements(By.CSS_SELECTOR, "#board g.space.path")
-    assert len(marked) == len(set(explain(course).places[0].segments[2]))
+    assert len(marked) == len(set(explain(course, rules).places[0].segments[2]))
     assert "alley detour" in d.find_element(By.ID, "explain").text
     assert d.find_element(By.ID, "file-name").text == "circus-maximus.yaml"
     assert _uploads(live_server) == stored  # checking stores nothing
@@ -121,7 +125,7 @@ def test_what_if_race_it_and_simulate(live_server, browser) -> None:
     d.find_element(By.ID, "race").click()
     href = _wait(d, lambda d: d.find_elements(By.ID, "play-link"))[0].get_attribute("href")
     assert "/play?course=upload%3A" in href
-    name = href.rsplit("%3A", 1)[1]
+    name = href.split("%3A", 1)[1].split("&", 1)[0]
     assert (live_server.data / "uploads" / "courses" / f"{name}.yaml").read_text(
         encoding="utf-8") == ROME.read_text(encoding="utf-8")
     d.switch_to.window(d.window_handles[0])
@@ -152,8 +156,10 @@ def test_export_and_try_name_the_course(live_server) -> None:
                 f'attachment; filename="arena-carthago.{fmt}"'
             assert r.content.startswith(magic)
         r = client.post("/api/studio/try", json=body)
-        assert r.json() == {"course": "dicetree-2022/arena-carthago",
-                            "play": "/play?course=dicetree-2022%2Farena-carthago"}
+        assert r.json() == {"course": "dicetree-2022/arena-carthago", "name": "Arena-Carthago",
+                            "ruleset": None,
+                            "play": "/play?course=dicetree-2022%2Farena-carthago"
+                                    "&name=Arena-Carthago"}
         bad = client.post("/api/studio/export", json={**body, "format": "gif"})
         assert bad.status_code == 400 and "use svg, png, pdf" in bad.json()["error"]
         broken = client.post("/api/studio/check", json={"text": "name: [", "file": "x.yaml"})
@@ -164,3 +170,51 @@ def test_export_and_try_name_the_course(live_server) -> None:
             "file": "mine.yaml"}).json()
         assert any("write it as include: {id: dicetree-2022/halves, piece: arena}"
                    in p["message"] for p in by_path["problems"])
+
+
+def test_update_figures_race_it_and_simulate_keep_the_rules_shown(live_server,
+                                                                  browser) -> None:
+    """Issue 37: "update figures" is the CLI's --update-figures on the text; "race it" keeps
+    the ruleset shown and names the course by its name; "simulate" races under the ruleset
+    shown, and with none shown says so (a homebrew course no longer races under 2022 rules
+    unasked)."""
+    text = ROME.read_text(encoding="utf-8")
+    stale = text.replace("alley_extra: 3", "alley_extra: 7")
+    assert stale != text
+    with httpx.Client(base_url=live_server.url, timeout=120) as client:
+        r = client.post("/api/studio/update-figures", json={"text": stale, "file": "rome.yaml"})
+        assert r.status_code == 200, r.text
+        assert r.json()["changed"] and r.json()["text"] == text  # every other byte kept
+        assert r.json()["lines"] == [text.splitlines().index("  alley_extra: 3") + 1]
+        same = client.post("/api/studio/update-figures", json={"text": text})
+        assert not same.json()["changed"]
+        sim = client.post("/api/studio/simulate", json={"text": text, "races": 5})
+        assert sim.status_code == 400
+        assert "choose the rules to race under" in sim.json()["error"]
+        assert "a homebrew course races under any of" in sim.json()["error"]
+        sim = client.post("/api/studio/simulate", json={"text": text, "races": 5,
+                                                        "ruleset": "pro-ludo-2006"})
+        assert sim.status_code == 200 and sim.json()["ruleset"] == "pro-ludo-2006"
+        tried = client.post("/api/studio/try", json={"text": text, "file": "rome.yaml",
+                                                     "ruleset": "pro-ludo-2006"}).json()
+        assert tried["ruleset"] == "pro-ludo-2006" and tried["name"] == "Rome (homebrew, " \
+            "extra spaces)" and "ruleset=pro-ludo-2006" in tried["play"]
+    d = browser
+    d.get(live_server.url + tried["play"])
+    _wait(d, lambda d: d.find_element(By.ID, "course").get_attribute("value")
+          == tried["course"])
+    chosen = Select(d.find_element(By.ID, "course")).first_selected_option.text
+    assert chosen == tried["name"]  # the course by its name, not its upload hash
+    assert d.find_element(By.ID, "ruleset").get_attribute("value") == "pro-ludo-2006"
+    # the button: the text updated in place, then checked again
+    d.get(f"{live_server.url}/studio")
+    _wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#bundled option")) > 3)
+    _type(d, stale)
+    seen = _checked(d, 0)
+    assert "declared alley_extra 7" in d.find_element(By.ID, "problems").text
+    d.find_element(By.ID, "update-figures").click()
+    _wait(d, lambda d: d.execute_script("return document.body.dataset.updated"))
+    assert d.execute_script("return document.getElementById('yaml').value") == text
+    _checked(d, seen)
+    assert "declared alley_extra" not in d.find_element(By.ID, "problems").text
+    assert "Updated the figures" in d.find_element(By.ID, "try-note").text
