@@ -28,7 +28,7 @@ DURATIONS ?= --durations=15
 # and Python's headers are there; else it installs pure Python (same results, slower).
 # A build older than its sources is never used (src/avecaesar/native.py); `make setup`
 # rebuilds it.
-.PHONY: setup compiler native svgtools browser pdftools demo test lint typecheck bench docs clean
+.PHONY: setup compiler native graphviz svgtools browser pdftools demo test lint typecheck bench docs clean
 
 $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	@$(PY) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -41,6 +41,14 @@ $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 
 # `course render` writes SVG itself; PNG and PDF (and `course print`) go through librsvg's
 # rsvg-convert (Debian's librsvg2-bin).
+# Graphviz draws the lane graph: `course render --format dot` writes every space pinned at its
+# centre in the board geometry, which `neato -n2` lays out as it is (make demo does).
+graphviz:
+	@command -v neato >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing Graphviz (apt-get install graphviz)"; \
+	    apt-get update -qq && apt-get install -y -qq graphviz >/dev/null; \
+	  else echo "Graphviz's 'neato' is missing: run 'sudo apt-get install graphviz' (it draws the lane graph, course render --format dot)"; exit 1; fi; }
+
 svgtools:
 	@command -v rsvg-convert >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then echo "installing librsvg's rsvg-convert (apt-get install librsvg2-bin)"; \
@@ -58,7 +66,7 @@ native: $(BIN)/avecaesar
 	  echo "rebuilding the compiled hot path (its sources changed)"; $(BIN)/pip install -q --no-deps -e .; }
 	@$(BIN)/python -c 'import avecaesar.native as n; n.main()'
 
-setup: $(BIN)/avecaesar native svgtools
+setup: $(BIN)/avecaesar native svgtools graphviz
 	@echo "set up: run $(BIN)/avecaesar, or type plain 'avecaesar' after"
 	@echo '  export PATH="$(CURDIR)/$(BIN):$$PATH"    (or: source $(BIN)/activate)'
 
@@ -84,6 +92,8 @@ demo: setup
 	$(BIN)/avecaesar course validate $(COURSE)
 	$(BIN)/avecaesar course render $(COURSE) --highlight shortest -o $(OUT)/course.svg
 	$(BIN)/avecaesar course render $(COURSE) --highlight shortest --format png -o $(OUT)/course.png
+	$(BIN)/avecaesar course render $(COURSE) -o $(OUT)/lanes.dot
+	neato -n2 -Tsvg $(OUT)/lanes.dot -o $(OUT)/lanes.svg
 	@bash tools/demo-races.sh $(BIN)/avecaesar $(OUT)
 
 lint: setup

@@ -3,8 +3,10 @@ walls as walls, the route lap by lap), PNG and PDF through rsvg-convert, DOT tex
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -77,6 +79,40 @@ def test_dot_pins_every_space_at_its_centre() -> None:
     spaces = re.findall(r'^\s*n\d+ \[.*pos="(-?[\d.]+),(-?[\d.]+)!"', src, re.M)
     assert len(spaces) == c.graph.number_of_nodes()
     assert src.count(" -> ") == c.graph.number_of_edges()
+
+
+def test_graphviz_draws_the_lane_graph_where_the_geometry_puts_each_space(tmp_path: Path) -> None:
+    """`make demo` draws the DOT text with `neato -n2`: Graphviz keeps every space at its centre
+    in the board geometry (points there, pixels in its SVG at 72 dpi) and draws every step."""
+    neato = shutil.which("neato")
+    if neato is None:
+        if os.environ.get("CI"):
+            pytest.fail("Graphviz's neato is missing: make setup installs it (apt-get install graphviz)")
+        pytest.skip("Graphviz's neato is not installed")
+    c = load_course(str(VALID / "walls.yaml"))
+    geo = board_geometry(c.graph)
+    dot = tmp_path / "lanes.dot"
+    dot.write_text(lane_graph_dot(c.graph, geo), encoding="utf-8")
+    drawn = subprocess.run([neato, "-n2", "-Tsvg", str(dot)], capture_output=True, text=True,
+                           check=True).stdout
+    root = ET.fromstring(drawn)
+    nodes = {}
+    for g in root.iter(f"{S}g"):
+        if g.get("class") and "node" in (g.get("class") or "").split():
+            title = g.find(f"{S}title")
+            shape = next(g.iter(f"{S}polygon"), None)
+            assert title is not None and shape is not None
+            xs = [float(p.split(",")[0]) for p in (shape.get("points") or "").split()]
+            ys = [float(p.split(",")[1]) for p in (shape.get("points") or "").split()]
+            nodes[int((title.text or "n-1")[1:])] = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    edges = sum(1 for g in root.iter(f"{S}g") if "edge" in (g.get("class") or "").split())
+    assert set(nodes) == set(c.graph.nodes) and edges == c.graph.number_of_edges()
+    # Graphviz flips y (its origin is the bottom left) and shifts by one constant offset
+    (n0, (x0, y0)) = next(iter(sorted(nodes.items())))
+    cx0, cy0 = geo.spaces[n0].centre
+    for n, (x, y) in nodes.items():
+        cx, cy = geo.spaces[n].centre
+        assert abs((x - x0) - (cx - cx0)) < 0.6 and abs(-(y - y0) - (cy - cy0)) < 0.6, n
 
 
 @needs_rsvg
