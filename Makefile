@@ -30,7 +30,7 @@ $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq python3-venv && $(PY) -m venv $(VENV); \
 	  else echo "python3 -m venv failed: install the Debian package python3-venv (sudo apt-get install python3-venv)"; exit 1; fi; }
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,dask]'
+	$(BIN)/pip install -q -e '.[test,dask,postgres]'
 	@touch $@
 
 graphviz:
