@@ -553,8 +553,9 @@ async function checkDeal(g) {
   box.dataset.state = "checking";
   box.textContent = t("deal_checking");
   try {
-    const text = await api("GET", "/api/saves/" + encodeURIComponent(g.record));
-    const head = JSON.parse(String(text).split("\n")[0]);
+    const r = await fetch("/api/saves/" + encodeURIComponent(g.record));
+    if (!r.ok) throw new Error(r.statusText);
+    const head = JSON.parse((await r.text()).split("\n")[0]);
     const seen = P.commitments[g.record] || g.deal.commitment;
     const recorded = head.deal && head.deal.commitment;
     const hash = dealCommitment(head);

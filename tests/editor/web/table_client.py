@@ -4,9 +4,8 @@ and then confirmed (its card drawn), as the page does."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import json
+from typing import Any
 
 import httpx
 
