@@ -85,13 +85,15 @@ async def upload_course(request: Request) -> Response:
     await anyio.to_thread.run_sync(_tables(request).check_upload, client)
 
     def read() -> dict[str, Any]:
-        ref = storage.store_course(text, client)
         from avecaesar.engine.course.load import load_course
 
-        course = load_course(storage.course_path(ref))  # the CLI's reading and checks
-        if course.errors:
-            raise InputError(course.errors)
-        return {"course": ref, "name": course.name}
+        def check(path: str) -> Any:
+            course = load_course(path)  # the CLI's reading and checks
+            if course.errors:
+                raise InputError(course.errors)
+            return course
+        ref = storage.store_course(text, client, check)
+        return {"course": ref, "name": load_course(storage.course_path(ref)).name}
     return JSONResponse(await off_loop(request, read))
 
 

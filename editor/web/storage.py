@@ -20,7 +20,7 @@ import re
 import secrets
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,15 +83,27 @@ class Storage:
         return path
 
     # courses -------------------------------------------------------------------------
-    def store_course(self, text: str, client: str = "") -> str:
-        """Keep an uploaded or pasted course; its reference is ``upload:<hash>``."""
-        data = text.encode("utf-8", "surrogatepass")
+    def store_course(self, text: str, client: str = "",
+                     check: Callable[[str], Any] | None = None) -> str:
+        """Keep an uploaded or pasted course; its reference is ``upload:<hash>``.
+        ``check`` is given the file first (the CLI's reading): a course it refuses is not
+        kept."""
+        data = text.encode("utf-8")
         if len(data) > MAX_COURSE_BYTES:
             raise BadRequest(f"the course file is {len(data)} bytes; at most "
                              f"{MAX_COURSE_BYTES} are accepted", 413)
         name = hashlib.sha256(data).hexdigest()[:16]
+        path = self.uploads / "courses" / f"{name}.yaml"
+        known = self.store.upload("course", name) is not None
+        if not path.is_file():
+            write_atomic(path, data)
+        if check is not None and not known:
+            try:
+                check(str(path))
+            except BaseException:
+                path.unlink(missing_ok=True)
+                raise
         self.store.put_upload("course", name, text, client)
-        self._materialize(self.uploads / "courses" / f"{name}.yaml", "course", name)
         return UPLOAD_PREFIX + name
 
     @staticmethod
@@ -121,7 +133,7 @@ class Storage:
         """Keep an uploaded house-rules file (``kind`` house) or variant file (variant),
         read as the CLI reads ``--house`` / ``--variant`` files; its reference and its
         rules as house rules (dotted key → rule), which is how the record keeps them."""
-        data = text.encode("utf-8", "surrogatepass")
+        data = text.encode("utf-8")
         if len(data) > MAX_RULES_BYTES:
             raise BadRequest(f"the file is {len(data)} bytes; at most {MAX_RULES_BYTES} "
                              "are accepted", 413)
@@ -130,7 +142,11 @@ class Storage:
         name = hashlib.sha256(data).hexdigest()[:16]
         path = self.uploads / "rules" / f"{kind}-{name}.yaml"
         write_atomic(path, text)  # read first: a file with mistakes is not kept
-        rules = self._read_rules(path, kind)
+        try:
+            rules = self._read_rules(path, kind)
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
         self.store.put_upload(kind, name, text, client)
         return f"{kind}:{name}", rules
 
@@ -227,7 +243,7 @@ class Storage:
 
     def store_record(self, text: str, client: str = "") -> str:
         """Keep an uploaded record; its name (``upload-<hash>.jsonl``)."""
-        data = text.encode("utf-8", "surrogatepass")
+        data = text.encode("utf-8")
         if len(data) > MAX_RECORD_BYTES:
             raise BadRequest(f"the record is {len(data)} bytes; at most {MAX_RECORD_BYTES} "
                              "are accepted", 413)
