@@ -47,8 +47,7 @@ def test_200_uploads_cannot_take_a_live_table_s_record(tmp_path: Path) -> None:
         base = TableClient.create(first.url, {**SETUP, "seed": 3})
         base.play_until(6)
         name = base.view()["race"]["record"]
-        text = httpx.get(f"{first.url}/api/saves/{name}").text  # as the table has seen it…
-        # …and as its owner keeps it: the full record, uploaded to watch and continue
+        # the full record, as its owner keeps it, uploaded to watch and continue
         full = "".join(json.dumps({k: v for k, v in ln.items() if k != "_line"}) + "\n"
                        for ln in first.app.state.tables.lines_of(name))
         up = httpx.post(f"{first.url}/api/records", json={"text": full})
