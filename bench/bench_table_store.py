@@ -128,17 +128,22 @@ async def _table(http: httpx.AsyncClient, servers: list[Server], home: int, crea
     tokens = {s["seat"]: s["link"].split("#seat=")[1] for s in created["seats"]}
     acked = fig.acked.setdefault(tid, {})
     await asyncio.sleep(rng.uniform(0, think))
+    turn = created["view"]["race"]["turn"]["seat"]  # whose turn: each answer says
     while time.monotonic() < deadline:
         url = servers[at].url + f"/api/tables/{tid}"
         try:
-            race = (await http.get(url)).json()["race"]
-            if race["over"] or race["ply"] >= plies:
-                return
-            tok = tokens[race["turn"]["seat"]]
+            tok = tokens[turn]
             mine = (await http.get(url, headers={"x-table-token": tok})).json()["race"]
+            if mine["over"] or mine["ply"] >= plies:
+                return
+            if mine["turn"]["seat"] != turn:
+                turn = mine["turn"]["seat"]
+                continue
             p = mine["private"]
             if p.get("skip"):
-                await http.post(url + "/skip", headers={"x-table-token": tok})
+                r = await http.post(url + "/skip", headers={"x-table-token": tok})
+                if r.status_code == 200 and not r.json()["race"]["over"]:
+                    turn = r.json()["race"]["turn"]["seat"]
                 continue
             o = rng.choice(p["options"]) if p["options"] else {"card": 0, "space": None}
             t0 = time.perf_counter()
@@ -147,8 +152,11 @@ async def _table(http: httpx.AsyncClient, servers: list[Server], home: int, crea
                                       "confirm": True})
             took = time.perf_counter() - t0
             if r.status_code == 200 and "why_not" not in r.json():
-                ply = r.json()["race"]["ply"]
+                answer = r.json()["race"]
+                ply = answer["ply"]
                 acked[ply] = (o["card"], o.get("path", []))
+                if not answer["over"]:
+                    turn = answer["turn"]["seat"]
                 fig.latency.append(took)
                 if time.monotonic() - fig.restarted > RECOVERY:
                     fig.steady.append(took)

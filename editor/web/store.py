@@ -377,9 +377,9 @@ class Store:
 
 
 class SQLiteStore(Store):
-    """One SQLite file in WAL mode (readers never wait for the writer), every commit
-    flushed to the disk (``synchronous=FULL``); one connection, used by one thread at a
-    time."""
+    """One SQLite file in WAL mode, every commit flushed to the disk (``synchronous=FULL``):
+    two connections, each used by one thread at a time — one that writes, one that reads,
+    so that reading a version or a view's rows never waits for a commit's flush."""
 
     kind = "sqlite"
 
@@ -394,9 +394,12 @@ class SQLiteStore(Store):
                                         isolation_level=None, timeout=30)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=FULL")
+            self.reader = sqlite3.connect(self.path, check_same_thread=False,
+                                          isolation_level=None, timeout=30)
         except (OSError, sqlite3.Error) as err:
             raise StoreError(f"cannot open the database {self.path.name}: {err}") from None
         self.lock = threading.Lock()
+        self.read_lock = threading.Lock()
         self._create()
         for extra in ("-wal", "-shm"):  # the log beside it holds the same secrets
             side = self.path.with_name(self.path.name + extra)
@@ -408,6 +411,16 @@ class SQLiteStore(Store):
 
     @contextmanager
     def _cursor(self, write: bool = False) -> Iterator[Any]:
+        if not write:  # WAL: a read sees every commit, and never waits for one
+            with self.read_lock:
+                cur = self.reader.cursor()
+                try:
+                    yield cur
+                except sqlite3.Error as err:
+                    raise StoreError(f"the database could not read it: {err}") from None
+                finally:
+                    cur.close()
+            return
         with self.lock:
             cur = self.conn.cursor()
             try:
@@ -431,8 +444,9 @@ class SQLiteStore(Store):
                 cur.close()
 
     def close(self) -> None:
-        with self.lock:
+        with self.lock, self.read_lock:
             self.conn.close()
+            self.reader.close()
 
 
 class PostgresStore(Store):
