@@ -88,7 +88,7 @@ def _page(driver) -> dict:
 
 
 @pytest.mark.covers("page:play")
-def test_setup_form_open_values_house_rules_and_join_codes(live_server, browser, screenshot,
+def test_setup_form_open_values_house_rules_and_join_codes(live_server, browser,
                                                            tmp_path) -> None:
     d = browser
     d.set_window_size(1280, 800)
@@ -126,7 +126,6 @@ def test_setup_form_open_values_house_rules_and_join_codes(live_server, browser,
     d.find_element(By.ID, "open-submit").click()
     codes = _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".join-code svg"))
     assert len(codes) == 4  # a QR code per person's seat
-    screenshot("web-play-join.png")
     links = [a.get_attribute("href") for a in d.find_elements(By.CSS_SELECTOR, "a.join-link")]
     assert all("#seat=" in x for x in links) and len(set(links)) == 4
     head = saved_record(live_server.url, d.find_element(By.ID, "record-link").text)[0]
@@ -235,7 +234,7 @@ def _secret_free(texts: list[str], secrets: list[str], where: str) -> int:
     return n
 
 
-def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, screenshot) -> None:
+def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path) -> None:
     from typer.testing import CliRunner
 
     from avecaesar.editor.main import app as cli
@@ -295,9 +294,6 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
             turns += 1
             _no_other_hand([p for i, p in enumerate(players) if i != away],
                            [x for i, x in enumerate(letters) if i != away])
-            if turns == 3:
-                screenshot("web-play.png")
-                players[1].save_screenshot(str(screenshot.folder / "web-play-phone.png"))
             if turns == 6:  # Cassia's phone loses the network
                 away = 2
                 players[2].set_network_conditions(offline=True, latency=5,
@@ -328,7 +324,6 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
                   in ("ok", "bad"), 60)
             assert d.find_element(By.ID, "deal-check").get_attribute("data-state") == "ok", \
                 d.find_element(By.ID, "deal-check").text
-        screenshot("web-play-end.png")
         _no_other_hand(players, letters)
         name = race["record"]
         lines = saved_record(url, name)
