@@ -2,9 +2,9 @@
 number, a lone surrogate in a course, rules, studio text, record or player name, a Host
 that only starts like an address, a WebSocket token that is not a text; every route and the
 WebSocket fuzzed with hypothesis (bench/bench_fuzz_api.py runs it much longer); one upload
-stalls nobody (a 240 KB course delays another client's move by < 100 ms); the limits answer
-429 and 507 with a message, the 65th socket on one table is refused; a body abandoned
-half-way is one log line."""
+stalls nobody (a 240 KB course does not hold another client's move; the delay's figure is
+bench/bench_upload_stall.py's); the limits answer 429 and 507 with a message, the 65th
+socket on one table is refused; a body abandoned half-way is one log line."""
 
 from __future__ import annotations
 
@@ -142,8 +142,9 @@ def test_limits_answer_429_and_507_with_a_message(tmp_path: Path) -> None:
 
 def test_a_big_upload_stalls_no_other_client(live_server) -> None:
     """A 240 KB course of one 120,000-element list (under the 256 KiB limit) is read in a
-    worker thread: another client's move meanwhile takes what it takes alone, < 100 ms
-    more (its p50 over several moves)."""
+    worker thread: another client's move meanwhile is not held for the parse (it was for
+    6.3 s on the event loop). The bound here only catches a stall, whatever the machine's
+    load; the figure (< 100 ms of delay) is bench/bench_upload_stall.py's."""
     url = live_server.url
     table = TableClient.create(url, {**SETUP, "players": [{"name": "Ada", "bot": None},
                                                           {"name": "Bea", "bot": None}]})
@@ -177,7 +178,7 @@ def test_a_big_upload_stalls_no_other_client(live_server) -> None:
     th.join(120)
     assert during, "the upload was over before a move could be timed"
     mid = sorted(during)[len(during) // 2]
-    assert mid - alone < 0.100, (alone, during, took)
+    assert mid - alone < 1.0, (alone, during, took)
 
 
 def test_a_body_abandoned_half_way_is_one_log_line(tmp_path: Path, caplog) -> None:

@@ -213,9 +213,10 @@ def test_two_server_processes_on_one_postgresql(pg: postgres.Postgres, tmp_path:
         assert table.view()["race"]["ply"] == race["ply"]
         done = table.play_until(race["ply"] + 6)
         lines = saved_record(url_b, done["record"])
-        assert [ln["ply"] for ln in lines if ln["type"] == "move"][:done["ply"]] == list(
-            range(1, done["ply"] + 1))[:len([ln for ln in lines if ln["type"] == "move"])]
-        assert sum(1 for ln in lines if ln["type"] in ("move", "wait", "skip")) == done["ply"]
+        # every turn kept once, in order (a wait or a skip is a turn too: the server deals,
+        # so the race differs from run to run)
+        turns = [ln["ply"] for ln in lines if ln["type"] in ("move", "wait", "skip")]
+        assert turns == list(range(1, done["ply"] + 1))
     finally:
         stop.set()
         for p in (a, b):
