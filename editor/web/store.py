@@ -45,6 +45,8 @@ __all__ = ["CHANNEL", "Change", "Conflict", "PostgresStore", "RaceRow", "SQLiteS
 SCHEMA_VERSION = 1
 #: the PostgreSQL channel every server process listens on (payload ``TABLE:VERSION``)
 CHANNEL = "avecaesar_tables"
+#: the PostgreSQL advisory lock under which a process makes the schema
+SCHEMA_LOCK = 0x61766563  # "avec"
 
 _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -164,6 +166,7 @@ class Store:
     # the schema ---------------------------------------------------------------------------
     def _create(self) -> None:
         with self._cursor(write=True) as cur:
+            self._lock_schema(cur)
             for stmt in _SCHEMA:
                 self._run(cur, stmt)
             row = self._run(cur, "SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -173,6 +176,10 @@ class Store:
             elif int(row[0]) > SCHEMA_VERSION:
                 raise StoreError(f"the database was made by a newer avecaesar (schema "
                                  f"{row[0]}, this one knows {SCHEMA_VERSION}): upgrade it")
+
+    def _lock_schema(self, cur: Any) -> None:
+        """Make the processes opening the database at once make its schema one after the
+        other (SQLite: ``BEGIN IMMEDIATE`` does already)."""
 
     # tables -------------------------------------------------------------------------------
     def create(self, table: TableRow, race: RaceRow,
@@ -527,6 +534,11 @@ class PostgresStore(Store):
             raise StoreError(f"the database could not keep it: {str(err).strip()}") from None
         finally:
             self._give(conn)
+
+    def _lock_schema(self, cur: Any) -> None:
+        # concurrent CREATE TABLE IF NOT EXISTS may collide in PostgreSQL's catalog (a unique
+        # violation): the schema is made under a lock held to the transaction's end
+        cur.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
 
     def _notify(self, cur: Any, payload: str) -> None:
         cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))

@@ -223,3 +223,29 @@ def test_two_server_processes_on_one_postgresql(pg: postgres.Postgres, tmp_path:
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
                 p.wait(20)
+
+
+def test_server_processes_started_at_once_make_the_schema_once(pg: postgres.Postgres) -> None:
+    """Several processes opening a fresh database at the same moment (a proxy starting its
+    servers): one makes the tables, the others wait for it (PostgreSQL's concurrent
+    ``CREATE TABLE IF NOT EXISTS`` is not safe on its own: a unique violation in its
+    catalog)."""
+    db = _fresh_pg(pg, "together")
+    gate = threading.Barrier(6)
+    errors: list[BaseException] = []
+    opened: list[Store] = []
+
+    def open_it() -> None:
+        gate.wait()
+        try:
+            opened.append(PostgresStore(db))
+        except BaseException as err:  # collected and shown below
+            errors.append(err)
+    threads = [threading.Thread(target=open_it) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    for s in opened:
+        s.close()
+    assert errors == [] and len(opened) == 6
