@@ -6,6 +6,7 @@ import contextlib
 import ipaddress
 import os
 import socket
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,7 +14,10 @@ import typer
 
 from avecaesar.engine.data.errors import AveCaesarError
 
-__all__ = ["lan_addresses", "serve"]
+__all__ = ["SWITCH_INTERVAL", "lan_addresses", "serve"]
+
+#: seconds (sys.setswitchinterval) a thread may run before another gets the interpreter
+SWITCH_INTERVAL = 0.001
 
 
 def serve(
@@ -161,5 +165,8 @@ def _serve(host: str, port: int, data: Path, allow_hosts: list[str], db: str | N
                f"{Path(os.path.realpath(data))}; Ctrl-C stops)")
     for line in who:
         typer.echo(line)
+    # an upload parsed in a worker thread holds the interpreter's lock up to this long
+    # before the event loop gets it back (5 ms by default, once per thread hop of a move)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     config = uvicorn.Config(app, log_level="warning", ws="wsproto")
     uvicorn.Server(config).run(sockets=[sock])
