@@ -28,7 +28,7 @@ DURATIONS ?= --durations=15
 # and Python's headers are there; else it installs pure Python (same results, slower).
 # A build older than its sources is never used (src/avecaesar/native.py); `make setup`
 # rebuilds it.
-.PHONY: setup compiler native graphviz svgtools browser pdftools demo test lint typecheck bench docs clean
+.PHONY: setup compiler native graphviz svgtools browser pdftools postgres demo test lint typecheck bench docs clean
 
 $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	@$(PY) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11+ is needed"'
@@ -36,7 +36,7 @@ $(BIN)/avecaesar: pyproject.toml setup.py | compiler
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq python3-venv && $(PY) -m venv $(VENV); \
 	  else echo "python3 -m venv failed: install the Debian package python3-venv (sudo apt-get install python3-venv)"; exit 1; fi; }
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,dask]'
+	$(BIN)/pip install -q -e '.[test,dask,postgres]'
 	@touch $@
 
 # `course render` writes SVG itself; PNG and PDF (and `course print`) go through librsvg's
@@ -86,6 +86,15 @@ pdftools:
 	    apt-get update -qq && apt-get install -y -qq poppler-utils >/dev/null; \
 	  else echo "warning: the print tests need poppler's pdftoppm (sudo apt-get install poppler-utils); they are skipped"; fi; }
 
+# The web table's PostgreSQL tests (tests/editor/web/test_store.py, `serve --db
+# postgresql://…` as two processes) start Debian's PostgreSQL server in a temporary folder
+# (initdb + pg_ctl, as the postgres user when run as root). Only `make test` needs it.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing PostgreSQL for the web table's database tests (apt-get install postgresql)"; \
+	    apt-get update -qq && apt-get install -y -qq postgresql >/dev/null; \
+	  else echo "warning: the PostgreSQL tests need Debian's postgresql (sudo apt-get install postgresql); they are skipped"; fi; }
+
 demo: setup
 	@mkdir -p $(OUT)
 	$(BIN)/avecaesar course list
@@ -100,7 +109,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(MAKE) typecheck
 
-test: setup browser pdftools
+test: setup browser pdftools postgres
 	@mkdir -p build && { git status --porcelain 2>/dev/null || true; } > build/tree-before.txt
 	$(BIN)/ruff check .
 	$(MAKE) typecheck

@@ -139,7 +139,8 @@ def join_codes(d: Any, url: str, scratch: Path, out: Path) -> None:
 
 def _play_turn(d: Any, phone: bool) -> None:
     """The seat to move plays its first card to the first space offered (a target button
-    on the phone, the board's outlined space at the desktop), or skips or waits."""
+    on the phone, the board's outlined space at the desktop), or skips or waits; the chosen
+    move waits on the board until "Done" draws the card (docs/web.md, "The turn")."""
     from selenium.webdriver.common.by import By
 
     wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card:not([disabled])")
@@ -151,14 +152,18 @@ def _play_turn(d: Any, phone: bool) -> None:
     cards = d.find_elements(By.CSS_SELECTOR, "#hand .card[title='choose this card']")
     if not cards:
         d.find_element(By.ID, "wait").click()
-        return
-    cards[0].click()
-    if phone:
-        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#targets .target"))[0].click()
     else:
-        space = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "g.space.reach"))[0]
-        d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', "
-                         "{bubbles: true}))", space)
+        cards[0].click()
+        if phone:
+            wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#targets .target"))[0].click()
+        else:
+            space = wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "g.space.reach"))[0]
+            d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', "
+                             "{bubbles: true}))", space)
+    wait(d, lambda d: d.execute_script(
+        "return P.view && P.view.race.turn && P.view.race.turn.phase === 'pending' && "
+        "P.view.race.can_confirm"))
+    d.find_element(By.ID, "confirm").click()
 
 
 def four_devices(desktop: Any, url: str, out: Path) -> None:
@@ -170,8 +175,8 @@ def four_devices(desktop: Any, url: str, out: Path) -> None:
     ref = httpx.post(url + "/api/rules-files", json={"kind": "house", "text": HOUSE},
                      timeout=60).json()["ref"]
     created = httpx.post(url + "/api/tables", timeout=60, json={
-        "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 7,
-        "house_file": ref, "delay_ms": 0,
+        "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago",
+        "house_file": ref, "delay_ms": 0, "confirm_ms": None,  # the server deals
         "players": [{"name": n, "bot": None} for n in NAMES]}).json()
     others = [browser(PHONE), browser(OTHER), browser(OTHER)]
     devices = [desktop, *others]
@@ -198,6 +203,8 @@ def four_devices(desktop: Any, url: str, out: Path) -> None:
                 desktop.save_screenshot(str(out / "web-play.png"))
                 devices[1].save_screenshot(str(out / "web-play-phone.png"))
         wait(desktop, lambda d: d.find_element(By.ID, "end").is_displayed())
+        wait(desktop, lambda d: d.find_element(By.ID, "deal-check").get_attribute(
+            "data-state") in ("ok", "bad"))  # the deal checked on the device
         desktop.save_screenshot(str(out / "web-play-end.png"))
     finally:
         for d in others:

@@ -23,7 +23,13 @@ RULE = "=" * 64
 
 
 def seed_line(game: Game) -> str:
+    """The race and its seed — or, for a deal drawn in secret while the race runs, the
+    commitment to it."""
     s = game.setup
+    d = game.deal
+    if d is not None and d.get("by") == "server" and not game.state.over:
+        return say("seed_line_dealt", course=game.state.game.board.id,
+                   ruleset=s.rules.ruleset, commitment=d["commitment"][:16])
     return say("seed_line", course=game.state.game.board.id, ruleset=s.rules.ruleset,
                seed=s.seed)
 

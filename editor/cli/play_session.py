@@ -1,14 +1,17 @@
 """``avecaesar play`` at one terminal: people and bots around one keyboard.
 
-A random seed unless one is given (printed, so the race can be repeated). Each person's
-turn screen keeps what everyone at the table may see — the seed line, the moves since
-their last turn (the bots' too), every chariot's space, lap, alley stop and points left
-against its shortest way home — and below it their hand, card by card: the numbered moves,
-or why a card has none (the rule's reason and citation). Between two people a pass screen
-clears only the hand (the public part is drawn again) and waits for Enter; there the person
-who just moved can still type ``undo``. ``save [FILE]`` keeps the record, which is then
-rewritten after every turn. Ctrl-C exits 130 and the end of input 1, both keeping the
-record (``--resume FILE`` continues it).
+A random seed unless one is given (printed, so the race can be repeated) — except for a
+table of several people without ``--seed``: their deal is drawn in secret and only a
+commitment to it is shown (the seed and nonce come with the end, and ``replay --verify``
+checks them). Each person's turn screen keeps what everyone at the table may see — the seed
+line, the moves since their last turn (the bots' too), every chariot's space, lap, alley
+stop and points left against its shortest way home — and below it their hand, card by card:
+the numbered moves, or why a card has none (the rule's reason and citation). A chosen move
+waits (pending, nothing drawn: ``undo`` chooses again) until Enter ends the turn and draws
+the card; after that there is no undo (table/game.py, "The turn"). Between two people a
+pass screen clears only the hand (the public part is drawn again) and waits for Enter.
+``save [FILE]`` keeps the record, which is then rewritten after every turn. Ctrl-C exits
+130 and the end of input 1, both keeping the record (``--resume FILE`` continues it).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import typer
 from avecaesar.editor.cli.common import bot_kinds
 from avecaesar.editor.cli.play_screen import hand_screen, short_chariots, table_screen
 from avecaesar.editor.cli.signals import stopped_by
-from avecaesar.editor.render.event_text import result_lines
+from avecaesar.editor.render.event_text import result_lines, space_name
 from avecaesar.editor.table.choices import options
 from avecaesar.editor.table.game import Game
 from avecaesar.editor.table.messages import say
@@ -52,13 +55,21 @@ def run_play(setup: RaceSetup | None, humans: str, players: int, bots: str,
             game.path = resume
         typer.echo(say("resuming", file=resume, turns=len(game.turns)))
     else:
-        game = Game.new(_seated(setup, humans, players, bots, seed), record)
+        seated = _seated(setup, humans, players, bots, seed)
+        people = sum(1 for p in seated.seats if p.bot is None)
+        game = Game.new(seated, record,
+                        deal="server" if seed is None and people > 1 else None)
     state = game.state
     s = game.setup
-    typer.echo(say("start_line", course=state.game.board.id, ruleset=s.rules.ruleset,
-                   seed=s.seed,
-                   order=", ".join(f"{LETTERS[i]}={n}"
-                                   for i, n in enumerate(state.game.names))))
+    order = ", ".join(f"{LETTERS[i]}={n}" for i, n in enumerate(state.game.names))
+    if _dealt(game):
+        assert game.deal is not None
+        typer.echo(say("start_line_dealt", course=state.game.board.id,
+                       ruleset=s.rules.ruleset, commitment=game.deal["commitment"],
+                       order=order))
+    else:
+        typer.echo(say("start_line", course=state.game.board.id, ruleset=s.rules.ruleset,
+                       seed=s.seed, order=order))
     table = _Table(game, draw)
     try:
         table.run()
@@ -75,6 +86,11 @@ def run_play(setup: RaceSetup | None, humans: str, players: int, bots: str,
     if draw is not None:
         draw(game.state)
     _result(game)
+
+
+def _dealt(game: Game) -> bool:
+    """The deal was drawn in secret (its seed shown only at the end)."""
+    return game.deal is not None and game.deal.get("by") == "server"
 
 
 def _keep(game: Game, always: bool) -> bool:
@@ -111,8 +127,8 @@ def _seated(setup: RaceSetup, humans: str, players: int, bots: str, seed: int | 
     seats = [Seat(p) for p in people] + [
         Seat(f"P{i + 1}-{kinds[i % len(kinds)]}", kinds[i % len(kinds)])
         for i in range(n - len(people))]
-    return setup.for_race(seats=seats,
-                          seed=secrets.randbelow(1_000_000) if seed is None else seed)
+    drawn = secrets.randbelow(2**53 if len(people) > 1 else 1_000_000)  # several: secret
+    return setup.for_race(seats=seats, seed=drawn if seed is None else seed)
 
 
 class _Table:
@@ -122,7 +138,6 @@ class _Table:
         self.game = game
         self.draw = draw
         self.seen: dict[int, int] = {}  # seat → log entries shown on its last turn screen
-        self.opened: dict[int, int] = {}  # log length at a turn screen → its first entry
         self.passed = len(game.log)  # log entries shown on the last pass screen
         self.shared = game.humans > 1
 
@@ -148,28 +163,12 @@ class _Table:
 
     def _pass_screen(self, name: str) -> None:
         """Between two people: the hand leaves the screen, the public part stays; Enter
-        shows the next hand, ``undo`` takes back the last person's move first."""
+        shows the next hand. (The last move was confirmed, its card drawn: no undo.)"""
         game = self.game
         _clear(True)
         for line in table_screen(game, self.passed, say("last_moves")):
             typer.echo(line)
-        who = game.undo_seat()
-        while True:
-            if who is None:
-                answer = _read(say("pass_to", name=name), default="")
-            else:
-                prev = game.setup.seats[who].name
-                answer = _read(say("pass_or_undo", name=name, prev=prev), default="")
-            if answer != "undo":  # Enter (anything else counts as Enter)
-                break
-            if who is None:
-                typer.echo("  " + say("nothing_to_undo"))
-                continue
-            game.undo_last()
-            self._undone(who)
-            _clear(True)  # the mover's own screen again
-            typer.echo(say("undone", ply=game.state.ply))
-            return
+        _read(say("pass_to", name=name), default="")
         self.passed = len(game.log)
         game.reveal()
         _clear(True)
@@ -180,7 +179,6 @@ class _Table:
             self.draw(game.state)
         seat = game.owner[game.state.turn]
         since = self.seen.get(seat, 0)
-        self.opened[len(game.log)] = since
         for line in table_screen(game, since, say("since_your_turn")):
             typer.echo(line)
         short = short_chariots(game)
@@ -188,17 +186,10 @@ class _Table:
             typer.echo(say("short_alert", letters=", ".join(short)))
         for line in hand_screen(game):
             typer.echo(line)
-        if _ask(game):
-            self.seen[seat] = len(game.log)
-        else:
-            self._undone(seat)
+        _ask(game)
+        self.seen[seat] = len(game.log)
         if not self.shared:
             self.passed = len(game.log)
-
-    def _undone(self, seat: int) -> None:
-        """After an undo the turn screen of ``seat`` shows again what it showed then."""
-        self.seen[seat] = self.opened.get(len(self.game.log), len(self.game.log))
-        self.passed = min(self.passed, len(self.game.log))
 
 
 def _clear(shared: bool) -> None:
@@ -209,19 +200,15 @@ def _clear(shared: bool) -> None:
         sys.stdout.flush()
 
 
-def _ask(game: Game) -> bool:
-    """Ask the person to move until they move (True) or undo their last move (False)."""
+def _ask(game: Game) -> None:
+    """Ask the person to move until they have chosen a move and ended their turn with it
+    (Enter: the move is played and its card drawn); ``undo`` before that chooses again."""
     moves = options(game.state)
     while True:
-        extra = say("or_undo") if game.undo else ""
-        answer = _read(say("ask_move", undo=extra))
+        answer = _read(say("ask_move", undo=""))
         if answer == "undo":
-            if not game.undo:
-                typer.echo("  " + say("nothing_to_undo"))
-                continue
-            game.undo_last()
-            typer.echo(say("undone", ply=game.state.ply))
-            return False
+            typer.echo("  " + say("nothing_to_undo"))
+            continue
         if answer.split(" ")[0] == "save":
             _save(game, answer[4:].strip())
             continue
@@ -235,9 +222,27 @@ def _ask(game: Game) -> bool:
             why = game.move(chosen.card, chosen.path[-1] if chosen.path else None)
         else:
             why = game.move(*chosen)
-        if why is None:
-            return True
-        typer.echo(say("not_allowed", why=why))
+        if why is not None:
+            typer.echo(say("not_allowed", why=why))
+            continue
+        if _confirm(game):
+            return
+
+
+def _confirm(game: Game) -> bool:
+    """The pending move: Enter plays it (True), ``undo`` takes it back (False)."""
+    p = game.pending
+    assert p is not None
+    board = game.state.game.board
+    move = say("wait_alley") if p.move.card == 0 else say(
+        "play_to", card=p.move.card, space=space_name(board, p.move.path[-1]))
+    answer = _read(say("confirm_move", move=move), default="")
+    if answer == "undo":
+        game.take_back()
+        typer.echo(say("taken_back"))
+        return False
+    game.confirm()
+    return True
 
 
 def _parse(answer: str, moves: list[Move]) -> Move | tuple[int, int] | None:
@@ -266,5 +271,9 @@ def _result(game: Game) -> None:
     game.write()
     for line in result_lines(outcome(game.state)):
         typer.echo(line)
+    if _dealt(game):
+        assert game.deal is not None
+        typer.echo(say("deal_revealed", seed=game.setup.seed, nonce=game.deal["nonce"],
+                       commitment=game.deal["commitment"][:16]))
     if game.path is not None:
         typer.echo(say("record_written", file=game.path))

@@ -142,8 +142,10 @@ def play(
 ) -> None:
     """Race at one terminal: people choose their moves, bots drive the other seats.
 
-    Answer a move's number or card:space, 'undo' or 'save [FILE]'. Between two people a
-    "pass to NAME" screen hides the previous hand. Ctrl-C keeps the record.
+    Answer a move's number or card:space, then Enter to end the turn (the card is drawn) or
+    'undo' to choose again; 'save [FILE]' keeps the record. Between two people a "pass to
+    NAME" screen hides the previous hand, and without --seed their deal is drawn in secret
+    (its commitment shown; the seed comes at the end). Ctrl-C keeps the record.
 
     Example: avecaesar play -r dicetree-2022 -c dicetree-2022/arena-carthago --humans Anna,Ben
     --players 4 --bots greedy,search
@@ -245,6 +247,10 @@ def replay_cmd(
     course: Annotated[str | None, typer.Option(
         "--course", "-c", help="Re-check the moves on this course (id or file) instead of "
         "the one the header names.")] = None,
+    verify: Annotated[bool, typer.Option(
+        "--verify", help="Also check the deal of a dealt race (the web table's, a table of "
+        "people): the seed and nonce the finished record reveals hash, with its header, to "
+        "the commitment every device was shown at the start.")] = False,
 ) -> None:
     """Re-check every move of a game record; report the first illegal one with its line.
 
@@ -254,10 +260,13 @@ def replay_cmd(
     the files given: when one differs, every move is still re-checked against the files
     given, and replay says so (exit 1, unless --course names the course to use).
 
+    With --verify, a dealt race's commitment is checked too (exit 1 when it does not match,
+    when the record is practice or has no deal).
+
     Example: avecaesar replay game.jsonl --html game.html
     """
     check_output(html, "--html")
-    _replay(file, as_json, partial, max_bytes, course)
+    _replay(file, as_json, partial, max_bytes, course, verify)
     if html is not None:
         _replay_html(file, html)
 
@@ -274,13 +283,14 @@ _DIFFERS = {"course": "the course differs", "ruleset": "the rule values (ruleset
 
 
 def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
-            course: str | None = None) -> None:
+            course: str | None = None, verify: bool = False) -> None:
     from avecaesar.engine.core.race import outcome
-    from avecaesar.engine.core.record import read_record, replay, setup_from_header
+    from avecaesar.engine.core.record import read_record, replay, setup_from_header, verify_deal
     from avecaesar.engine.core.state import LETTERS
 
     lines = read_record(file, max_bytes)
     head = lines[0]
+    checked = verify_deal(head, str(file)) if verify else None  # a RecordError: exit 1
     setup, differs = setup_from_header(head, str(file), course)
     state = replay(lines, setup.race_rules, setup.board, str(file), partial=partial)
     result = outcome(state)
@@ -290,7 +300,8 @@ def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
     failing = [k for k in differs if not (k == "course" and course is not None)]
     if as_json:
         echo_json({"ok": not failing, "turns": turns, "in_progress": running,
-                   "differs": differs, **result.to_json()})
+                   "differs": differs, **result.to_json(),
+                   **({"deal": checked} if checked else {})})
         if failing:
             raise typer.Exit(1)
         return
@@ -306,5 +317,8 @@ def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
         return
     typer.echo(f"{file}: {turns} turns replayed, every move legal; "
                f"{result.termination}")
+    if checked:
+        typer.echo(f"{file}: the deal is verified: {checked}, and the seed gives the "
+                   "recorded start order and hands")
     if failing:
         raise typer.Exit(1)

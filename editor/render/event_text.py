@@ -56,6 +56,10 @@ def describe(game: RaceGame, e: Event) -> str:
             _ev("lapse", points=d["card"] - len(d["path"]))
         return _ev("move", who=who, card=card, start=space_name(game.board, d["from"]),
                    end=space_name(game.board, d["path"][-1])) + lapsed
+    if e.kind == "undo":  # a pending move taken back before it drew anything (table/game.py)
+        return _ev("undo", who=who, card=d["card"] if d["card"] else "-",
+                   start=space_name(game.board, d["from"]),
+                   end=space_name(game.board, d["path"][-1] if d["path"] else d["from"]))
     if e.kind == "ram":
         o = d["target"]
         won = {e.chariot: "ram_wins", o: "ram_loses"}.get(d["winner"], "ram_draw")

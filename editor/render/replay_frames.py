@@ -18,7 +18,7 @@ from avecaesar.engine.core.record import read_record, replay, setup_from_header
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.core.view import public_event
 
-__all__ = ["record_frames"]
+__all__ = ["frames_of_lines", "record_frames"]
 
 
 def _snapshot(state: RaceState, public: bool) -> list[dict[str, Any]]:
@@ -39,14 +39,19 @@ def record_frames(path: Path, course_check: Any = None, public: bool | None = No
     """Everything the viewer shows for the record at ``path`` (a finished or running
     game). ``course_check`` maps the header's course to what may be loaded (the server's
     folder rule). ``public``: as the table has seen it (default: while the race runs)."""
-    lines = read_record(path)
+    return frames_of_lines(read_record(path), str(path), course_check, public)
+
+
+def frames_of_lines(lines: list[dict[str, Any]], file: str, course_check: Any = None,
+                    public: bool | None = None) -> dict[str, Any]:
+    """:func:`record_frames` of a record already read (``file``: its name in messages)."""
     head = lines[0]
     setup, _differs = setup_from_header(
-        head, str(path), None if course_check is None else course_check(head))
+        head, file, None if course_check is None else course_check(head))
     rules, board = setup.race_rules, setup.board
     turns = [ln for ln in lines[1:] if ln["type"] != "result"]
     replay([head, *turns] + [ln for ln in lines[1:] if ln["type"] == "result"],
-           rules, board, path.name, partial=True)
+           rules, board, Path(file).name, partial=True)
     state, _ = new_race(rules, board, setup.names, setup.seed, setup.start_order)
     game = state.game
     over = any(ln["type"] == "result" for ln in lines)
@@ -69,7 +74,7 @@ def record_frames(path: Path, course_check: Any = None, public: bool | None = No
                        "events": [describe(game, public_event(e) if hidden else e).strip()
                                   for e in events],
                        "chariots": _snapshot(state, hidden)})
-    return {"record": path.name, "ruleset": head["ruleset"], "public": hidden,
+    return {"record": Path(file).name, "ruleset": head["ruleset"], "public": hidden,
             "variants": head.get("variants", []), "course": setup.course_name,
             "seed": None if hidden else head["seed"], "laps": rules.laps,
             "names": list(game.names), "letters": list(LETTERS[:game.chariots]),

@@ -1,20 +1,29 @@
 """One race at a table (the web page or the terminal): whose turn, the hidden hands, bot
-steps, undo, the record.
+steps, the pending move and its undo, the deal's commitment, the record.
 
 Every rule question goes to the engine (``legal_moves``, ``why_not``, ``push``, ``skip``,
 ``play_turn``, ``record_lines``, ``replay``); what a device sees is the engine's one view
 (``engine/core/view.py``: the public table plus the asking seat's own cards) with the table's
 facts added. This module only keeps the table's memory: who is a person, whose seat a bot
-stands in for, who has seen their hand, the undo points and the record file.
+stands in for, who has seen their hand, the move waiting to be confirmed and the record.
 
-The record is written before a change is acknowledged: every change (a move, a skip, a bot's
-turn, an undo) is a transaction — when its record cannot be written, the change is undone
-and :class:`RecordWriteError` says so; the game is then exactly as before.
+**The turn** (docs/web.md, "The turn"): a person's move is first *pending* — the chariot
+stands on its new space for everyone to see, but the engine has not played it, so no card
+has been drawn; the mover may take it back (every device sees that in the log). Confirming
+it (the mover's "done", the next person's pass screen, or the web table's short timer) plays
+it: the card is drawn, and from then on there is no undo. So nothing a player may take back
+has ever shown them a card. Bots and skips (no choice to take back) are played at once.
+
+The record is written before a change is acknowledged: every change (a move chosen or
+confirmed, a skip, a bot's turn, an undo) is a transaction — when it cannot be written (the
+record file, or the web table's database through :attr:`Game.sink`), the change is undone
+and the error says so; the game is then exactly as before.
 """
 
 from __future__ import annotations
 
 import contextlib
+import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,17 +47,18 @@ from avecaesar.engine.core.race import (
 from avecaesar.engine.core.race_setup import RaceSetup
 from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.record import (
+    deal_commitment,
     read_record,
     record_lines,
     replay,
     setup_from_header,
     write_record,
 )
-from avecaesar.engine.core.state import LETTERS, Move, RaceState
+from avecaesar.engine.core.state import LETTERS, Event, Move, RaceState
 from avecaesar.engine.core.view import public_event, public_record, view_for
 from avecaesar.engine.data.errors import AveCaesarError
 
-__all__ = ["Game", "RecordWriteError"]
+__all__ = ["Game", "Pending", "RecordWriteError"]
 
 
 class RecordWriteError(AveCaesarError):
@@ -56,12 +66,29 @@ class RecordWriteError(AveCaesarError):
 
 
 @dataclass
-class _UndoPoint:
-    turns: int
-    state: RaceState
-    log: int
+class Pending:
+    """A person's move chosen but not yet played: no card drawn, so it may be taken back.
+
+    deadline: when the web table confirms it by itself (seconds since the epoch; None: only
+    when asked)."""
+
     chariot: int
     seat: int
+    move: Move
+    legal: int  # the legal moves the chariot had (the record's count)
+    deadline: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.move
+        return {"chariot": self.chariot, "seat": self.seat, "card": m.card,
+                "path": list(m.path), "ram": m.ram, "legal": self.legal,
+                "deadline": self.deadline}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Pending:
+        return cls(int(d["chariot"]), int(d["seat"]),
+                   Move(int(d["card"]), tuple(int(x) for x in d["path"]), int(d["ram"])),
+                   int(d["legal"]), None if d.get("deadline") is None else float(d["deadline"]))
 
 
 @dataclass
@@ -75,7 +102,13 @@ class Game:
     turns: list[dict[str, Any]] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
     revealed: tuple[int, int] | None = None  # (ply, chariot) whose owner confirmed
-    undo: list[_UndoPoint] = field(default_factory=list)
+    pending: Pending | None = None  # a person's move not yet played (no card drawn)
+    #: the deal: ``by`` "server" (seed drawn in secret; ``commitment`` over seed, ``nonce``
+    #: and header, shown at the start) or "host" (a chosen seed: practice); None: neither
+    #: (the CLI's own races)
+    deal: dict[str, Any] | None = None
+    #: called after every change instead of writing ``path`` (the web table's database)
+    sink: Callable[[Game], None] | None = field(default=None, repr=False)
     policies: list[Policy | None] = field(default_factory=list)  # per chariot; None: a person
     owner: list[int] = field(default_factory=list)  # per chariot: seat index, -1 nobody's
     stand_in: dict[int, str] = field(default_factory=dict)  # person's seat → bot moving it
@@ -83,7 +116,11 @@ class Game:
 
     # building ----------------------------------------------------------------------
     @classmethod
-    def new(cls, setup: RaceSetup, path: Path | None) -> Game:
+    def new(cls, setup: RaceSetup, path: Path | None, deal: str | None = None,
+            sink: Callable[[Game], None] | None = None) -> Game:
+        """A new race; ``deal`` "server": its seed was drawn in secret and the header
+        carries a commitment to it (revealed, with its nonce, by the finished record);
+        "host": a seed a person chose (practice: the deal is known to them)."""
         rules = setup.race_rules
         check_player_count(rules, len(setup.seats), setup.rules.ruleset,
                            setup.rules.variants)
@@ -92,7 +129,14 @@ class Game:
                                     setup.start_order)
         except ValueError as err:
             raise AveCaesarError(str(err)) from None
-        game = cls(setup, path, state, start)
+        game = cls(setup, path, state, start, sink=sink)
+        if deal == "server":
+            nonce = secrets.token_hex(16)
+            head = game.record()[0]
+            game.deal = {"by": "server", "nonce": nonce,
+                         "commitment": deal_commitment(head, setup.seed, nonce)}
+        elif deal is not None:
+            game.deal = {"by": "host"}
         game._seat_policies()
         game.write()
         return game
@@ -110,9 +154,25 @@ class Game:
         rules, board = setup.race_rules, setup.board
         turns = [ln for ln in lines[1:] if ln["type"] != "result"]
         replay([head, *turns], rules, board, str(path), partial=True)  # raises if illegal
+        return cls.from_lines(setup, head, turns, path)
+
+    @classmethod
+    def from_lines(cls, setup: RaceSetup, head: dict[str, Any], turns: list[dict[str, Any]],
+                   path: Path | None = None) -> Game:
+        """The race ``setup`` with the recorded ``turns`` played again (lines already
+        checked: a record :func:`replay` accepted, or the table's own database)."""
+        rules, board = setup.race_rules, setup.board
         state, start = new_race(rules, board, setup.names, setup.seed, setup.start_order)
-        game = cls(setup, path, state, start)
+        game = cls(setup, path, state, start,
+                   deal=dict(head["deal"]) if isinstance(head.get("deal"), dict) else None)
         game._seat_policies()
+        game.play_lines(turns)
+        return game
+
+    def play_lines(self, turns: list[dict[str, Any]]) -> None:
+        """Play recorded turn lines (checked ones) on this game, keeping their events."""
+        state = self.state
+        game = self
         for ln in turns:  # the same turns again, now keeping their events for the log
             c = LETTERS.index(ln["chariot"])
             if state.queue and c in state.choosable():
@@ -128,7 +188,6 @@ class Game:
             events = state.push(move)
             game._remember({"chariot": c, "move": move, "legal": ln.get("legal", 0),
                             "events": events})
-        return game
 
     def _seat_policies(self) -> None:
         per = self.state.game.rules.chariots_for(len(self.setup.seats))
@@ -147,7 +206,10 @@ class Game:
     def record(self) -> list[dict[str, Any]]:
         """The full record (the server's private copy: it holds the seed)."""
         run = RaceRun(self.state, self.start, self.turns, outcome(self.state))
-        lines = record_lines(run, self.setup.header())
+        head = self.setup.header()
+        if self.deal is not None:
+            head["deal"] = dict(self.deal)
+        lines = record_lines(run, head)
         return lines if self.state.over else lines[:-1]
 
     def public_record(self) -> list[dict[str, Any]]:
@@ -155,8 +217,12 @@ class Game:
         return public_record(self.record())
 
     def write(self) -> None:
-        """Rewrite the record (atomically, flushed to the disk); :class:`RecordWriteError`
-        when it cannot be written."""
+        """Keep the change: the sink (the web table's database) or the record file
+        (rewritten atomically, flushed to the disk); :class:`RecordWriteError` when it
+        cannot be written."""
+        if self.sink is not None:
+            self.sink(self)
+            return
         if self.path is None:
             return
         try:
@@ -165,19 +231,38 @@ class Game:
             why = getattr(err, "strerror", None) or str(err).rsplit(": ", 1)[-1]
             raise RecordWriteError(say("record_failed", why=why)) from None
 
+    def memory(self) -> tuple[Any, ...]:
+        """What a change may alter, to put back when it cannot be kept."""
+        return (self.state.copy(), len(self.turns), len(self.log), self.pending,
+                self.revealed, dict(self.stand_in))
+
+    def restore(self, saved: tuple[Any, ...]) -> None:
+        self.state, turns, log, self.pending, self.revealed, self.stand_in = saved
+        del self.turns[turns:]
+        del self.log[log:]
+
     @contextlib.contextmanager
     def _change(self) -> Iterator[None]:
-        """A change that is kept only if its record is written; otherwise undone."""
-        saved = (self.state.copy(), len(self.turns), len(self.log), list(self.undo),
-                 self.revealed)
+        """A change that is kept only if it is written; otherwise undone."""
+        saved = self.memory()
         try:
             yield
             self.write()
         except BaseException:
-            self.state, turns, log, self.undo, self.revealed = saved
-            del self.turns[turns:]
-            del self.log[log:]
+            self.restore(saved)
             raise
+
+    def turn_state(self) -> dict[str, Any]:
+        """The turn's state beyond the record (the web table keeps it with the table): the
+        pending move, whose hand the shared device shows."""
+        return {"pending": None if self.pending is None else self.pending.to_json(),
+                "revealed": None if self.revealed is None else list(self.revealed)}
+
+    def set_turn_state(self, doc: dict[str, Any]) -> None:
+        p = doc.get("pending")
+        self.pending = None if p is None else Pending.from_json(p)
+        r = doc.get("revealed")
+        self.revealed = None if r is None else (int(r[0]), int(r[1]))
 
     # turns -------------------------------------------------------------------------
     @property
@@ -200,17 +285,40 @@ class Game:
         return self.humans > 1 and self.revealed != (s.ply, s.turn)
 
     def reveal(self) -> None:
+        """The person to move says it is them: the shared device shows their hand."""
         s = self.state
         if s.over or not self.is_human(s.turn):
             raise AveCaesarError(say("not_a_person"))
-        if self.undo and self.owner[self.undo[-1].chariot] != self.owner[s.turn]:
-            self.undo.clear()  # a later person has seen their hand: no undo past it
-        self.revealed = (s.ply, s.turn)
+        with self._change():
+            self.revealed = (s.ply, s.turn)
 
     def _remember(self, turn: dict[str, Any]) -> None:
         self.turns.append(turn)
         self.log.append({"ply": len(self.turns), "chariot": LETTERS[turn["chariot"]],
                          "raw": [public_event(e) for e in turn["events"]]})
+
+    def remember_undo(self, chariot: int, move: Move) -> None:
+        """An undone pending move, as every device's log shows it."""
+        self.log.append({"ply": len(self.turns), "chariot": LETTERS[chariot], "undo": True,
+                         "raw": [Event("undo", chariot, {"card": move.card,
+                                                         "path": list(move.path),
+                                                         "from": self.state.pos[chariot]})]})
+
+    def undos(self) -> list[dict[str, Any]]:
+        """The undone moves in the log (the web table keeps them with the race)."""
+        return [{"at": i, "ply": t["ply"], "chariot": LETTERS.index(t["chariot"]),
+                 "card": t["raw"][0].data["card"], "path": t["raw"][0].data["path"],
+                 "from": t["raw"][0].data["from"]}
+                for i, t in enumerate(self.log) if t.get("undo")]
+
+    def put_undos(self, undos: list[dict[str, Any]]) -> None:
+        """Put recorded undos back into the log at their places (after a reload)."""
+        for u in sorted(undos, key=lambda u: int(u["at"])):
+            entry = {"ply": int(u["ply"]), "chariot": LETTERS[int(u["chariot"])], "undo": True,
+                     "raw": [Event("undo", int(u["chariot"]),
+                                   {"card": u["card"], "path": list(u["path"]),
+                                    "from": u["from"]})]}
+            self.log.insert(min(int(u["at"]), len(self.log)), entry)
 
     def log_texts(self, start: int = 0, end: int | None = None) -> list[dict[str, Any]]:
         """Log entries ``start:end`` as the table shows them: each event in words, in the
@@ -222,7 +330,10 @@ class Game:
             words = t.setdefault("words", {})  # each language worded once per entry
             if lang not in words:
                 words[lang] = [describe(game, e) for e in t["raw"]]
-            out.append({"ply": t["ply"], "chariot": t["chariot"], "events": words[lang]})
+            entry = {"ply": t["ply"], "chariot": t["chariot"], "events": words[lang]}
+            if t.get("undo"):
+                entry["undo"] = True
+            out.append(entry)
         return out
 
     def policy(self, c: int) -> Policy | None:
@@ -247,6 +358,9 @@ class Game:
         if policy is None:
             raise AveCaesarError(say("persons_turn", name=s.game.names[s.turn]))
         with self._change():
+            if self.pending is not None:  # a bot stands in now: the person's move holds
+                self._play_pending()
+                return
             self._remember(play_turn(s, policy, OWNERLESS))
 
     def human_turn_ready(self, shared: bool = True) -> None:
@@ -255,11 +369,14 @@ class Game:
             raise AveCaesarError(say("race_over"))
         if not self.is_human(s.turn):
             raise AveCaesarError(say("bots_turn"))
+        if self.pending is not None:
+            raise AveCaesarError(say("pending_first"))
         if shared and self.needs_pass():
             raise AveCaesarError(say("pass_first", name=s.game.names[s.turn]))
 
     def skip_if_forced(self, shared: bool = True) -> bool:
-        """A person with no legal move skips (the engine says why)."""
+        """A person with no legal move skips (the engine says why): there is no choice to
+        take back, so it is played at once."""
         self.human_turn_ready(shared)
         s = self.state
         moves = s.legal_moves()
@@ -272,8 +389,12 @@ class Game:
                             "events": s.skip(reason)})
         return True
 
-    def move(self, card: int, space: int | None, shared: bool = True) -> str | None:
-        """Play ``card`` to ``space`` (``card`` 0: wait); return why not, or None when done."""
+    def move(self, card: int, space: int | None, shared: bool = True,
+             confirm: bool = False, deadline: float | None = None) -> str | None:
+        """Choose ``card`` to ``space`` (``card`` 0: wait); return why not, or None when
+        done. The move is pending (nothing drawn; :meth:`take_back` may undo it) until
+        :meth:`confirm` plays it — at once with ``confirm``; ``deadline``: when the web
+        table confirms it by itself."""
         self.human_turn_ready(shared)
         s = self.state
         chosen = None
@@ -288,41 +409,57 @@ class Game:
                 return say("choose_space")
             return why_not_target(s, card, space)
         c = s.turn
-        seat = self.owner[c]
         with self._change():
-            count = len(s.legal_moves())
-            # no undo past another person's move
-            self.undo = [u for u in self.undo if u.seat == seat]
-            self.undo.append(_UndoPoint(len(self.turns), s.copy(), len(self.log), c, seat))
-            events = s.push(chosen)
-            self._remember({"chariot": c, "move": chosen, "legal": count, "events": events})
-            self.revealed = None
+            self.pending = Pending(c, self.owner[c], chosen, len(s.legal_moves()), deadline)
+            if confirm:
+                self._play_pending()
         return None
 
-    def undo_seat(self) -> int | None:
-        """The seat whose move an undo would take back (None: nothing to undo)."""
-        return self.undo[-1].seat if self.undo and not self.state.over else None
-
-    def undo_last(self, seat: int | None = None) -> None:
-        """Take back the last person's move (and the bots' after it); ``seat``: only if it
-        is that seat's (a device of its own), None: whoever's (one shared device)."""
-        if not self.undo or self.state.over:
-            raise AveCaesarError(say("nothing_to_undo"))
-        point = self.undo[-1]
-        if seat is not None and point.seat != seat:
-            raise AveCaesarError(say("not_your_undo", name=self.setup.seats[point.seat].name))
+    def confirm(self, seat: int | None = None) -> None:
+        """Play the pending move: its card is drawn now, and there is no undo after it;
+        ``seat``: only the mover's own device may (None: the one shared device)."""
+        p = self.pending
+        if p is None or self.state.over:
+            raise AveCaesarError(say("nothing_to_confirm"))
+        if seat is not None and p.seat != seat:
+            raise AveCaesarError(say("not_your_confirm", name=self.setup.seats[p.seat].name))
         with self._change():
-            self.undo.pop()
-            self.state = point.state.copy()
-            del self.turns[point.turns:]
-            del self.log[point.log:]
-            self.revealed = (self.state.ply, self.state.turn) if self.humans > 1 else None
+            self._play_pending()
+
+    def _play_pending(self) -> None:
+        p = self.pending
+        assert p is not None
+        s = self.state
+        events = s.push(p.move)
+        self._remember({"chariot": p.chariot, "move": p.move, "legal": p.legal,
+                        "events": events})
+        self.pending = None
+        self.revealed = None
+
+    def undo_seat(self) -> int | None:
+        """The seat whose move an undo would take back (None: nothing to undo): only a
+        pending move — a played one has drawn its card."""
+        return None if self.pending is None or self.state.over else self.pending.seat
+
+    def take_back(self, seat: int | None = None) -> None:
+        """Take back the pending move (it drew nothing); ``seat``: only if it is that
+        seat's (a device of its own), None: whoever's (one shared device)."""
+        p = self.pending
+        if p is None or self.state.over:
+            raise AveCaesarError(say("nothing_to_undo"))
+        if seat is not None and p.seat != seat:
+            raise AveCaesarError(say("not_your_undo", name=self.setup.seats[p.seat].name))
+        with self._change():
+            self.pending = None
+            self.remember_undo(p.chariot, p.move)
 
     # what a device sees ------------------------------------------------------------
     def view_for(self, seat: int | None, shared: bool = False) -> dict[str, Any]:
         """What the device of ``seat`` sees (None: a spectator's, or with ``shared`` the
         one device passed around, which sees the hand of the person to move once they have
-        confirmed): the engine's view for that seat plus the table's facts."""
+        confirmed): the engine's view for that seat plus the table's facts — the turn's
+        state (``turn.phase``: choose, pending, pass or bot; ``turn.pending``: the move
+        chosen, not yet played) and the deal's commitment."""
         s = self.state
         mine: list[int] = []
         if seat is not None:
@@ -336,20 +473,44 @@ class Game:
             "chariots": self._chariots(view["public"]["chariots"]),
             "log": self.log_texts(max(0, len(self.log) - 200)), "humans": self.humans,
             "mine": [LETTERS[c] for c in mine],
-            "start_places": list(s.game.board.start_places), "private": view["private"]}
+            "start_places": list(s.game.board.start_places), "private": view["private"],
+            "deal": self._deal_view()}
         if s.over:
             out["result"] = outcome(s).to_json()
             out["seed"] = self.setup.seed  # the race is over: it may be repeated
             return out
         c = s.turn
+        p = self.pending
+        phase = ("pending" if p is not None else "bot" if not self.is_human(c)
+                 else "pass" if shared and self.needs_pass() else "choose")
         out["turn"] = {"chariot": c, "letter": LETTERS[c], "name": s.game.names[c],
-                       "human": self.is_human(c), "seat": self.owner[c],
-                       "pass": shared and self.needs_pass()}
+                       "human": self.is_human(c), "seat": self.owner[c], "phase": phase,
+                       "pass": phase == "pass",
+                       "pending": None if p is None else {
+                           "card": p.move.card, "path": list(p.move.path),
+                           "to": p.move.path[-1] if p.move.path else s.pos[c],
+                           "from": s.pos[c], "deadline": p.deadline}}
         who = self.undo_seat()
-        out["can_undo"] = who is not None and (shared or who == seat)
-        if c in mine and self.is_human(c):
+        out["can_undo"] = out["can_confirm"] = who is not None and (shared or who == seat)
+        if p is not None and c in mine:
+            hands = out["private"].get("hands", {})
+            hand = list(hands.get(LETTERS[c], []))
+            if p.move.card in hand:  # the card is on the table, the hand not yet refilled
+                hand.remove(p.move.card)
+                hands[LETTERS[c]] = hand
+        elif c in mine and self.is_human(c):
             out["private"].update(self._choices())
         return out
+
+    def _deal_view(self) -> dict[str, Any] | None:
+        """The deal as a device sees it: who chose the seed and the commitment (the nonce
+        and seed once the race is over)."""
+        d = self.deal
+        if d is None:
+            return None
+        if self.state.over:
+            return {**d, "seed": self.setup.seed}
+        return {k: v for k, v in d.items() if k != "nonce"}
 
     def _chariots(self, public: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out = []

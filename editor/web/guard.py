@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from typing import Any
@@ -32,12 +33,17 @@ MAX_BODY_BYTES = 4 * 1024 * 1024 + 4096
 _BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
-def _host_name(value: str) -> str:
-    """``[::1]:8765`` → ``::1``; ``Table.local:80`` → ``table.local``."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        return value[1:].split("]", 1)[0]
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+_HOST = re.compile(r"(?:\[(?P<v6>[0-9a-fA-F:.]+)\]|(?P<name>[A-Za-z0-9._-]+))(?::[0-9]{1,5})?")
+
+
+def _host_name(value: str) -> str | None:
+    """``[::1]:8765`` → ``::1``; ``Table.local:80`` → ``table.local``; anything that is not
+    a host name or a bracketed IPv6 address, with at most a port (``[::1]evil.example``,
+    ``a b``, ``x:y``) → None: refused."""
+    m = _HOST.fullmatch(value.strip())
+    if m is None:
+        return None
+    return (m.group("v6") or m.group("name")).lower()
 
 
 def _is_ip(name: str) -> bool:
@@ -58,7 +64,7 @@ class Guard:
 
     def host_ok(self, host: str) -> bool:
         name = _host_name(host)
-        return _is_ip(name) or name in self.names
+        return name is not None and (_is_ip(name) or name in self.names)
 
     async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Message]],
                        send: Callable[[Message], Awaitable[None]]) -> None:

@@ -39,7 +39,7 @@ class Page:
 
 PAGES: tuple[Page, ...] = (
     Page("play", "set up a table, join a seat by its link or QR code, play: your own hand, "
-         "legal moves, why-not, undo, resume",
+         "legal moves, why-not, take back before the draw, the deal checked, resume",
          "play.html", "avecaesar.editor.web.routes_play:routes"),
     Page("replay", "watch a game record move by move", "replay.html",
          "avecaesar.editor.web.routes_replay:routes"),

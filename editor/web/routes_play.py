@@ -1,5 +1,5 @@
 """The Play page's API: the catalogue, uploads, the board, tables with seats, their turn
-actions and live views (a WebSocket per device), the saved games.
+actions and live views (a WebSocket per device), the saved games and their deal's check.
 
 Who asks is told by the ``X-Table-Token`` header (HTTP) or the first message (WebSocket):
 the host's token, a seat's token, or none (a spectator). Every answer about a race is the
@@ -13,6 +13,8 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
+from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
@@ -25,12 +27,13 @@ from avecaesar.editor.render.board_svg import cached_board
 from avecaesar.editor.render.lang import LANGS, current
 from avecaesar.editor.table.game import Game
 from avecaesar.editor.table.messages import say
-from avecaesar.editor.web.requests import field, json_body
+from avecaesar.editor.web.requests import field, json_body, off_loop, parse_json
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, MAX_RULES_BYTES, BadRequest, Storage
-from avecaesar.editor.web.table_setup import catalog, parse_setup
+from avecaesar.editor.web.store import RaceRow
+from avecaesar.editor.web.table_setup import SEED_LIMIT, catalog, parse_setup
 from avecaesar.editor.web.tables import Role, Seat, Subscriber, Table, Tables
 from avecaesar.editor.web.tournament import WebTournament
-from avecaesar.engine.core.record import read_record
+from avecaesar.engine.core.record import parse_record, read_record, replay, verify_deal
 from avecaesar.engine.core.view import public_record
 from avecaesar.engine.data.errors import AveCaesarError, InputError
 
@@ -54,6 +57,12 @@ def _token(request: Request) -> str | None:
     return request.headers.get("x-table-token") or None
 
 
+def client_of(request: Request | WebSocket) -> str:
+    """Who asks, for the limits: the client's address (behind a proxy on this machine,
+    the address it forwards)."""
+    return request.client.host if request.client else ""
+
+
 async def get_catalog(request: Request) -> Response:
     return JSONResponse(catalog())
 
@@ -68,30 +77,43 @@ async def get_text(request: Request) -> Response:
 
 
 async def upload_course(request: Request) -> Response:
+    """A course file, read and validated as the CLI's ``course validate`` reads it — in a
+    worker thread, within the time budget."""
     data = await json_body(request, MAX_COURSE_BYTES + 4096)
-    ref = _storage(request).store_course(field(data, "text", str))
-    path = _storage(request).course_path(ref)
-    from avecaesar.engine.course.load import load_course
+    text = field(data, "text", str)
+    storage, client = _storage(request), client_of(request)
+    await anyio.to_thread.run_sync(_tables(request).check_upload, client)
 
-    course = load_course(path)  # the same reading and validation as the CLI
-    if course.errors:
-        raise InputError(course.errors)
-    return JSONResponse({"course": ref, "name": course.name})
+    def read() -> dict[str, Any]:
+        from avecaesar.engine.course.load import load_course
+
+        def check(path: str) -> Any:
+            course = load_course(path)  # the CLI's reading and checks
+            if course.errors:
+                raise InputError(course.errors)
+            return course
+        ref = storage.store_course(text, client, check)
+        return {"course": ref, "name": load_course(storage.course_path(ref)).name}
+    return JSONResponse(await off_loop(request, read))
 
 
 async def upload_rules(request: Request) -> Response:
     """A house-rules file or a variant file, read as the CLI reads it."""
     data = await json_body(request, MAX_RULES_BYTES + 4096)
-    ref, rules = _storage(request).store_rules_file(field(data, "text", str),
-                                                    field(data, "kind", str))
+    text, kind = field(data, "text", str), field(data, "kind", str)
+    storage, client = _storage(request), client_of(request)
+    await anyio.to_thread.run_sync(_tables(request).check_upload, client)
+    ref, rules = await off_loop(request, storage.store_rules_file, text, kind, client)
     return JSONResponse({"ref": ref, "keys": sorted(rules)})
 
 
 async def board(request: Request) -> Response:
     ref = request.query_params.get("course", "")
-    path = _storage(request).course_path(ref)
+    storage = _storage(request)
+    path = await anyio.to_thread.run_sync(storage.course_path, ref)
     # every space with its number: the messages and the log name spaces by it
-    return Response(cached_board(path, numbers=True), media_type="image/svg+xml")
+    svg = await off_loop(request, lambda: cached_board(path, numbers=True))
+    return Response(svg, media_type="image/svg+xml")
 
 
 # -- links -------------------------------------------------------------------------------------
@@ -120,53 +142,56 @@ def links(table: Table, base: str) -> dict[str, Any]:
 
 # -- tables -------------------------------------------------------------------------------------
 async def create_table(request: Request) -> Response:
+    """A new table: the setup read and its rules composed off the event loop, the seed
+    drawn by the server unless the setup names one (practice), then kept in the database
+    with its first race."""
     storage, tables = _storage(request), _tables(request)
     data = await json_body(request)
-    form, options = parse_setup(data, storage)
+    client = client_of(request)
+    await anyio.to_thread.run_sync(tables.check_new_table, client)
+    form, options = await off_loop(request, parse_setup, data, storage)
     table = Table(Tables.new_id(), secrets.token_urlsafe(18), options.shared,
-                  options.delay_ms,
-                  [Seat(p.name, p.bot, secrets.token_urlsafe(18)) for p in form.seats])
-    path = storage.new_save(form.seats[0].name)
+                  options.delay_ms, [Seat(p.name, p.bot, secrets.token_urlsafe(18))
+                                     for p in form.seats],
+                  confirm_ms=options.confirm_ms, client=client)
+    name = storage.new_race_name(form.seats[0].name)
+    deal = "host" if options.practice else "server"
 
     def build() -> None:
         setup = form.compose()
         if options.tournament:
-            _tour, game = WebTournament.start(storage.saves, setup, path, setup.course)
+            tour, game = WebTournament.start(setup, name, setup.course,
+                                             dealt=not options.practice)
+            table.tournament = tour.to_doc()
         else:
-            game = Game.new(setup, path)
-        table.game = game
-        table.races.append(path.name)
-        tables.save(table)
-        table.refresh()
+            game = Game.new(setup, None, deal=deal)
+            game.path = Path(name)
+        table.races.append(name)
+        tables.create(table, game)
 
+    await off_loop(request, build)
     tables.add(table)
-    try:
-        await anyio.to_thread.run_sync(build)
-    except BaseException:
-        tables.loaded.pop(table.id, None)
-        raise
-    table.schedule_bots()
+    table.schedule()
     out = links(table, _base(request))
     announce = request.app.state.announce
     if announce is not None:
         announce(out)
-    return JSONResponse({**out, "token": table.host, "view": table.view(Role.HOST, None)})
+    return JSONResponse({**out, "token": table.host,
+                         "view": await table.view(Role.HOST, None)})
 
 
-def _table(request: Request) -> Table:
-    table = _tables(request).get(request.path_params["tid"])
-    table.schedule_bots()
-    return table
+async def _table(request: Request) -> Table:
+    return await _tables(request).get(request.path_params["tid"])
 
 
 async def get_table(request: Request) -> Response:
-    table = _table(request)
+    table = await _table(request)
     role, seat = table.role(_token(request))
-    return JSONResponse(table.view(role, seat))
+    return JSONResponse(await table.view(role, seat))
 
 
 async def host_links(request: Request) -> Response:
-    table = _table(request)
+    table = await _table(request)
     if table.role(_token(request))[0] != Role.HOST:
         raise BadRequest(say("host_only"), 403)
     return JSONResponse(links(table, _base(request)))
@@ -188,14 +213,33 @@ def _turn_check(table: Table, role: Role, seat: int | None) -> bool:
     return False
 
 
+def _mover_check(table: Table, role: Role) -> None:
+    """Confirm and undo: the shared device's host, or a seat's own device."""
+    if (table.shared and role != Role.HOST) or (not table.shared and role != Role.SEAT):
+        raise BadRequest(say("host_only" if table.shared else "spectator"), 403)
+
+
 def _do(table: Table, role: Role, seat: int | None, what: str, data: dict[str, Any]
         ) -> str | None:
-    """One turn action, under the table's lock; returns a why-not or None."""
+    """One turn action, under the table's lock, on the current table; returns a why-not
+    or None."""
     game = table.game
     assert game is not None
     if what == "move":
         shared = _turn_check(table, role, seat)
-        return game.move(field(data, "card", int), field(data, "space", int, None), shared)
+        confirm = bool(field(data, "confirm", bool, False))
+        deadline = (time.time() + table.confirm_ms / 1000
+                    if table.confirm_ms is not None and not confirm else None)
+        return game.move(field(data, "card", int), field(data, "space", int, None), shared,
+                         confirm=confirm, deadline=deadline)
+    if what == "confirm":
+        _mover_check(table, role)
+        game.confirm(None if table.shared else seat)
+        return None
+    if what == "undo":
+        _mover_check(table, role)
+        game.take_back(None if table.shared else seat)
+        return None
     if what == "skip":
         shared = _turn_check(table, role, seat)
         if not game.skip_if_forced(shared):
@@ -206,11 +250,6 @@ def _do(table: Table, role: Role, seat: int | None, what: str, data: dict[str, A
             raise BadRequest(say("host_only"), 403)
         game.reveal()
         return None
-    if what == "undo":
-        if (table.shared and role != Role.HOST) or (not table.shared and role != Role.SEAT):
-            raise BadRequest(say("host_only" if table.shared else "spectator"), 403)
-        game.undo_last(None if table.shared else seat)
-        return None
     if what == "step":
         if role == Role.SPECTATOR:
             raise BadRequest(say("spectator"), 403)
@@ -219,14 +258,20 @@ def _do(table: Table, role: Role, seat: int | None, what: str, data: dict[str, A
     raise BadRequest(f"unknown action {what!r}", 404)
 
 
+ACTIONS = ("move", "confirm", "undo", "skip", "reveal", "step")
+
+
 async def action(request: Request) -> Response:
-    table = _table(request)
-    role, seat = table.role(_token(request))
     what = request.path_params["action"]
+    if what not in ACTIONS:
+        raise BadRequest(f"unknown action {what!r}", 404)
+    # the body first: the table is taken (current) only once the request is all here
     data = await json_body(request) if request.headers.get("content-length", "0") != "0" \
         else {}
+    table = await _table(request)
+    role, seat = table.role(_token(request))
     why = await table.change(lambda: _do(table, role, seat, what, data))
-    out = dict(table.view(role, seat))
+    out = dict(await table.view(role, seat))
     if why is not None:
         out["why_not"] = why
     return JSONResponse(out)
@@ -234,13 +279,13 @@ async def action(request: Request) -> Response:
 
 async def seat_action(request: Request) -> Response:
     """The host hands a person's seat to a bot (``bot``: its name) or takes it back
-    (``bot``: null)."""
+    (``bot``: null). A move the person left pending is played first."""
     from avecaesar.engine.bots.registry import POLICIES
 
-    table = _table(request)
+    data = await json_body(request)
+    table = await _table(request)
     if table.role(_token(request))[0] != Role.HOST:
         raise BadRequest(say("host_only"), 403)
-    data = await json_body(request)
     i = field(data, "seat", int)
     bot = field(data, "bot", str, None)
     if not 0 <= i < len(table.seats):
@@ -251,79 +296,90 @@ async def seat_action(request: Request) -> Response:
         raise BadRequest(f"unknown bot {bot!r}; known: {', '.join(POLICIES)}")
 
     def hand_over() -> None:
+        game = table.game
+        assert game is not None
+        if bot is not None and game.pending is not None and game.pending.seat == i:
+            game.confirm()
         table.seats[i].stand_in = bot
-        _tables(request).save(table)
+        table.sync_stand_ins()
+        table.sink(game, doc=True)
 
     await table.change(hand_over)
-    return JSONResponse(table.view(Role.HOST, None))
+    return JSONResponse(await table.view(Role.HOST, None))
 
 
 async def new_race(request: Request) -> Response:
     """The host starts the next race at the same seats: ``again`` (same setup, a new
-    random seed) or ``next-race`` (the tournament's next race)."""
+    seed drawn by the server) or ``next-race`` (the tournament's next race)."""
     storage, tables = _storage(request), _tables(request)
-    table = _table(request)
+    kind = request.path_params["kind"]
+    if kind not in ("again", "next-race"):
+        raise BadRequest("a new race is 'again' or 'next-race'", 404)
+    table = await _table(request)
     if table.role(_token(request))[0] != Role.HOST:
         raise BadRequest(say("host_only"), 403)
-    if request.path_params["kind"] not in ("again", "next-race"):
-        raise BadRequest("a new race is 'again' or 'next-race'", 404)
-    tournament = request.path_params["kind"] == "next-race"
 
     def start() -> None:
         game = table.game
         assert game is not None
-        current = table.races[-1]
-        if tournament:
-            tour = WebTournament.of_record(storage.saves, current)
-            if tour is None:
+        if kind == "next-race":
+            if table.tournament is None:
                 raise BadRequest("this race is not part of a tournament")
-            if tour.races[-1] != current or not game.state.over:
+            tour = tables.tournament(table)
+            if tour.races[-1] != table.races[-1] or not game.state.over:
                 raise BadRequest("only the last race of a tournament, once over, has a next "
                                  "race", 409)
-            path = storage.new_save(f"{tour.id}-race{len(tour.races) + 1}")
-            nxt = tour.next_game(storage.saves, path)
+            name = storage.new_race_name(f"{tour.id}-race{len(tour.races) + 1}")
+            nxt = tour.next_game(tables.lines_of, name)
+            table.tournament = tour.to_doc()
         else:
-            path = storage.new_save(game.setup.seats[0].name)
-            nxt = Game.new(game.setup.for_race(seed=secrets.randbelow(1_000_000_000)), path)
-        table.game = nxt
-        table.races.append(path.name)
-        tables.save(table)
+            name = storage.new_race_name(game.setup.seats[0].name)
+            nxt = Game.new(game.setup.for_race(seed=secrets.randbelow(SEED_LIMIT)), None,
+                           deal="server")
+            nxt.path = Path(name)
+        table.races.append(name)
+        head = nxt.record()[0]
+        table.saved_ply = 0
+        table.sink(nxt, new_race=RaceRow(name, table.id, head, str(head["course"])))
+        table.attach(nxt)
 
     await table.change(start)
-    return JSONResponse(table.view(Role.HOST, None))
+    return JSONResponse(await table.view(Role.HOST, None))
 
 
 async def live(ws: WebSocket) -> None:
-    """A device's live views: the first message names its token; then every change is
-    pushed (the current view first, so a device that was away catches up at once)."""
+    """A device's live views: the first message names its token (a text, or none for a
+    spectator: anything else is refused); then every change is pushed (the current view
+    first, so a device that was away catches up at once)."""
     await ws.accept()
+    tables = _tables(ws)
+    client = client_of(ws)
     try:
-        first = json.loads(await asyncio.wait_for(ws.receive_text(), 10))
-        token = first.get("token") if isinstance(first, dict) else None
-        table = _tables(ws).get(ws.path_params["tid"])
-        role, seat = table.role(token if isinstance(token, str) else None)
-    except (AveCaesarError, ValueError, TimeoutError, WebSocketDisconnect) as err:
+        first = parse_json(await asyncio.wait_for(ws.receive_text(), 10))
+        if not isinstance(first, dict):
+            raise BadRequest("the first message is {\"token\": …}")
+        table = await tables.get(ws.path_params["tid"])
+        role, seat = table.role(first.get("token"))
+        tables.join(table, client)
+    except (AveCaesarError, TimeoutError, WebSocketDisconnect, RuntimeError) as err:
+        code = 1013 if getattr(err, "status", 0) in (429, 507) else 1008
         with contextlib.suppress(Exception):
             await ws.send_json({"error": str(err) or "send your token first"})
-            await ws.close(1008)
+            await ws.close(code)
         return
-    lang = first.get("lang") if isinstance(first, dict) else None
-    sub = Subscriber(Table.key(role, seat), seat, lang if lang in LANGS else current())
-    table.subscribers.add(sub)
-    await _online_changed(table)
-    sub.offer(table.view(role, seat, sub.lang))
-    table.schedule_bots()
+    lang = first.get("lang")
+    sub = Subscriber(Table.key(role, seat), seat, lang if lang in LANGS else current(),
+                     client)
     try:
+        table.subscribers.add(sub)
+        await table.online_changed()
+        table.schedule()
         await _pump(ws, sub)
     finally:
         table.subscribers.discard(sub)
-        await _online_changed(table)
-
-
-async def _online_changed(table: Table) -> None:
-    async with table.lock:
-        table.refresh()
-        table.push()
+        tables.leave(client)
+        with contextlib.suppress(Exception):
+            await table.online_changed()
 
 
 async def _pump(ws: WebSocket, sub: Subscriber) -> None:
@@ -350,69 +406,136 @@ async def _pump(ws: WebSocket, sub: Subscriber) -> None:
 
 
 # -- saved games -----------------------------------------------------------------------------
-def _record_tables(tables: Tables) -> dict[str, str]:
-    """Record name → the table it was played at."""
-    out = {}
-    for path in tables.folder.glob("t*.json"):
-        with contextlib.suppress(OSError, ValueError, KeyError):
-            for name in json.loads(path.read_text(encoding="utf-8"))["races"]:
-                out[name] = path.stem
+def _record(tables: Tables, name: str) -> tuple[list[dict[str, Any]], str | None]:
+    """A record by its name — a race in the database, an uploaded record or a file in the
+    saves folder — and the table it is played at (worker thread)."""
+    storage = tables.storage
+    storage.check_name(name)
+    race = tables.store.race(name)
+    if race is not None:
+        return tables.lines_of(name), race.table
+    text = storage.uploaded_record(name)
+    if text is not None:
+        return parse_record(text, name), None
+    path = storage.saved_file(name)
+    if path is None:
+        raise BadRequest(f"no saved record {name!r}", 404)
+    return read_record(path), None
+
+
+def record_of(tables: Tables, name: str) -> list[dict[str, Any]]:
+    return _record(tables, name)[0]
+
+
+def _summary(storage: Storage, name: str, lines: list[dict[str, Any]], table: str | None
+             ) -> dict[str, Any]:
+    head = lines[0]
+    return {"record": name, "ruleset": head["ruleset"],
+            "course": storage.course_ref(str(head["course"])),
+            "players": [p["name"] for p in head["players"]],
+            "turns": sum(1 for ln in lines if ln["type"] not in ("header", "result")),
+            "over": lines[-1]["type"] == "result", "table": table}
+
+
+def _saves(tables: Tables) -> list[dict[str, Any]]:
+    storage = tables.storage
+    out = []
+    for race in tables.store.races(200):
+        lines = [race.header, *([{"type": "move"}] * race.ply)]
+        if race.result is not None:
+            lines.append(race.result)
+        owned = race.table if race.table and tables.store.version(race.table) else None
+        out.append(_summary(storage, race.name, lines, owned))
+    for path in storage.list_saves()[:200]:
+        try:
+            out.append(_summary(storage, path.name, read_record(path), None))
+        except AveCaesarError:
+            out.append({"record": path.name, "broken": True})
     return out
 
 
 async def saves(request: Request) -> Response:
-    storage = _storage(request)
-    owners = _record_tables(_tables(request))
-    out = []
-    for path in storage.list_saves()[:200]:
-        try:
-            lines = read_record(path)
-        except AveCaesarError:
-            out.append({"record": path.name, "broken": True})
-            continue
-        head = lines[0]
-        out.append({"record": path.name, "ruleset": head["ruleset"],
-                    "course": storage.course_ref(head["course"]),
-                    "players": [p["name"] for p in head["players"]],
-                    "turns": sum(1 for ln in lines if ln["type"] not in ("header", "result")),
-                    "over": lines[-1]["type"] == "result", "table": owners.get(path.name)})
-    return JSONResponse(out)
+    return JSONResponse(await anyio.to_thread.run_sync(_saves, _tables(request)))
 
 
 async def save_file(request: Request) -> Response:
     """A record as the table has seen it: whole once the race is over; while it runs,
-    without the seed, the start position and the legal-move counts."""
-    path = _storage(request).save_path(request.path_params["name"])
-    lines = [{k: v for k, v in ln.items() if k != "_line"} for ln in read_record(path)]
+    without the seed, the start position, the deal's nonce and the legal-move counts."""
+    name = request.path_params["name"]
+    lines = await anyio.to_thread.run_sync(record_of, _tables(request), name)
+    lines = [{k: v for k, v in ln.items() if k != "_line"} for ln in lines]
     text = "".join(json.dumps(ln, ensure_ascii=False, separators=(",", ":")) + "\n"
                    for ln in public_record(lines))
     return Response(text, media_type="application/x-ndjson", headers={
-        "content-disposition": f'attachment; filename="{path.name}"'})
+        "content-disposition": f'attachment; filename="{name}"'})
+
+
+def _verify(tables: Tables, name: str) -> dict[str, Any]:
+    """``replay --verify`` on a finished record: the commitment and the deal (worker
+    thread)."""
+    lines = record_of(tables, name)
+    if lines[-1]["type"] != "result":
+        raise BadRequest("the race is still running: its deal is checked once it is over",
+                         409)
+    head = lines[0]
+    out: dict[str, Any] = {"record": name, "deal": head.get("deal"), "seed": head["seed"]}
+    try:
+        out["commitment"] = verify_deal(head, name)
+        setup = tables.setup_of(head, name)
+        replay(lines, setup.race_rules, setup.board, name)
+    except AveCaesarError as err:
+        return {**out, "verified": False, "error": str(err)}
+    return {**out, "verified": True,
+            "checked": [out["commitment"], "the seed gives the recorded start order and "
+                        "hands, every move is legal and the result is the replayed one"]}
+
+
+async def verify(request: Request) -> Response:
+    name = request.path_params["name"]
+    return JSONResponse(await off_loop(request, _verify, _tables(request), name))
 
 
 async def table_of_save(request: Request) -> Response:
-    """Continue a saved record that no table owns (uploaded, or from the terminal) at a new
-    table with one device passed around; the asker is its host."""
+    """Continue a record that no table owns (uploaded, or put into the saves folder from
+    the terminal) at a new table with one device passed around; the asker is its host. The
+    record is copied into the table's own race: its seed is known to whoever had the file,
+    so the new table says so (practice)."""
     storage, tables = _storage(request), _tables(request)
     name = request.path_params["name"]
-    path = storage.save_path(name)
-    owner = _record_tables(tables).get(name)
-    if owner is not None:
+    body = await json_body(request) if request.headers.get("content-length", "0") != "0" \
+        else {}
+    delay = field(body, "delay_ms", int, 700)
+    client = client_of(request)
+    await anyio.to_thread.run_sync(tables.check_new_table, client)
+    lines, owner = await anyio.to_thread.run_sync(_record, tables, name)
+    kept = None if owner is None else await anyio.to_thread.run_sync(tables.store.version,
+                                                                      owner)
+    if kept is not None:
         raise BadRequest(f"this game is played at table {owner}: open it from its host's "
                          "device", 409)
-    game = await anyio.to_thread.run_sync(Game.resume, path, storage.checked_header)
-    table = Table(Tables.new_id(), secrets.token_urlsafe(18), True,
-                  int(field(await json_body(request), "delay_ms", int, 700))
-                  if request.headers.get("content-length", "0") != "0" else 700,
-                  [Seat(p.name, p.bot, secrets.token_urlsafe(18))
-                   for p in game.setup.seats], [name])
-    table.game = game
-    tables.save(table)
+    head = lines[0]
+    if lines[-1]["type"] == "result":
+        raise BadRequest("this race is over: watch its replay", 409)
+
+    def resume() -> tuple[Table, Game]:
+        setup = tables.setup_of(head, name)
+        turns = [ln for ln in lines[1:] if ln["type"] != "result"]
+        replay([head, *turns], setup.race_rules, setup.board, name, partial=True)
+        game = Game.from_lines(setup, head, turns)
+        game.deal = {"by": "host"}
+        copy = storage.new_race_name(setup.seats[0].name)
+        game.path = Path(copy)
+        table = Table(Tables.new_id(), secrets.token_urlsafe(18), True, delay,
+                      [Seat(p.name, p.bot, secrets.token_urlsafe(18)) for p in setup.seats],
+                      [copy], client=client)
+        tables.create(table, game, game.record()[1:])
+        return table, game
+
+    table, _game = await off_loop(request, resume)
     tables.add(table)
-    table.refresh()
-    table.schedule_bots()
+    table.schedule()
     return JSONResponse({**links(table, _base(request)), "token": table.host,
-                         "view": table.view(Role.HOST, None)})
+                         "view": await table.view(Role.HOST, None)})
 
 
 def routes() -> list[BaseRoute]:
@@ -431,5 +554,6 @@ def routes() -> list[BaseRoute]:
         WebSocketRoute("/api/tables/{tid}/live", live),
         Route("/api/saves", saves),
         Route("/api/saves/{name}", save_file),
+        Route("/api/saves/{name}/verify", verify),
         Route("/api/saves/{name}/table", table_of_save, methods=["POST"]),
     ]

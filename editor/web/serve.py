@@ -6,6 +6,7 @@ import contextlib
 import ipaddress
 import os
 import socket
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,7 +14,10 @@ import typer
 
 from avecaesar.engine.data.errors import AveCaesarError
 
-__all__ = ["lan_addresses", "serve"]
+__all__ = ["SWITCH_INTERVAL", "lan_addresses", "serve"]
+
+#: seconds (sys.setswitchinterval) a thread may run before another gets the interpreter
+SWITCH_INTERVAL = 0.001
 
 
 def serve(
@@ -22,9 +26,18 @@ def serve(
                     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port (0: any free one).", min=0, max=65535)
                     ] = 8765,
-    data: Annotated[Path, typer.Option(help="Folder for uploads (uploads/), game records "
-                                       "(saves/) and the tables' seat tokens (tables/).")
+    data: Annotated[Path, typer.Option(help="Folder for the database (tables.db: tables, "
+                                       "races, uploads), the uploads' files (uploads/) and "
+                                       "records to open (saves/).")
                     ] = Path("avecaesar-data"),
+    db: Annotated[str | None, typer.Option(
+        "--db", help="The database: a postgresql://USER@HOST/NAME URL, shared by several "
+        "server processes behind one proxy (needs psycopg), or a SQLite file (default: "
+        "DATA/tables.db).")] = None,
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", help="Change a limit, KEY=VALUE (docs/web.md lists them: "
+        "tables-per-client, new-tables, uploads, running-tables, sockets, …); repeat for "
+        "more.")] = None,
     allow_host: Annotated[list[str] | None, typer.Option(
         "--allow-host", help="Another name this machine is reached by (besides its IP "
         "addresses, localhost and its own name); repeat for more.")] = None,
@@ -36,8 +49,15 @@ def serve(
 
     Example: avecaesar serve --port 8000
     """
+    from avecaesar.editor.web.limits import Limits
+    from avecaesar.engine.data.errors import UsageError
+
     _check_data_folder(data)
-    _serve(host, port, data, allow_host or [])
+    try:
+        limits = Limits.parse(limit or [])
+    except AveCaesarError as err:
+        raise UsageError(str(err)) from None
+    _serve(host, port, data, allow_host or [], db, limits)
 
 
 def _check_data_folder(data: Path) -> None:
@@ -119,7 +139,8 @@ def _announce(links: dict[str, Any]) -> None:
         typer.echo(f"seat {s['seat'] + 1}, {s['name']}: {s['link']}\n{out.getvalue()}")
 
 
-def _serve(host: str, port: int, data: Path, allow_hosts: list[str]) -> None:
+def _serve(host: str, port: int, data: Path, allow_hosts: list[str], db: str | None,
+           limits: Any) -> None:
     import uvicorn
 
     from avecaesar.editor.web.app import create_app
@@ -138,10 +159,14 @@ def _serve(host: str, port: int, data: Path, allow_hosts: list[str]) -> None:
                              "another --port") from None
     bound = sock.getsockname()[1]
     url, who = _reach(host, bound)
-    app = create_app(data, public_url=url, announce=_announce, allow_hosts=allow_hosts)
-    typer.echo(f"Ave Caesar table at {url}/ (records in {Path(os.path.realpath(data)) / 'saves'}; "
-               "Ctrl-C stops)")
+    app = create_app(data, public_url=url, announce=_announce, allow_hosts=allow_hosts,
+                     db=db, limits=limits)
+    typer.echo(f"Ave Caesar table at {url}/ (tables in {app.state.store.describe()}, data in "
+               f"{Path(os.path.realpath(data))}; Ctrl-C stops)")
     for line in who:
         typer.echo(line)
+    # an upload parsed in a worker thread holds the interpreter's lock up to this long
+    # before the event loop gets it back (5 ms by default, once per thread hop of a move)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     config = uvicorn.Config(app, log_level="warning", ws="wsproto")
     uvicorn.Server(config).run(sockets=[sock])

@@ -1,11 +1,14 @@
-"""The server's folders: uploads (courses, house-rules and variant files), game records
-(saves) and the tables' private files (tables, see tables.py).
+"""The server's uploads and folders: courses, house-rules and variant files and records
+uploaded (kept in the database, store.py, by their content hash), the files the engine reads
+them from (``uploads/``, written from the database when needed), and ``saves/``, where a
+record put there by hand (from the terminal's ``play``) can be opened and continued.
 
 The server reads no other path: a course is a bundled id or an upload named by its content
-hash; a record is a file name inside the saves folder. Uploads are size-limited and do not
-pile up: at most :data:`MAX_UPLOADS` of each kind are kept (the least recently used one that
-no saved record names goes first), and the studio's checks of a text as it is typed are
-read from a scratch file that is deleted at once (:meth:`Storage.scratch_course`).
+hash; a record is a race in the database, an uploaded record, or a file name inside the
+saves folder. Uploads are size-limited and do not pile up (the database's retention keeps
+at most a number of each kind, never a course a kept race is played on); the studio's
+checks of a text as it is typed are read from a scratch file that is deleted at once
+(:meth:`Storage.scratch_course`).
 """
 
 from __future__ import annotations
@@ -17,27 +20,30 @@ import re
 import secrets
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
 from avecaesar.engine.data.paths import COURSES_DIR
-from avecaesar.engine.data.safeio import mtime, read_head, write_atomic
+from avecaesar.engine.data.safeio import mtime, write_atomic
 
-__all__ = ["MAX_COURSE_BYTES", "MAX_RECORD_BYTES", "MAX_RULES_BYTES", "MAX_UPLOADS",
-           "BadRequest", "Storage"]
+if TYPE_CHECKING:
+    from avecaesar.editor.web.store import Store
+
+__all__ = ["MAX_COURSE_BYTES", "MAX_RECORD_BYTES", "MAX_RULES_BYTES", "BadRequest",
+           "Storage"]
 
 MAX_COURSE_BYTES = 256 * 1024
 MAX_RULES_BYTES = 64 * 1024
 MAX_RECORD_BYTES = 4 * 1024 * 1024
-#: uploads of one kind (courses, rules files, records) kept at most
-MAX_UPLOADS = 200
 UPLOAD_PREFIX = "upload:"
 RULES_PREFIXES = ("house:", "variant:")
 _SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}\.jsonl$")
 _UPLOAD_NAME = re.compile(r"^[0-9a-f]{16}$")
+_UPLOADED_COURSE = re.compile(r"(?:^|/)uploads/courses/([0-9a-f]{16})\.yaml$")
+_RECORD_UPLOAD = re.compile(r"^upload-[0-9a-f]{12}\.jsonl$")
 
 
 class BadRequest(AveCaesarError):
@@ -49,30 +55,55 @@ class BadRequest(AveCaesarError):
 
 
 class Storage:
-    """``root/uploads`` (courses, with a copy of the bundled board pieces beside them so
-    their includes resolve) and ``root/saves`` (game records)."""
+    """``root/uploads`` (the files of the uploads the engine reads, with a copy of the
+    bundled board pieces beside them so their includes resolve) and ``root/saves`` (records
+    put there by hand); the uploads themselves are kept in ``store``."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, store: Store) -> None:
         self.root = Path(os.path.realpath(root))
+        self.store = store
         self.uploads = self.root / "uploads"
         self.saves = self.root / "saves"
         (self.uploads / "courses").mkdir(parents=True, exist_ok=True)
         (self.uploads / "rules").mkdir(parents=True, exist_ok=True)
-        (self.uploads / "scratch").mkdir(parents=True, exist_ok=True)
         self.saves.mkdir(parents=True, exist_ok=True)
         pieces = COURSES_DIR / "pieces"
         if pieces.is_dir():
             shutil.copytree(pieces, self.uploads / "pieces", dirs_exist_ok=True)
 
+    def _materialize(self, path: Path, kind: str, name: str) -> Path | None:
+        """The file of upload ``kind``/``name``, written from the database when it is not
+        on this machine's disk yet (another server process stored it)."""
+        if path.is_file():
+            return path
+        body = self.store.upload(kind, name)
+        if body is None:
+            return None
+        write_atomic(path, body)
+        return path
+
     # courses -------------------------------------------------------------------------
-    def store_course(self, text: str) -> str:
-        """Keep an uploaded or pasted course; its reference is ``upload:<hash>``."""
+    def store_course(self, text: str, client: str = "",
+                     check: Callable[[str], Any] | None = None) -> str:
+        """Keep an uploaded or pasted course; its reference is ``upload:<hash>``.
+        ``check`` is given the file first (the CLI's reading): a course it refuses is not
+        kept."""
         data = text.encode("utf-8")
         if len(data) > MAX_COURSE_BYTES:
             raise BadRequest(f"the course file is {len(data)} bytes; at most "
                              f"{MAX_COURSE_BYTES} are accepted", 413)
         name = hashlib.sha256(data).hexdigest()[:16]
-        self._keep(self.uploads / "courses", f"{name}.yaml", data)
+        path = self.uploads / "courses" / f"{name}.yaml"
+        known = self.store.upload("course", name) is not None
+        if not path.is_file():
+            write_atomic(path, data)
+        if check is not None and not known:
+            try:
+                check(str(path))
+            except BaseException:
+                path.unlink(missing_ok=True)
+                raise
+        self.store.put_upload("course", name, text, client)
         return UPLOAD_PREFIX + name
 
     @staticmethod
@@ -96,36 +127,9 @@ class Storage:
         finally:
             path.unlink(missing_ok=True)
 
-    def _keep(self, folder: Path, name: str, data: bytes) -> Path:
-        """Store an upload (touched when it is there already), then drop the least
-        recently used ones beyond :data:`MAX_UPLOADS` that no saved record names."""
-        path = folder / name
-        if path.exists():
-            path.touch()
-            return path
-        write_atomic(path, data)  # whole or not at all: its name is its content's hash
-        files = sorted((p for p in folder.iterdir() if not p.name.startswith(".")),
-                       key=mtime)
-        if len(files) > MAX_UPLOADS:
-            named = self._named_by_records()
-            for old in files[:len(files) - MAX_UPLOADS]:
-                if old != path and old.stem not in named:
-                    old.unlink(missing_ok=True)
-        return path
-
-    def _named_by_records(self) -> set[str]:
-        """The upload hashes the saved records' headers name (read first lines only)."""
-        found: set[str] = set()
-        for rec in self.saves.glob("*.jsonl"):
-            data = read_head(rec, 1_000_000)  # never blocks on a FIFO, never a traceback
-            if data is None:
-                continue
-            head = data.split(b"\n", 1)[0].decode("utf-8", "replace")
-            found.update(re.findall(r"([0-9a-f]{16})\.yaml", head))
-        return found
-
     # house-rules and variant files -----------------------------------------------------
-    def store_rules_file(self, text: str, kind: str) -> tuple[str, dict[str, dict[str, Any]]]:
+    def store_rules_file(self, text: str, kind: str, client: str = ""
+                         ) -> tuple[str, dict[str, dict[str, Any]]]:
         """Keep an uploaded house-rules file (``kind`` house) or variant file (variant),
         read as the CLI reads ``--house`` / ``--variant`` files; its reference and its
         rules as house rules (dotted key → rule), which is how the record keeps them."""
@@ -136,15 +140,23 @@ class Storage:
         if kind not in ("house", "variant"):
             raise BadRequest("kind: house or variant")
         name = hashlib.sha256(data).hexdigest()[:16]
-        path = self._keep(self.uploads / "rules", f"{kind}-{name}.yaml", data)
-        return f"{kind}:{name}", self._read_rules(path, kind)
+        path = self.uploads / "rules" / f"{kind}-{name}.yaml"
+        write_atomic(path, text)  # read first: a file with mistakes is not kept
+        try:
+            rules = self._read_rules(path, kind)
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
+        self.store.put_upload(kind, name, text, client)
+        return f"{kind}:{name}", rules
 
     def rules_file(self, ref: str) -> dict[str, dict[str, Any]]:
         """The house rules of an uploaded house-rules or variant file."""
         kind, _, name = ref.partition(":")
-        path = self.uploads / "rules" / f"{kind}-{name}.yaml"
-        if kind not in ("house", "variant") or not _UPLOAD_NAME.match(name) \
-                or not path.is_file():
+        if kind not in ("house", "variant") or not _UPLOAD_NAME.match(name):
+            raise BadRequest(f"no uploaded rules file {ref!r}", 404)
+        path = self._materialize(self.uploads / "rules" / f"{kind}-{name}.yaml", kind, name)
+        if path is None or self.store.upload(kind, name) is None:
             raise BadRequest(f"no uploaded rules file {ref!r}", 404)
         return self._read_rules(path, kind)
 
@@ -176,8 +188,11 @@ class Storage:
         upload as its file inside the data folder; anything else is refused."""
         if ref.startswith(UPLOAD_PREFIX):
             name = ref[len(UPLOAD_PREFIX):]
-            path = self.uploads / "courses" / f"{name}.yaml"
-            if not _UPLOAD_NAME.match(name) or not path.is_file():
+            path = None
+            if _UPLOAD_NAME.match(name):
+                path = self._materialize(self.uploads / "courses" / f"{name}.yaml",
+                                         "course", name)
+            if path is None:
                 raise BadRequest(f"no uploaded course {ref!r}", 404)
             return str(path)
         base = ref.lower().removesuffix("-ccw")
@@ -186,12 +201,12 @@ class Storage:
                              "course file", 404)
         return ref
 
-    def course_ref(self, engine_ref: str) -> str:
-        """The inverse of :meth:`course_path` (for a record's header)."""
-        p = Path(engine_ref)
-        if p.suffix == ".yaml" and p.parent == self.uploads / "courses":
-            return UPLOAD_PREFIX + p.stem
-        return engine_ref
+    @staticmethod
+    def course_ref(engine_ref: str) -> str:
+        """The inverse of :meth:`course_path` (for a record's header): an upload's file,
+        in this server's data folder or another's, is ``upload:<hash>``."""
+        m = _UPLOADED_COURSE.search(engine_ref.replace("\\", "/"))
+        return UPLOAD_PREFIX + m.group(1) if m else engine_ref
 
     @staticmethod
     def rule_name(name: str) -> str:
@@ -209,32 +224,57 @@ class Storage:
         return self.course_path(self.course_ref(str(head.get("course", ""))))
 
     # records -------------------------------------------------------------------------
-    def new_save(self, stem: str) -> Path:
+    @staticmethod
+    def new_race_name(stem: str) -> str:
+        """A new race's record name (``20240521-201500-Anna-3fa9c1.jsonl``)."""
         safe = re.sub(r"[^A-Za-z0-9-]+", "-", stem).strip("-")[:40] or "race"
-        name = f"{time.strftime('%Y%m%d-%H%M%S')}-{safe}-{secrets.token_hex(3)}.jsonl"
-        return self.saves / name
+        return f"{time.strftime('%Y%m%d-%H%M%S')}-{safe}-{secrets.token_hex(3)}.jsonl"
 
-    def save_path(self, name: str) -> Path:
+    @staticmethod
+    def check_name(name: str) -> str:
         if not _SAVE_NAME.match(name) or ".." in name:
             raise BadRequest(f"not a record name: {name!r}")
-        path = self.saves / name
-        if not path.is_file():
-            raise BadRequest(f"no saved record {name!r}", 404)
-        return path
+        return name
 
-    def store_record(self, text: str) -> Path:
+    def saved_file(self, name: str) -> Path | None:
+        """A record put into the saves folder by hand (None: there is none)."""
+        path = self.saves / self.check_name(name)
+        return path if path.is_file() else None
+
+    def store_record(self, text: str, client: str = "") -> str:
+        """Keep an uploaded record; its name (``upload-<hash>.jsonl``)."""
         data = text.encode("utf-8")
         if len(data) > MAX_RECORD_BYTES:
             raise BadRequest(f"the record is {len(data)} bytes; at most {MAX_RECORD_BYTES} "
                              "are accepted", 413)
         name = f"upload-{hashlib.sha256(data).hexdigest()[:12]}.jsonl"
-        old = sorted(self.saves.glob("upload-*.jsonl"), key=mtime)
-        for gone in old[:max(len(old) + 1 - MAX_UPLOADS, 0)]:
-            if gone.name != name:
-                gone.unlink(missing_ok=True)
-        path = self.saves / name
-        write_atomic(path, data)
-        return path
+        self.store.put_upload("record", name, text, client)
+        return name
+
+    def uploaded_record(self, name: str) -> str | None:
+        """The text of an uploaded record (None: no such upload)."""
+        if not _RECORD_UPLOAD.match(name):
+            return None
+        return self.store.upload("record", name)
 
     def list_saves(self) -> list[Path]:
-        return sorted(self.saves.glob("*.jsonl"), key=mtime, reverse=True)
+        """The records put into the saves folder, newest first."""
+        return sorted((p for p in self.saves.glob("*.jsonl") if _SAVE_NAME.match(p.name)),
+                      key=mtime, reverse=True)
+
+    def prune(self) -> int:
+        """Delete the upload files whose upload the database no longer keeps."""
+        gone = 0
+        kept = {"course": set(self.store.upload_names("course")),
+                "house": set(self.store.upload_names("house")),
+                "variant": set(self.store.upload_names("variant"))}
+        for path in (self.uploads / "courses").glob("*.yaml"):
+            if _UPLOAD_NAME.match(path.stem) and path.stem not in kept["course"]:
+                path.unlink(missing_ok=True)
+                gone += 1
+        for path in (self.uploads / "rules").glob("*.yaml"):
+            kind, _, name = path.stem.partition("-")
+            if kind in ("house", "variant") and name not in kept[kind]:
+                path.unlink(missing_ok=True)
+                gone += 1
+        return gone

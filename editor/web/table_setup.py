@@ -5,7 +5,10 @@ only those written for the chosen ruleset —, a house-rules file and a variant 
 both end up in the record's house rules, so the game replays anywhere), the answers to the
 open values (asked as a form built from the server's structured list: key, why, citation,
 choices), a bundled course (each edition preselects its own) or an uploaded one, the seats
-(a person or a bot) and the seed.
+(a person or a bot), how long a chosen move waits to be confirmed, and — for practice only —
+the seed. Without one the server draws it in secret (``secrets``), never sent to or shown by
+a device before the race is over; a table whose setup names a seed is practice, and every
+device says so ("the deal is known to the host").
 """
 
 from __future__ import annotations
@@ -24,11 +27,18 @@ from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 from avecaesar.engine.data.limits import MAX_PLAYERS
 
-__all__ = ["ASKED", "SetupForm", "TableOptions", "catalog", "missing_values", "parse_setup"]
+__all__ = ["ASKED", "SEED_LIMIT", "SetupForm", "TableOptions", "catalog", "missing_values",
+           "parse_setup"]
 
 #: the citation of a value the table answered in the setup form (as the terminal's ``play``)
 ASKED = "house rule: asked at the table"
 MAX_DELAY_MS = 10_000
+#: the longest a chosen move waits for its confirmation before it is played by itself (ms)
+MAX_CONFIRM_MS = 60_000
+#: a move waits this long by default (the page's setup), long enough to take it back
+CONFIRM_MS = 4_000
+#: a seed the server draws is below this (2**53: a device's JavaScript reads it exactly)
+SEED_LIMIT = 2**53
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,8 @@ class TableOptions:
     shared: bool  # one device passed around
     delay_ms: int | None  # the bots' step time; None: they move when asked (the API)
     tournament: bool
+    confirm_ms: int | None = CONFIRM_MS  # a pending move is played by itself after it
+    practice: bool = False  # the seed was chosen by a person
 
 
 @functools.cache
@@ -103,7 +115,8 @@ def catalog() -> dict[str, Any]:
             "courses": sorted(bundled_courses()),
             "bots": [{"name": b.name, "doc": b.doc} for b in BOTS],
             "max_course_bytes": MAX_COURSE_BYTES, "max_players": MAX_PLAYERS,
-            "max_delay_ms": MAX_DELAY_MS}
+            "max_delay_ms": MAX_DELAY_MS, "confirm_ms": CONFIRM_MS,
+            "max_confirm_ms": MAX_CONFIRM_MS}
 
 
 def missing_values(err: MissingRuleValueError) -> list[dict[str, Any]]:
@@ -175,16 +188,22 @@ def parse_setup(data: dict[str, Any], storage: Storage) -> tuple[SetupForm, Tabl
     for name in [ruleset, *variants]:
         storage.rule_name(name)
     seed = field(data, "seed", int, None)
+    practice = seed is not None
     if seed is None:
-        seed = secrets.randbelow(1_000_000_000)
-    if not 0 <= seed < 2**63:
-        raise BadRequest("the seed is a whole number from 0")
+        seed = secrets.randbelow(SEED_LIMIT)  # the server's deal: nobody at the table chose it
+    if not 0 <= seed < SEED_LIMIT:
+        raise BadRequest(f"the seed is a whole number from 0 to {SEED_LIMIT - 1}")
     delay = field(data, "delay_ms", int, None)
     if delay is not None and not 0 <= delay <= MAX_DELAY_MS:
         raise BadRequest(f"delay_ms: 0 to {MAX_DELAY_MS} milliseconds, or null")
+    confirm = field(data, "confirm_ms", int, CONFIRM_MS) if "confirm_ms" not in data or \
+        data["confirm_ms"] is not None else None
+    if confirm is not None and not 0 <= confirm <= MAX_CONFIRM_MS:
+        raise BadRequest(f"confirm_ms: 0 to {MAX_CONFIRM_MS} milliseconds, or null (a chosen "
+                         "move waits for its player's confirmation)")
     setup = SetupForm(ruleset, tuple(variants), tuple(overrides.items()),
                       storage.course_path(field(data, "course", str)), seed, tuple(seats),
                       house=_house(data, storage))
     options = TableOptions(bool(field(data, "shared", bool, False)), delay,
-                           bool(field(data, "tournament", bool, False)))
+                           bool(field(data, "tournament", bool, False)), confirm, practice)
     return setup, options

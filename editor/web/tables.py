@@ -2,14 +2,17 @@
 
 A :class:`Table` holds the seats (a person or a bot; a person's seat may be handed to a bot
 by the host and taken back), the host's token, the seat tokens, the race being played (a
-:class:`~avecaesar.editor.table.game.Game`) and the devices subscribed to it. Every change
-runs under the table's one lock, in a worker thread (moves, bot turns, resume and next race
-never interleave), is written to the record before it is acknowledged, and is then pushed:
-each device gets the view for its token — the public table, plus its own seat's cards —
-computed once per change by :meth:`Table.publish`.
+:class:`~avecaesar.editor.table.game.Game`) and the devices subscribed to it. The database
+(store.py) is the truth; a table in memory is a copy that knows the version it reflects.
+Every change runs under the table's one lock, in a worker thread (moves, bot turns, timers
+and next race never interleave), and is one transaction that checks that version: a change
+computed on a copy that is no longer current (another request, another server process) is
+refused by the database, the copy catches up and the change is tried again on the current
+table — so an acknowledged move is never applied to a stale object, nor lost. Then it is
+pushed: each device gets the view for its token — the public table, plus its own seat's
+cards — computed once per change and language when first asked (:meth:`Table.view`).
 
-The table file (``tables/<id>.json``, readable by the server only) keeps the tokens so a
-restarted server knows every seat again; it is never served.
+The seats' tokens live in the database only (readable by the server only), never served.
 """
 
 from __future__ import annotations
@@ -17,34 +20,39 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
+import re
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
 
-from avecaesar.editor.render.lang import DEFAULT, LANGS, current, language
+from avecaesar.editor.render.lang import DEFAULT, current, language
 from avecaesar.editor.table.game import Game
 from avecaesar.editor.table.messages import say
+from avecaesar.editor.web.limits import Limits, TooMany
 from avecaesar.editor.web.storage import BadRequest, Storage
+from avecaesar.editor.web.store import Change, Conflict, RaceRow, Store, StoreError, TableRow
+from avecaesar.engine.core.race_setup import RaceSetup
+from avecaesar.engine.core.race_setup import Seat as SetupSeat
+from avecaesar.engine.core.record import setup_from_header
 from avecaesar.engine.data.errors import AveCaesarError
 
-__all__ = ["ABANDONED_AFTER", "FINISHED_AFTER", "MAX_LOADED", "Role", "Seat", "Subscriber",
-           "Table", "Tables"]
+__all__ = ["MAX_LOADED", "Role", "Seat", "Subscriber", "Table", "Tables"]
 
 FORMAT = "avecaesar-web-table"
-#: a finished race's table is freed from memory this long after its last change (seconds)
-FINISHED_AFTER = 30 * 60
-#: a race nobody has touched or watched for this long is freed (its record stays on disk)
-ABANDONED_AFTER = 6 * 3600
-#: tables kept in memory at most (the least recently used idle one is freed first)
-MAX_LOADED = 64
-_TABLE_ID = "t[0-9a-f]{12}"
+#: tables kept in memory at most (the least recently used idle one is freed first; the
+#: database keeps every table, so a freed one comes back when asked)
+MAX_LOADED = 256
+#: a table nobody has touched or watched for this long is freed from memory (seconds)
+IDLE_AFTER = 30 * 60
+#: how often a change refused as stale is tried again on the current table
+RETRIES = 4
+_TABLE_ID = re.compile(r"t[0-9a-f]{12}")
 
 
 class Role(StrEnum):
@@ -70,16 +78,24 @@ class Subscriber:
     """A device listening for its views: the newest one waits in a one-place queue (a slow
     device skips views it has not read, never the latest)."""
 
-    def __init__(self, key: str, seat: int | None, lang: str = DEFAULT) -> None:
+    def __init__(self, key: str, seat: int | None, lang: str = DEFAULT,
+                 client: str = "") -> None:
         self.key = key
         self.seat = seat
         self.lang = lang  # the device's language: its views are in it
+        self.client = client
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)
 
     def offer(self, view: dict[str, Any]) -> None:
         with contextlib.suppress(asyncio.QueueEmpty):
             self.queue.get_nowait()
         self.queue.put_nowait(view)
+
+
+def _same(a: str, b: str) -> bool:
+    """Tokens compared in constant time (as bytes: a non-ASCII text is simply wrong)."""
+    return secrets.compare_digest(a.encode("utf-8", "surrogatepass"),
+                                  b.encode("utf-8", "surrogatepass"))
 
 
 @dataclass
@@ -89,30 +105,38 @@ class Table:
     shared: bool  # one device passed around (the pass screen) instead of one per seat
     delay_ms: int | None  # the bots' step time; None: bots move only when asked (the API)
     seats: list[Seat]
-    races: list[str] = field(default_factory=list)  # the records, the current one last
+    races: list[str] = field(default_factory=list)  # the races, the current one last
     created: float = field(default_factory=time.time)
+    #: a pending move is confirmed by itself after this long (ms; None: only when asked)
+    confirm_ms: int | None = None
+    tournament: dict[str, Any] | None = None  # a tournament's file (tournament.py)
+    client: str = ""  # who set it up (the limits count per client)
     game: Game | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
-    version: int = 0
-    views: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict, repr=False)
+    version: int = 0  # the database's version this copy reflects
+    saved_ply: int = 0  # the current race's turns in the database
+    seq: int = 0  # changes not kept (who is online): a view's order within a version
     subscribers: set[Subscriber] = field(default_factory=set, repr=False)
     active: float = field(default_factory=time.monotonic, repr=False)
     bot_task: asyncio.Task[None] | None = field(default=None, repr=False)
-    #: this table's life in this server's memory: a device seeing a new epoch takes its
-    #: views afresh (the version counts from 1 again after a restart)
+    timer: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: this copy's life in this process: a device seeing a new epoch takes its views afresh
     epoch: str = field(default_factory=lambda: secrets.token_hex(4), repr=False)
     context: Tables | None = field(default=None, repr=False)
+    _views: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     # tokens ----------------------------------------------------------------------------
-    def role(self, token: str | None) -> tuple[Role, int | None]:
-        """``(HOST, None)``, ``(SEAT, i)`` or ``(SPECTATOR, None)``; an unknown token is
-        refused (a mistyped link must not silently watch)."""
-        if not token:
+    def role(self, token: object) -> tuple[Role, int | None]:
+        """``(HOST, None)``, ``(SEAT, i)`` or ``(SPECTATOR, None)``; an unknown token — or
+        one that is not a text — is refused (a mistyped link must not silently watch)."""
+        if token is None or token == "":
             return Role.SPECTATOR, None
-        if secrets.compare_digest(token, self.host):
+        if not isinstance(token, str):
+            raise BadRequest(say("bad_token"), 403)
+        if _same(token, self.host):
             return Role.HOST, None
         for i, s in enumerate(self.seats):
-            if s.bot is None and secrets.compare_digest(token, s.token):
+            if s.bot is None and _same(token, s.token):
                 return Role.SEAT, i
         raise BadRequest(say("bad_token"), 403)
 
@@ -121,6 +145,62 @@ class Table:
         """The key of a role's view: ``host``, ``spectator`` or ``seat:N``."""
         return f"seat:{seat}" if role == Role.SEAT else str(role)
 
+    # the database's copy --------------------------------------------------------------
+    def doc(self) -> dict[str, Any]:
+        """What the database keeps of the table besides its turn and races' rows."""
+        return {"format": FORMAT, "host": self.host, "shared": self.shared,
+                "delay_ms": self.delay_ms, "confirm_ms": self.confirm_ms,
+                "seats": [{"name": s.name, "bot": s.bot, "token": s.token,
+                           "stand_in": s.stand_in} for s in self.seats],
+                "races": list(self.races), "tournament": self.tournament}
+
+    def take_doc(self, doc: dict[str, Any]) -> None:
+        self.host, self.shared = str(doc["host"]), bool(doc["shared"])
+        self.delay_ms, self.confirm_ms = doc.get("delay_ms"), doc.get("confirm_ms")
+        self.seats = [Seat(s["name"], s.get("bot"), s["token"], s.get("stand_in"))
+                      for s in doc["seats"]]
+        self.races = list(doc["races"])
+        self.tournament = doc.get("tournament")
+
+    @classmethod
+    def of_row(cls, row: TableRow) -> Table:
+        t = cls(row.id, "", False, None, [], created=row.created, client=row.client)
+        t.take_doc(row.doc)
+        t.version = row.version
+        return t
+
+    def store(self) -> Store:
+        assert self.context is not None
+        return self.context.store
+
+    def sink(self, game: Game, doc: bool = False, new_race: RaceRow | None = None) -> None:
+        """Keep a change of the game (and with ``doc`` the table's seats and races) in one
+        transaction that checks this copy's version; called by :meth:`Game.write` in the
+        change's worker thread. :class:`Conflict` when the copy is stale."""
+        lines = game.record()
+        over = game.state.over
+        turns = lines[1:-1] if over else lines[1:]
+        start = 0 if new_race is not None else self.saved_ply
+        change = Change(self.id, self.version, game.turn_state(), self.races[-1],
+                        from_ply=start, lines=turns[start:],
+                        result=lines[-1] if over else None, undos=game.undos(),
+                        doc=self.doc() if doc or new_race is not None else None,
+                        new_race=new_race, over=over)
+        try:
+            self.version = self.store().commit(change)
+        except StoreError as err:
+            from avecaesar.editor.table.game import RecordWriteError
+
+            raise RecordWriteError(say("record_failed", why=str(err).rsplit(": ", 1)[-1])
+                                   ) from None
+        self.saved_ply = len(turns)
+
+    def attach(self, game: Game) -> None:
+        """Make ``game`` the table's race: its changes go to the database."""
+        game.sink = self.sink
+        self.game = game
+        self.sync_stand_ins()
+
     # the views -------------------------------------------------------------------------
     def online(self) -> set[int]:
         return {s.seat for s in self.subscribers if s.seat is not None}
@@ -128,205 +208,442 @@ class Table:
     def table_facts(self) -> dict[str, Any]:
         """What everyone may know about the table: the seats and who is connected."""
         on = self.online()
-        out = {"id": self.id, "shared": self.shared, "delay_ms": self.delay_ms,
-               "races": len(self.races), "version": self.version, "epoch": self.epoch,
-                "seats": [{"seat": i, "name": s.name,
-                           "kind": "person" if s.bot is None else "bot", "bot": s.bot,
-                           "stand_in": s.stand_in, "online": i in on}
-                          for i, s in enumerate(self.seats)]}
+        out: dict[str, Any] = {
+            "id": self.id, "shared": self.shared, "delay_ms": self.delay_ms,
+            "confirm_ms": self.confirm_ms, "races": len(self.races),
+            "version": self.version, "seq": self.seq, "epoch": self.epoch,
+            "seats": [{"seat": i, "name": s.name, "kind": "person" if s.bot is None else "bot",
+                       "bot": s.bot, "stand_in": s.stand_in, "online": i in on}
+                      for i, s in enumerate(self.seats)]}
         game = self.game
         if self.context is not None and game is not None:
-            storage = self.context.storage
-            out["course"] = storage.course_ref(game.setup.course)
-            if game.state.over and game.path is not None:
-                from avecaesar.editor.web.tournament import WebTournament
-
-                tour = WebTournament.of_record(storage.saves, game.path.name)
-                if tour is not None:
-                    out["tournament"] = tour.view(storage.saves)
+            out["course"] = self.context.storage.course_ref(game.setup.course)
+            if self.tournament is not None and game.state.over:
+                out["tournament"] = self._views.get(("", "tournament"))
         return out
 
-    def compute_views(self) -> dict[str, dict[str, dict[str, Any]]]:
-        """Every view of this moment, by language and key: each built from the engine's one
-        view for that seat (``Game.view_for``) — nothing else goes into a response."""
-        out = {}
-        for lang in LANGS:
-            with language(lang):
-                out[lang] = self._views()
-        return out
-
-    def _views(self) -> dict[str, dict[str, Any]]:
+    def _tournament_view(self) -> None:
+        """The tournament's standings (read from the races' rows: a worker thread)."""
         game = self.game
-        assert game is not None
-        facts = self.table_facts()
-        views: dict[str, dict[str, Any]] = {
-            Role.SPECTATOR: {"table": facts, "role": Role.SPECTATOR, "you": None,
-                             "race": game.view_for(None)},
-            Role.HOST: {"table": facts, "role": Role.HOST, "you": None,
-                        "race": game.view_for(None, shared=self.shared)}}
-        if not self.shared:
-            for i, s in enumerate(self.seats):
-                if s.bot is None:
-                    views[self.key(Role.SEAT, i)] = {"table": facts, "role": Role.SEAT,
-                                          "you": {"seat": i, "name": s.name},
-                                          "race": game.view_for(i)}
-        return views
+        if (self.context is not None and self.tournament is not None and game is not None
+                and game.state.over and ("", "tournament") not in self._views):
+            tour = self.context.tournament(self)
+            self._views["", "tournament"] = tour.view(self.context.lines_of)
 
-    def view(self, role: Role, seat: int | None, lang: str | None = None) -> dict[str, Any]:
-        """The view of ``role``/``seat`` in ``lang`` (default: the request's language)."""
-        if not self.views:
+    def _race_view(self, key: str, lang: str) -> dict[str, Any]:
+        """The race part of a view (the engine's one view for that seat), once per change
+        and language."""
+        found = self._views.get((lang, key))
+        if found is None:
+            game = self.game
+            assert game is not None
+            with language(lang):
+                if key == Role.SPECTATOR:
+                    found = game.view_for(None)
+                elif key == Role.HOST:
+                    found = game.view_for(None, shared=self.shared)
+                else:
+                    found = game.view_for(int(key.split(":")[1]))
+            self._views[lang, key] = found
+        return found
+
+    def build_view(self, role: Role, seat: int | None, lang: str | None = None
+                   ) -> dict[str, Any]:
+        """The view of ``role``/``seat`` in ``lang`` (default: the request's language);
+        call under the lock (the game must not change meanwhile)."""
+        if self.game is None:
             raise BadRequest("the table is being set up: try again in a moment", 409)
-        views = self.views.get(lang or current()) or self.views[DEFAULT]
-        return views.get(self.key(role, seat)) or views[Role.SPECTATOR]
+        lang = lang or current()
+        self._tournament_view()
+        if role == Role.SEAT and self.shared:
+            role, seat = Role.SPECTATOR, None
+        key = self.key(role, seat)
+        you = None
+        if role == Role.SEAT and seat is not None:
+            you = {"seat": seat, "name": self.seats[seat].name}
+        facts = self.table_facts()
+        return {"table": facts, "role": role, "you": you, "race": self._race_view(key, lang)}
 
-    def refresh(self) -> None:
-        """A new version of every view (any thread, under the lock)."""
-        self.version += 1
+    async def view(self, role: Role, seat: int | None, lang: str | None = None
+                   ) -> dict[str, Any]:
+        """:meth:`build_view` under the lock, in a worker thread when it must be computed."""
+        lang = lang or current()
+        async with self.lock:
+            key = self.key(Role.SPECTATOR if role == Role.SEAT and self.shared else role, seat)
+            if (lang, key) in self._views and (self.tournament is None
+                                                or ("", "tournament") in self._views):
+                return self.build_view(role, seat, lang)
+            return await anyio.to_thread.run_sync(self.build_view, role, seat, lang)
+
+    def changed(self) -> None:
+        """The game or the table changed: every view is computed again when asked."""
+        self._views.clear()
         self.active = time.monotonic()
-        self.views = self.compute_views()
 
-    def push(self) -> None:
-        """Offer the current views to every subscribed device (the event loop's thread)."""
-        for sub in list(self.subscribers):
-            sub.offer(self.view(Role.SEAT if sub.seat is not None else Role(sub.key), sub.seat,
-                                sub.lang))
-
-    def publish(self) -> None:
-        self.refresh()
-        self.push()
+    async def push(self) -> None:
+        """Send the current views to every subscribed device (each computed once)."""
+        subs = list(self.subscribers)
+        if not subs or self.game is None:
+            return
+        needed = {(s.lang, s.key) for s in subs} - set(self._views)
+        if needed or (self.tournament is not None and ("", "tournament") not in self._views):
+            def fill() -> None:
+                self._tournament_view()
+                for lang, key in needed:
+                    self._race_view(key, lang)
+            await anyio.to_thread.run_sync(fill)
+        facts = self.table_facts()
+        for sub in subs:
+            role = Role.SEAT if sub.seat is not None else Role(sub.key)
+            you = None if sub.seat is None else {"seat": sub.seat,
+                                                 "name": self.seats[sub.seat].name}
+            sub.offer({"table": facts, "role": role, "you": you,
+                       "race": self._views[sub.lang, sub.key]})
 
     # changes ---------------------------------------------------------------------------
     async def change(self, fn: Callable[[], Any]) -> Any:
-        """Run ``fn`` under the table's lock in a worker thread, then push the new views to
-        every device and let the bots move if it is their turn."""
+        """Run ``fn`` under the table's lock in a worker thread, on the current table: a
+        copy found stale (by the database) catches up and ``fn`` runs again. Then push the
+        new views and let the bots and the timer move."""
         async with self.lock:
             try:
-                result = await anyio.to_thread.run_sync(self._apply, fn)
+                for _attempt in range(RETRIES):
+                    await anyio.to_thread.run_sync(self.catch_up)
+                    try:
+                        result = await anyio.to_thread.run_sync(self._apply, fn)
+                        break
+                    except Conflict:
+                        continue
+                else:
+                    raise BadRequest("the table is changing too fast: try again", 409)
             finally:
-                self.push()
-        self.schedule_bots()
+                await self.push()
+        self.schedule()
         return result
 
     def _apply(self, fn: Callable[[], Any]) -> Any:
+        saved = self.memory()
         try:
             return fn()
+        except BaseException:
+            self.restore(saved)
+            raise
         finally:
             self.sync_stand_ins()
-            self.refresh()
+            self.changed()
+
+    def memory(self) -> tuple[Any, ...]:
+        """The table's fields a change may alter (the game's are its own)."""
+        return ([Seat(s.name, s.bot, s.token, s.stand_in) for s in self.seats],
+                list(self.races), self.game, None if self.game is None else
+                self.game.memory(), self.version, self.saved_ply, self.tournament)
+
+    def restore(self, saved: tuple[Any, ...]) -> None:
+        (self.seats, self.races, self.game, game_memory, self.version, self.saved_ply,
+         self.tournament) = saved
+        if self.game is not None and game_memory is not None:
+            self.game.restore(game_memory)
+
+    def catch_up(self) -> bool:
+        """Bring this copy to the database's version (worker thread, under the lock);
+        True if it changed."""
+        tables = self.context
+        assert tables is not None
+        store = tables.store
+        now = store.version(self.id)
+        if now is None:
+            raise BadRequest(f"no table {self.id!r}", 404)
+        if now == self.version and self.game is not None:
+            return False
+        row = store.table(self.id)
+        assert row is not None
+        game = self.game
+        self.take_doc(row.doc)
+        if game is None or game.path is None or game.path.name != row.race:
+            self.attach(tables.load_game(row.race))
+        else:
+            race = store.race(row.race)
+            assert race is not None
+            game.play_lines(store.moves(row.race, after=self.saved_ply))
+            if len(race.undos) != len(game.undos()):
+                game.log = [t for t in game.log if not t.get("undo")]
+                game.put_undos(race.undos)
+        assert self.game is not None
+        self.saved_ply = len(self.game.turns)
+        self.game.set_turn_state(row.turn)
+        self.version = row.version
+        self.sync_stand_ins()
+        self.changed()
+        return True
+
+    async def sync(self) -> None:
+        """Catch up with the database if another request or process changed the table,
+        and push the news."""
+        async with self.lock:
+            changed = await anyio.to_thread.run_sync(self.catch_up)
+            if changed:
+                await self.push()
+        if changed:
+            self.schedule()
 
     def sync_stand_ins(self) -> None:
         if self.game is not None:
             self.game.stand_in = {i: s.stand_in for i, s in enumerate(self.seats)
                                   if s.stand_in is not None and s.bot is None}
 
-    def schedule_bots(self) -> None:
-        """Step the bots one at a time, each after the step time (not while one is due)."""
+    async def online_changed(self) -> None:
+        """A device came or went: the seats' online marks change (nothing is kept)."""
+        async with self.lock:
+            self.seq += 1
+            await self.push()
+
+    # bots and the timer ----------------------------------------------------------------
+    def schedule(self) -> None:
+        """Step the bots one at a time, each after the step time; confirm a pending move
+        when its time has come."""
         game = self.game
-        if (self.delay_ms is None or game is None or not game.bot_to_move()
+        if game is None:
+            return
+        p = game.pending
+        if p is not None and p.deadline is not None and (self.timer is None
+                                                          or self.timer.done()):
+            self.timer = asyncio.get_running_loop().create_task(self._timer())
+        if (self.delay_ms is None or not game.bot_to_move() or game.pending is not None
                 or (self.bot_task is not None and not self.bot_task.done())):
             return
         self.bot_task = asyncio.get_running_loop().create_task(self._bots())
 
+    async def _timer(self) -> None:
+        """Confirm each pending move at its deadline (a move taken back and chosen again
+        has a new one)."""
+        while True:
+            game = self.game
+            p = None if game is None else game.pending
+            if p is None or p.deadline is None:
+                return
+            wait = p.deadline - time.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+
+            def due() -> None:
+                g = self.game
+                q = None if g is None else g.pending
+                if g is not None and q is not None and q.deadline is not None \
+                        and q.deadline <= time.time():
+                    g.confirm()
+            try:
+                await self.change(due)
+            except AveCaesarError:
+                await asyncio.sleep(1.0)  # not kept (a full disk): try again
+
     async def _bots(self) -> None:
         while True:
             await asyncio.sleep((self.delay_ms or 0) / 1000)
-            async with self.lock:
-                game = self.game
-                if game is None or not game.bot_to_move() or self.delay_ms is None:
-                    return
-                try:
-                    await anyio.to_thread.run_sync(self._apply, game.step_bot)
-                except AveCaesarError:
-                    return  # the record could not be written: the next change tries again
-                finally:
-                    self.push()
+            game = self.game
+            if game is None or not game.bot_to_move() or self.delay_ms is None:
+                return
+
+            def step() -> None:
+                g = self.game
+                if g is not None and g.bot_to_move() and g.pending is None:
+                    g.step_bot()
+            try:
+                await self.change(step)
+            except AveCaesarError:
+                return  # not kept (a full disk): the next change tries again
 
     def stop(self) -> None:
-        if self.bot_task is not None:
-            self.bot_task.cancel()
-
-    # the file --------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "id": self.id, "host": self.host, "shared": self.shared,
-                "delay_ms": self.delay_ms, "seats": [asdict(s) for s in self.seats],
-                "races": self.races, "created": self.created}
+        for task in (self.bot_task, self.timer):
+            if task is not None:
+                task.cancel()
 
 
 class Tables:
-    """The tables in memory, their files in ``tables/``, and freeing idle ones."""
+    """The tables in memory (copies of the database's), loading and freeing them; the
+    races' setups composed once per process."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, store: Store, limits: Limits | None = None) -> None:
         self.storage = storage
-        self.folder = storage.root / "tables"
-        self.folder.mkdir(parents=True, exist_ok=True)
-        os.chmod(self.folder, 0o700)
+        self.store = store
+        self.limits = limits or Limits()
         self.loaded: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._setups: dict[str, RaceSetup] = {}
+        self.sockets: dict[str, int] = {}  # client → live connections
 
-    def file(self, tid: str) -> Path:
-        import re
-
-        if not re.fullmatch(_TABLE_ID, tid):
+    @staticmethod
+    def check_id(tid: str) -> str:
+        if not _TABLE_ID.fullmatch(tid):
             raise BadRequest(f"not a table: {tid!r}", 404)
-        return self.folder / f"{tid}.json"
+        return tid
 
     @staticmethod
     def new_id() -> str:
         return "t" + secrets.token_hex(6)
 
-    def save(self, table: Table) -> None:
-        from avecaesar.engine.data.safeio import write_atomic
+    # races ---------------------------------------------------------------------------
+    def setup_of(self, head: dict[str, Any], name: str) -> RaceSetup:
+        """The setup a header names (composed once per rules and course in this process)."""
+        key = json.dumps({k: head.get(k) for k in ("ruleset", "variants", "overrides",
+                                                  "house", "course", "rules_files")},
+                         sort_keys=True, default=str)
+        base = self._setups.get(key)
+        if base is None:
+            base, _differs = setup_from_header(head, name, self.storage.checked_header(head))
+            if len(self._setups) > 64:
+                self._setups.clear()
+            self._setups[key] = base
+        return base.for_race(
+            seats=[SetupSeat(p["name"], p.get("bot")) for p in head.get("players", [])],
+            seed=int(head["seed"]), bot_budget=head.get("bot_budget"), race=head.get("race"),
+            start_order=head["seats"] if head.get("seated") else None)
 
-        path = self.file(table.id)
-        write_atomic(path, json.dumps(table.to_json(), ensure_ascii=False))
-        os.chmod(path, 0o600)
+    def lines_of(self, name: str) -> list[dict[str, Any]]:
+        """A race's record from the database (with line numbers, as a file read gives)."""
+        lines = self.store.record_lines(name)
+        if lines is None:
+            raise BadRequest(f"no saved record {name!r}", 404)
+        return [{**ln, "_line": i} for i, ln in enumerate(lines, start=1)]
 
+    def load_game(self, name: str) -> Game:
+        """The race ``name`` from its rows: its setup, every turn played again, its undos."""
+        race = self.store.race(name)
+        if race is None:
+            raise AveCaesarError(f"the race {name} is missing from the database")
+        head = {**race.header, "_line": 1}
+        game = Game.from_lines(self.setup_of(head, name), head, self.store.moves(name),
+                               Path(name))
+        game.put_undos(race.undos)
+        return game
+
+    def tournament(self, table: Table) -> Any:
+        from avecaesar.editor.web.tournament import WebTournament
+
+        assert table.tournament is not None
+        return WebTournament.of_doc(table.tournament)
+
+    # tables --------------------------------------------------------------------------
     def add(self, table: Table) -> Table:
-        self.sweep()
         table.context = self
         self.loaded[table.id] = table
+        self.free()
         return table
 
-    def get(self, tid: str) -> Table:
-        """The table ``tid``: in memory, or read from its file and its race resumed from
-        the record (every move re-checked by the engine)."""
+    def create(self, table: Table, game: Game, lines: Sequence[dict[str, Any]] = ()
+               ) -> None:
+        """Keep a new table with its first race (worker thread)."""
+        table.context = self
+        name = table.races[-1]
+        head = game.record()[0]
+        row = TableRow(table.id, 1, table.doc(), game.turn_state(), name, False,
+                       table.client, table.created, time.time())
+        race = RaceRow(name, table.id, head, str(head.get("course", "")),
+                       ply=len(game.turns))
+        self.store.create(row, race, lines)
+        table.version, table.saved_ply = 1, len(game.turns)
+        table.attach(game)
+        table.changed()
+
+    async def get(self, tid: str) -> Table:
+        """The table ``tid``, current: the copy in memory (caught up if the database has
+        a newer version), or loaded from the database."""
+        self.check_id(tid)
         found = self.loaded.get(tid)
         if found is not None:
+            now = await anyio.to_thread.run_sync(self.store.version, tid)
+            if now is None:
+                self.loaded.pop(tid, None)
+                raise BadRequest(f"no table {tid!r}", 404)
+            if now != found.version:
+                await found.sync()
+            found.active = time.monotonic()
+            found.schedule()
             return found
-        path = self.file(tid)
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise BadRequest(f"no table {tid!r} (it may have been on another server)",
-                             404) from None
-        except (OSError, json.JSONDecodeError) as err:
-            raise AveCaesarError(f"the table {tid} cannot be read: {err}") from None
-        table = Table(doc["id"], doc["host"], bool(doc["shared"]), doc.get("delay_ms"),
-                      [Seat(**s) for s in doc["seats"]], list(doc["races"]),
-                      float(doc.get("created", time.time())))
-        record = self.storage.save_path(table.races[-1])
-        table.game = Game.resume(record, self.storage.checked_header)
-        table.sync_stand_ins()
-        self.add(table)
-        table.publish()
+        lock = self._loading.setdefault(tid, asyncio.Lock())
+        async with lock:
+            found = self.loaded.get(tid)
+            if found is None:
+                found = await anyio.to_thread.run_sync(self._load, tid)
+                self.add(found)
+            self._loading.pop(tid, None)
+        found.schedule()
+        return found
+
+    def _load(self, tid: str) -> Table:
+        row = self.store.table(tid)
+        if row is None:
+            raise BadRequest(f"no table {tid!r}", 404)
+        table = Table.of_row(row)
+        table.context = self
+        table.attach(self.load_game(row.race))
+        assert table.game is not None
+        table.game.set_turn_state(row.turn)
+        table.saved_ply = len(table.game.turns)
+        table.changed()
         return table
 
-    def sweep(self, now: float | None = None) -> list[str]:
-        """Free the tables of finished races after :data:`FINISHED_AFTER`, of abandoned
-        ones after :data:`ABANDONED_AFTER`, and the least recently used idle ones beyond
-        :data:`MAX_LOADED`; a device still subscribed keeps its table."""
+    def on_remote(self, tid: str, version: int, loop: asyncio.AbstractEventLoop) -> None:
+        """Another server process changed table ``tid`` (its NOTIFY, from the listening
+        thread): a copy in memory catches up and pushes to its devices."""
+        table = self.loaded.get(tid)
+        if table is not None and version > table.version:
+            loop.call_soon_threadsafe(lambda: loop.create_task(table.sync()))
+
+    def free(self, now: float | None = None) -> list[str]:
+        """Free copies from memory: idle for :data:`IDLE_AFTER`, and the least recently
+        used beyond :data:`MAX_LOADED` (never one with a device subscribed, a change under
+        way or a move waiting for its timer). The database keeps them."""
         now = time.monotonic() if now is None else now
-        freed = []
-        for tid, t in list(self.loaded.items()):
-            if t.subscribers or t.lock.locked():
-                continue
-            over = t.game is None or t.game.state.over
-            idle = now - t.active
-            if idle > (FINISHED_AFTER if over else ABANDONED_AFTER):
-                freed.append(tid)
-        idle_ones = sorted((t.active, tid) for tid, t in self.loaded.items()
-                           if not t.subscribers and tid not in freed)
-        extra = len(self.loaded) - len(freed) - MAX_LOADED
-        freed += [tid for _a, tid in idle_ones[:max(extra, 0)]]
-        for tid in freed:
+
+        def busy(t: Table) -> bool:
+            return bool(t.subscribers) or t.lock.locked() or (
+                t.game is not None and t.game.pending is not None)
+        idle = sorted((t.active, tid) for tid, t in self.loaded.items() if not busy(t))
+        gone = [tid for active, tid in idle if now - active > IDLE_AFTER]
+        extra = len(self.loaded) - len(gone) - MAX_LOADED
+        gone += [tid for _a, tid in idle if tid not in gone][:max(extra, 0)]
+        for tid in gone:
             self.loaded.pop(tid).stop()
-        return freed
+        return gone
+
+    # limits --------------------------------------------------------------------------
+    def check_new_table(self, client: str) -> None:
+        """429 or 507 when ``client`` or the server may not set up another table."""
+        self.limits.check_disk(self.storage.root)
+        self.limits.check_new_table(self.store.counts(client, time.time()
+                                                      - self.limits.window))
+
+    def check_upload(self, client: str) -> None:
+        self.limits.check_disk(self.storage.root)
+        self.limits.check_upload(self.store.counts(client, time.time() - self.limits.window))
+
+    def join(self, table: Table, client: str) -> None:
+        """Count a new live connection, or refuse it (the limits)."""
+        lim = self.limits
+        if len(table.subscribers) >= lim.sockets_per_table:
+            raise TooMany(f"this table has {len(table.subscribers)} live connections, its "
+                          "most: close one (another tab?) and try again")
+        if self.sockets.get(client, 0) >= lim.sockets_per_client:
+            raise TooMany(f"you have {self.sockets[client]} live connections: close some "
+                          "and try again")
+        if sum(self.sockets.values()) >= lim.sockets:
+            raise TooMany("the server has as many live connections as it takes: try again "
+                          "in a minute", 507)
+        self.sockets[client] = self.sockets.get(client, 0) + 1
+
+    def leave(self, client: str) -> None:
+        n = self.sockets.get(client, 0) - 1
+        if n > 0:
+            self.sockets[client] = n
+        else:
+            self.sockets.pop(client, None)
+
+    def retention(self) -> dict[str, int]:
+        """The database's retention sweep (worker thread): see :meth:`Store.sweep`."""
+        lim = self.limits
+        try:
+            return self.store.sweep(time.time(), lim.ended_after, lim.max_uploads,
+                                    lim.kept_races)
+        except StoreError:
+            return {}

@@ -2,24 +2,28 @@
 
 The course of each race (rotation or draw), the start order of the next race and the
 standings come from the engine (``choose_course``, ``next_seats``, ``race_result``,
-``standings``). The tournament file (``saves/<id>.tournament.json``) lists the setup and
-the record of each race; the races are the ordinary game records (``seated`` after the
-first race).
+``standings``). The table keeps the tournament (its setup and the record of each race) in
+its document in the database; the races are the ordinary game records (``seated`` after
+the first race). A tournament of people is dealt race by race: each race's seed is drawn by
+the server and committed to, not derived from one tournament seed (the first race's
+revealed seed would tell every later deal); a tournament with a chosen seed (practice)
+keeps the CLI's ``seed × 1000 + r``.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from avecaesar.editor.table.game import Game
+from avecaesar.editor.web.table_setup import SEED_LIMIT
 from avecaesar.engine.core.race import outcome
 from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup, Seat
-from avecaesar.engine.core.record import read_record, replay
+from avecaesar.engine.core.record import replay
 from avecaesar.engine.core.ruleset_adapter import TournamentRules
 from avecaesar.engine.core.tournament import (
     TournamentError,
@@ -31,11 +35,12 @@ from avecaesar.engine.core.tournament import (
 )
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
-from avecaesar.engine.data.safeio import write_atomic
 
 __all__ = ["WebTournament"]
 
 FORMAT = "avecaesar-web-tournament"
+#: a race's record lines by its name
+Lines = Callable[[str], list[dict[str, Any]]]
 
 
 @dataclass
@@ -49,35 +54,16 @@ class WebTournament:
     courses: list[str] | None  # None: the edition's rotation (or draw)
     races: list[str] = field(default_factory=list)  # record names, race 1 first
     house: dict[str, dict[str, Any]] | None = None  # house rules (files, answers)
+    dealt: bool = True  # each race's seed drawn by the server (False: practice)
 
-    # files ---------------------------------------------------------------------------
-    @staticmethod
-    def file(saves: Path, tid: str) -> Path:
-        return saves / f"{tid}.tournament.json"
-
-    def save(self, saves: Path) -> None:
-        # a unique temporary name beside it (never a fixed ``.tmp``), removed on failure
-        write_atomic(self.file(saves, self.id),
-                     json.dumps({"format": FORMAT, **asdict(self)}, ensure_ascii=False))
+    # the table's document ------------------------------------------------------------
+    def to_doc(self) -> dict[str, Any]:
+        return {"format": FORMAT, **asdict(self)}
 
     @classmethod
-    def load(cls, saves: Path, tid: str) -> WebTournament:
-        path = cls.file(saves, tid)
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
-            raise AveCaesarError(f"cannot read the tournament {tid!r}: {err}") from None
-        doc.pop("format", None)
-        return cls(**doc)
-
-    @classmethod
-    def of_record(cls, saves: Path, record: str) -> WebTournament | None:
-        for path in saves.glob("*.tournament.json"):
-            if record in path.read_text(encoding="utf-8"):
-                t = cls.load(saves, path.name.removesuffix(".tournament.json"))
-                if record in t.races:
-                    return t
-        return None
+    def of_doc(cls, doc: dict[str, Any]) -> WebTournament:
+        fields = {k: v for k, v in doc.items() if k != "format"}
+        return cls(**fields)
 
     # rules ---------------------------------------------------------------------------
     def chosen(self) -> ChosenRules:
@@ -94,11 +80,11 @@ class WebTournament:
         pool = sorted(c for c in bundled_courses() if c.startswith(chosen.edition + "/"))
         return chosen.tournament_rules, pool
 
-    def results(self, saves: Path) -> list[Any]:
+    def results(self, lines_of: Lines) -> list[Any]:
         """The finished races as the engine's race results."""
         out = []
         for r, name in enumerate(self.races, start=1):
-            lines = read_record(saves / name)
+            lines = lines_of(name)
             head = lines[0]
             setup = self.chosen().on(head["course"])
             state = replay(lines, setup.race_rules, setup.board, name, partial=True)
@@ -110,10 +96,11 @@ class WebTournament:
                                     for ln in lines]))
         return out
 
-    def next_game(self, saves: Path, new_path: Path) -> Game:
-        """Start the next race: its course, seed and start order as the rules give them."""
+    def next_game(self, lines_of: Lines, name: str) -> Game:
+        """Start the next race (its record ``name``): its course and start order as the
+        rules give them, its seed drawn by the server (practice: from the chosen seed)."""
         t, pool = self.rules()
-        done = self.results(saves)
+        done = self.results(lines_of)
         if len(done) < len(self.races):
             raise AveCaesarError("the current race of the tournament is not over yet")
         r = len(self.races) + 1
@@ -126,36 +113,38 @@ class WebTournament:
             course = choose_course(t, k, len(self.players), self.courses, raced, pool, rng)
             raced.append(course)
         seats = next_seats(t, done[-1].seats, done[-1].seat_order) if done else None
+        seed = secrets.randbelow(SEED_LIMIT) if self.dealt else race_seed(self.seed, r)
         setup = self.chosen().on(course).for_race(
             seats=[Seat(p["name"], p.get("bot")) for p in self.players],
-            seed=race_seed(self.seed, r), race=r, start_order=seats)
-        game = Game.new(setup, new_path)
-        self.races.append(new_path.name)
-        self.save(saves)
+            seed=seed, race=r, start_order=seats)
+        game = Game.new(setup, None, deal="server" if self.dealt else "host")
+        game.path = Path(name)
+        self.races.append(name)
         return game
 
-    def view(self, saves: Path) -> dict[str, Any]:
+    def view(self, lines_of: Lines) -> dict[str, Any]:
         t, _pool = self.rules()
-        done = self.results(saves)
+        done = self.results(lines_of)
         names = [p["name"] for p in self.players]
         return {"id": self.id, "race": len(self.races), "races": t.races,
                 "next": len(done) == len(self.races) < t.races,
                 "standings": [s.to_json() for s in standings(names, done, t.tie_break)]}
 
     @classmethod
-    def start(cls, saves: Path, setup: RaceSetup, new_path: Path, chosen_course: str
+    def start(cls, setup: RaceSetup, name: str, chosen_course: str, dealt: bool = True
               ) -> tuple[WebTournament, Game]:
-        """A new tournament and its first race: the rotation's course, or the chosen one for
-        every race when the rules name no playable course."""
+        """A new tournament and its first race (record ``name``): the rotation's course, or
+        the chosen one for every race when the rules name no playable course. ``dealt``:
+        the server draws each race's seed (``setup.seed`` then only draws the courses)."""
         chosen = setup.rules
         t = cls(f"t{secrets.token_hex(4)}", chosen.ruleset, list(chosen.variants),
                 chosen.overrides_dict, [s.to_json() for s in setup.seats], setup.seed, None,
                 house=None if chosen.house is None else {k: dict(v) for k, v in
-                                                         chosen.house.items()})
+                                                         chosen.house.items()}, dealt=dealt)
         t.__dict__["_chosen"] = chosen
         rules, pool = t.rules()
         try:
             choose_course(rules, 1, len(t.players), None, [], pool, random.Random(t.seed))
         except TournamentError:
             t.courses = [chosen_course]
-        return t, t.next_game(saves, new_path)
+        return t, t.next_game(lambda n: [], name)

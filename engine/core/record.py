@@ -7,11 +7,18 @@ skip with its reason); the last line is the result. ``schemas/game-record.schema
 validates each line. :func:`replay` re-checks every move and reports the first illegal one
 with its line number; :func:`setup_from_header` builds what a header names and says which of
 its files differ from what the record was played on.
+
+**A dealt race** (the web table's, for a table of people): its header's ``deal`` says the
+seed was drawn by the server and carries a commitment, shown to every device at the start —
+the SHA-256 of the seed, a secret nonce and the race's public header
+(:func:`deal_commitment`). The finished record reveals seed and nonce; :func:`verify_deal`
+checks the commitment, and :func:`replay` that the seed gives the recorded deal.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -36,12 +43,16 @@ from avecaesar.engine.data.schemas import validator
 from avecaesar.engine.data.values import JsonDict
 from avecaesar.engine.ruleset.embedded import embedded
 
-__all__ = ["FORMAT", "RecordError", "check_header_files", "files_the_record_named",
-           "read_record", "record_lines", "replay", "setup_from_header", "write_record"]
+__all__ = ["FORMAT", "NOT_COMMITTED", "RecordError", "check_header_files", "deal_commitment",
+           "files_the_record_named", "parse_record", "read_record", "record_lines", "replay",
+           "setup_from_header", "verify_deal", "write_record"]
 
 FORMAT = "avecaesar-game-record"
 VERSION = 1
 MAX_PROBLEMS = 50
+#: header keys a deal's commitment leaves out: the secrets it commits to (the seed, and the
+#: start position that follows from it), the deal itself, and what reading adds
+NOT_COMMITTED = ("seed", "start", "deal", "public", "_line")
 
 
 class RecordError(AveCaesarError):
@@ -79,6 +90,45 @@ def record_lines(run: RaceRun, header: JsonDict) -> list[JsonDict]:
     return lines
 
 
+def deal_commitment(head: JsonDict, seed: int, nonce: str) -> str:
+    """The SHA-256 (hex) a dealt race commits to before its first card: of the canonical
+    JSON (keys sorted, no spaces, UTF-8) of ``{"header": H, "nonce": nonce, "seed": seed}``,
+    where H is the record's header without :data:`NOT_COMMITTED` — the race's public header
+    (rules, course and its hash, players, start order). Anyone can recompute it from the
+    finished record."""
+    public = {k: v for k, v in head.items() if k not in NOT_COMMITTED}
+    text = json.dumps({"header": public, "nonce": nonce, "seed": seed}, sort_keys=True,
+                      ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def verify_deal(head: JsonDict, file: str = "record") -> str:
+    """Check a finished dealt record's commitment: the seed and nonce it reveals, with its
+    header, hash to the commitment shown at the start. Returns what was checked; a
+    :class:`RecordError` says what does not hold. (That the seed gives the recorded deal and
+    every move is legal is :func:`replay`'s check.)"""
+    line = int(head.get("_line", 1))
+    deal = head.get("deal")
+    if not isinstance(deal, dict):
+        raise RecordError(file, line, "the header has no deal: the race's seed was not "
+                          "committed to (a race of the CLI, or an older record)")
+    if deal.get("by") != "server":
+        raise RecordError(file, line, "practice: the seed was chosen by a person (the deal "
+                          "was known to them), so there is no commitment to check")
+    nonce, commitment = deal.get("nonce"), deal.get("commitment")
+    if not isinstance(commitment, str):
+        raise RecordError(file, line, "the deal has no commitment")
+    if not isinstance(nonce, str):
+        raise RecordError(file, line, "the deal's nonce is not revealed: a race in "
+                          "progress (its record is public, the nonce comes with the end)")
+    again = deal_commitment(head, int(head["seed"]), nonce)
+    if again != commitment:
+        raise RecordError(file, line, f"the commitment {commitment[:16]}… does not match "
+                          f"the seed, nonce and header ({again[:16]}…): this is not the "
+                          "deal promised at the start")
+    return f"commitment {commitment[:16]}… matches seed {head['seed']} and nonce {nonce}"
+
+
 def write_record(path: str | Path, lines: Iterable[JsonDict]) -> None:
     """Write a record at once (atomically: a crash never leaves half a record)."""
     write_atomic(path, "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":"))
@@ -89,7 +139,12 @@ def read_record(path: str | Path, limit: int | None = None) -> list[JsonDict]:
     """Parse and schema-check every line; all problems at once (the first 50), each with its
     line. A record over ``limit`` bytes (default: the records limit) is refused unread."""
     file = str(path)
-    text = read_text(path, limit or record_bytes_limit(), "record")
+    return parse_record(read_text(path, limit or record_bytes_limit(), "record"), file)
+
+
+def parse_record(text: str, file: str = "record") -> list[JsonDict]:
+    """The lines of a record's text, parsed and schema-checked as :func:`read_record`
+    does (the web table's records come from its database, not from a file)."""
     v = validator("urn:avecaesar:game-record")
     problems: list[Problem] = []
     out: list[JsonDict] = []

@@ -207,8 +207,8 @@ def public_event(e: Event) -> Event:
 
 def public_record(lines: Sequence[JsonDict]) -> list[JsonDict]:
     """A record as the table has seen it: a finished race's record whole; a race in
-    progress without the seed, the start notation and the legal-move counts (a record
-    without its result line is in progress)."""
+    progress without the seed, the start notation, the deal's nonce and the legal-move
+    counts (a record without its result line is in progress)."""
     if lines and lines[-1].get("type") == "result":
         return [dict(ln) for ln in lines]
     out = []
@@ -217,4 +217,7 @@ def public_record(lines: Sequence[JsonDict]) -> list[JsonDict]:
         out.append({k: v for k, v in ln.items() if k not in drop})
     if out:
         out[0]["public"] = True
+        deal = out[0].get("deal")
+        if isinstance(deal, dict):  # the commitment is public, its nonce comes with the end
+            out[0]["deal"] = {k: v for k, v in deal.items() if k != "nonce"}
     return out

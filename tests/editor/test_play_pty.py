@@ -5,8 +5,9 @@ The screens are cut where the program clears the terminal (``ESC [2J``, with the
 ``ESC [3J``): what stands between two clears is what the people at the table see at once.
 Every figure a screen shows is checked against the race replayed from the record: the hand
 of the person named, every chariot's points left, the bot's moves since that person's last
-turn. One person takes back a move on the pass screen (before the next hand is shown);
-Ctrl-C ends the game with exit code 130 and the record kept.
+turn. One person takes back a chosen move before ending the turn (nothing drawn yet) and
+chooses again; the pass screens offer no undo (the card is drawn); Ctrl-C ends the game with
+exit code 130 and the record kept.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ CLEAR = "\x1b[2J"
 PEOPLE = ["Anna", "Ben", "Cleo"]
 BOT = "P1-greedy"
 COURSE = "dicetree-2022/arena-carthago"
+CONFIRM = re.compile(r"press Enter to end your turn[^\n]*$")
 PASS = re.compile(r"press Enter[^\n]*$")
 ASK = re.compile(r"your move \(number[^\n]*$")
 
@@ -50,20 +52,20 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, int, Path]:
     child = _spawn(["play", "-r", "dicetree-2022", "-c", COURSE, "--humans", ",".join(PEOPLE),
                     "--players", "4", "--bots", "greedy", "--seed", "11", "--record", str(rec)])
     transcript: list[str] = []
-    offered = 0
-    for _ in range(40):
-        child.expect([PASS, ASK])
+    confirms = 0
+    for _ in range(60):
+        child.expect([CONFIRM, PASS, ASK])
         transcript.append(child.before + child.after)
         if child.match.re is ASK:
             child.sendline("1")
             continue
-        if "undo" in child.after:
-            offered += 1
-            if offered == 2:
+        if child.match.re is CONFIRM:
+            confirms += 1
+            if confirms == 2:  # the second person takes the move back: nothing was drawn
                 child.sendline("undo")
                 continue
         child.sendline("")
-    child.expect([PASS, ASK])
+    child.expect([CONFIRM, PASS, ASK])
     transcript.append(child.before + child.after)
     child.sendintr()  # Ctrl-C
     child.expect(pexpect.EOF)
@@ -118,8 +120,9 @@ def test_each_screen_shows_one_hand_its_owners(table: tuple[str, int, Path]) -> 
     for screen in _screens(text):
         hands = re.findall(r"^  hand: (.*)$", screen, re.M)
         mine = re.search(r"^(\w) \((\w+)\), your turn \(turn (\d+)\)", screen, re.M)
-        if "press Enter" in screen:
+        if re.search(r"^pass to \w+ — press Enter", screen, re.M):
             assert not hands, screen  # a pass screen: nobody's hand
+            assert "undo" not in screen  # the last card is drawn: nothing to take back
             continue
         if mine is None:
             continue
@@ -165,38 +168,44 @@ def test_the_public_part_stays_points_left_and_the_bots_moves(
     assert checked_bot >= 3
 
 
-def test_undo_on_the_pass_screen_returns_to_the_mover(table: tuple[str, int, Path]) -> None:
-    text, _code, _rec = table
+def test_undo_before_the_draw_returns_to_the_mover_s_choice(table: tuple[str, int, Path]
+                                                           ) -> None:
+    """``undo`` at the mover's own prompt (the move chosen, the turn not ended): taken back
+    with nothing drawn, and the same person chooses again on the same screen — no pass
+    screen, no other hand, the same turn."""
+    text, _code, rec = table
     text = text.replace("\r\n", "\n")
-    m = re.search(r"pass to (\w+) — press Enter \(or type undo: (\w+) takes back their "
-                  r"move\) undo[\s\x1b\[\dJH]*undone: back to ply (\d+)", text)
+    m = re.search(r"end your turn \(your card is drawn then\), or type undo to choose again"
+                  r" undo\s*taken back \(nothing was drawn\): choose again\s*your move", text)
     assert m, text[-3000:]
-    nobody, mover, ply = m[1], m[2], int(m[3])
-    after = text[m.end():]
-    # the next hand shown is the mover's, at the same turn again: not the next person's
+    before, after = text[:m.start()], text[m.end():]
+    assert CLEAR not in text[before.rfind("your turn (turn"):m.end()]  # the same screen
+    turn = re.findall(r"^\w \((\w+)\), your turn \(turn (\d+)\)", before, re.M)[-1]
     nxt = re.search(r"^\w \((\w+)\), your turn \(turn (\d+)\)", after, re.M)
-    assert nxt is not None and nxt[1] == mover and int(nxt[2]) == ply + 1
-    assert nobody != mover
+    assert nxt is not None and (nxt[1], int(nxt[2])) != turn  # the next turn only after it
+    truth = _replayed(rec)
+    assert truth[int(turn[1]) + 1]["drivers"][-1] == turn[0]  # then the mover's move is kept
 
 
 def test_three_friends_and_a_bot_in_german(tmp_path: Path) -> None:
     """The same table at a German terminal (LANG=de_DE.UTF-8): German screens, one hand per
-    screen, the bot's moves and the points left kept, an undo on the pass screen, Ctrl-C."""
+    screen, the bot's moves and the points left kept, an undo before the draw, Ctrl-C."""
     rec = tmp_path / "tisch.jsonl"
     env_lang = "de_DE.UTF-8"
     child = _spawn(["play", "-r", "dicetree-2022", "-c", COURSE, "--humans", ",".join(PEOPLE),
                     "--players", "4", "--bots", "greedy", "--seed", "11", "--record", str(rec)],
                    lang=env_lang)
+    confirm_de = re.compile(r"Enter beendet deinen Zug[^\n]*$")
     pass_de = re.compile(r"Enter drücken[^\n]*$")
     ask_de = re.compile(r"dein Zug \(Nummer[^\n]*$")
     seen: list[str] = []
     undone = False
-    for _ in range(24):
-        child.expect([pass_de, ask_de])
+    for _ in range(36):
+        child.expect([confirm_de, pass_de, ask_de])
         seen.append(child.before + child.after)
         if child.match.re is ask_de:
             child.sendline("1")
-        elif "undo tippen" in child.after and not undone:
+        elif child.match.re is confirm_de and not undone:
             undone = True
             child.sendline("undo")
         else:
@@ -208,7 +217,7 @@ def test_three_friends_and_a_bot_in_german(tmp_path: Path) -> None:
     assert child.exitstatus == 130
     text = "".join(seen)
     assert "abgebrochen (Strg-C): das Spielprotokoll bleibt in" in text
-    assert undone and "zurückgenommen: wieder bei Zug" in text
+    assert undone and "zurückgenommen (es wurde nichts gezogen): wähle neu" in text
     turns = 0
     for screen in _screens(text):
         if "du bist am Zug (Zug" not in screen:

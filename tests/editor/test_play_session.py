@@ -1,5 +1,7 @@
-"""``avecaesar play`` at the terminal: random seed, pass screen, undo, save, resume,
-the record kept when the input stops; ``--version``."""
+"""``avecaesar play`` at the terminal: random seed (a table of people: drawn in secret,
+committed to, revealed at the end), pass screen, a move pending until Enter ends the turn
+(undo before that, none after), save, resume, the record kept when the input stops;
+``--version``."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def test_the_seed_is_random_by_default_and_printed() -> None:
 
 def test_two_people_pass_the_keyboard_and_the_hand_waits_for_enter() -> None:
     res = runner.invoke(app, [*BASE, "--humans", "Anna,Ben", "--seed", "4"],
-                        input="\n1\n\n1\n\n")
+                        input="\n1\n\n\n1\n\n")
     out = res.output
     first, second = out.index("pass to Anna — press Enter"), out.index("pass to Ben — press Enter")
     hands = [m.start() for m in re.finditer(r"  hand: ", out)]
@@ -40,24 +42,31 @@ def test_two_people_pass_the_keyboard_and_the_hand_waits_for_enter() -> None:
     assert "Anna" not in out[second:].split("  hand: ")[1].split("\n")[0]
 
 
-def test_undo_takes_back_the_last_own_move() -> None:
-    res = runner.invoke(app, [*BASE, "--humans", "Anna", "--seed", "4"], input="1\nundo\n")
+def test_undo_takes_back_the_chosen_move_before_its_card_is_drawn(tmp_path: Path) -> None:
+    rec = tmp_path / "g.jsonl"
+    res = runner.invoke(app, [*BASE, "--humans", "Anna", "--seed", "4", "--record", str(rec)],
+                        input="1\nundo\n2\n\nundo\n")
     out = res.output
-    assert "undone: back to ply 0" in out
-    hands = re.findall(r"  hand: (.*)", out)
-    assert hands[0] == hands[2]  # the same turn again with the same hand
+    assert "press Enter to end your turn (your card is drawn then)" in out
+    assert "taken back (nothing was drawn): choose again" in out
+    assert read_record(rec)[1]["card"] == read_record(rec)[1]["card"]  # one turn, move 2
+    kept = [ln for ln in read_record(rec) if ln["type"] == "move"]
+    assert len(kept) >= 1 and kept[0]["ply"] == 1
+    # the drawn card came only with Enter; after it, undo is refused
+    assert out.count("nothing to undo: a move can be taken back only until it is confirmed") \
+        >= 1
 
 
 def test_save_then_resume_to_the_end(tmp_path: Path) -> None:
     rec = tmp_path / "game.jsonl"
     res = runner.invoke(app, [*BASE, "--humans", "Anna", "--seed", "4"],
-                        input=f"1\nsave {rec}\n1\n")
+                        input=f"1\n\nsave {rec}\n1\n\n")
     assert res.exit_code == 1  # the input stopped before the race did
     assert f"saved to {rec}" in res.output
     assert f"the record is kept in {rec}: continue with --resume {rec}" in res.output
     kept = read_record(rec)
     assert kept[-1]["type"] != "result" and len(kept) >= 3  # header + both people's turns
-    done = runner.invoke(app, ["play", "--resume", str(rec)], input="1\n" * 300)
+    done = runner.invoke(app, ["play", "--resume", str(rec)], input="1\n\n" * 300)
     assert done.exit_code == 0, done.output[-1500:]
     assert f"resuming {rec}: {len(kept) - 1} turns replayed" in done.output
     assert "result:" in done.output
@@ -134,21 +143,55 @@ def test_the_warning_when_points_left_fall_short_of_the_way_home() -> None:
 def test_end_of_input_has_its_own_message_and_code(tmp_path: Path) -> None:
     rec = tmp_path / "g.jsonl"
     res = runner.invoke(app, [*BASE, "--humans", "Anna,Ben", "--seed", "4",
-                              "--record", str(rec)], input="\n1\n")
+                              "--record", str(rec)], input="\n1\n\n")
     assert res.exit_code == 1
     assert f"input ended before the race did; the record is kept in {rec}" in res.output
     assert read_record(rec)[-1]["type"] == "move"
 
 
-def test_undo_typed_on_the_pass_screen_takes_back_the_last_move() -> None:
+def test_no_undo_once_the_turn_is_ended_and_the_card_drawn() -> None:
+    """Two people: Anna ends her turn (Enter draws her card); the pass screen to Ben offers
+    no undo, and Ben's first answer 'undo' is refused — Anna's drawn card stays unseen."""
     res = runner.invoke(app, [*BASE, "--humans", "Anna,Ben", "--seed", "4"],
-                        input="\n1\nundo\n")
+                        input="\n1\n\nundo\n\nundo\n")
     out = res.output
-    assert "(or type undo: Anna takes back their move)" in out
-    assert "undone: back to ply 0" in out
-    after = out.split("undone: back to ply 0")[1]
-    assert re.search(r"^A \(Anna\), your turn \(turn 1\)", after, re.M)  # Anna again, not Ben
-    assert "(Ben), your turn" not in after
+    passing = out.split("pass to Ben")[0].rsplit("=" * 64, 1)[1]  # the pass screen
+    assert "undo" not in passing and "press Enter" in out.split("pass to Ben")[1][:20]
+    after = out.split("pass to Ben — press Enter")[1]
+    assert re.search(r"^B \(Ben\), your turn", after, re.M)
+    assert "nothing to undo" in after
+
+
+def test_a_table_of_people_is_dealt_in_secret_and_verified_at_the_end(tmp_path: Path
+                                                                      ) -> None:
+    """Without --seed, two people at one terminal are never shown the seed while they play:
+    a commitment instead; the end reveals seed and nonce and ``replay --verify`` checks them
+    (and fails on a record whose seed or nonce was changed)."""
+    import json
+
+    rec = tmp_path / "dealt.jsonl"
+    res = runner.invoke(app, [*BASE, "--humans", "Anna,Ben", "--record", str(rec)],
+                        input="\n1\n\n" * 400)
+    assert res.exit_code == 0, res.output[-800:]
+    head = read_record(rec)[0]
+    seed, deal = head["seed"], head["deal"]
+    before_end = res.output.rsplit("=" * 64, 1)[0]  # up to the last screen, once over
+    assert str(seed) not in before_end and deal["nonce"] not in before_end
+    assert deal["commitment"][:16] in before_end.splitlines()[0]
+    assert f"the seed was {seed}" in res.output
+    ok = runner.invoke(app, ["replay", str(rec), "--verify"])
+    assert ok.exit_code == 0 and "the deal is verified" in ok.output, ok.output
+    for key, value in (("seed", seed + 1), ("nonce", "0" * 32)):
+        lines = rec.read_text().splitlines()
+        first = json.loads(lines[0])
+        if key == "seed":
+            first["seed"] = value
+        else:
+            first["deal"]["nonce"] = value
+        bad = tmp_path / f"bad-{key}.jsonl"
+        bad.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+        no = runner.invoke(app, ["replay", str(bad), "--verify"])
+        assert no.exit_code == 1 and "does not match" in no.output, no.output
 
 
 def test_the_table_view_says_why_a_card_in_hand_has_no_move() -> None:

@@ -118,15 +118,22 @@ def test_a_fifo_and_a_device_are_refused_unopened(here: Path) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs (POSIX)")
 def test_the_servers_data_folder_survives_links_that_loop_and_fifos(tmp_path: Path) -> None:
-    """``serve --data``'s records folder is looked through as a whole (the saved games,
-    the uploads the records name): a link that loops or a FIFO in it is skipped, never a
-    traceback or a read that blocks."""
+    """``serve --data``'s records folder is looked through as a whole (the saved games
+    listed): a link that loops or a FIFO in it is listed as broken, never a traceback or a
+    read that blocks."""
+    from avecaesar.editor.web.routes_play import _saves
     from avecaesar.editor.web.storage import Storage
+    from avecaesar.editor.web.store import SQLiteStore
+    from avecaesar.editor.web.tables import Tables
 
-    storage = Storage(tmp_path)
+    store = SQLiteStore(tmp_path / "tables.db")
+    storage = Storage(tmp_path, store)
     os.symlink("l.jsonl", storage.saves / "l.jsonl")
     os.mkfifo(storage.saves / "f.jsonl")
     assert {p.name for p in storage.list_saves()} == {"l.jsonl", "f.jsonl"}
-    ref = storage.store_course(OVAL.read_text(encoding="utf-8"))  # looks at the records
+    listed = _saves(Tables(storage, store))
+    assert {s["record"] for s in listed} == {"l.jsonl", "f.jsonl"}
+    assert all(s.get("broken") for s in listed)
+    ref = storage.store_course(OVAL.read_text(encoding="utf-8"))
     assert ref.startswith("upload:")
-    assert storage._named_by_records() == set()
+    store.close()

@@ -119,7 +119,8 @@ def test_play_keeps_its_record(tmp_path: Path, sig: int) -> None:
     proc = _start(["play", "-r", "2022", "-c", "oval.yaml", "--humans", "Ann", "--players", "3",
                    "--seed", "1", "--record", "game.jsonl"], tmp_path, stdin=subprocess.PIPE)
     assert proc.stdin is not None
-    proc.stdin.write("1\n1\n1\n")  # three moves; the fourth question waits for an answer
+    # three moves, each ended by Enter (the card is drawn then); the fourth question waits
+    proc.stdin.write("1\n\n" * 3)
     proc.stdin.flush()
     record = tmp_path / "game.jsonl"
     deadline = time.monotonic() + 120

@@ -5,7 +5,8 @@
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const P = { catalog: null, course: null, house: null, variantFile: null, answers: {},
-  tid: null, seat: null, host: null, view: null, version: -1, epoch: null, board: null, boardCourse: null,
+  tid: null, seat: null, host: null, view: null, version: -1, seq: -1, epoch: null, board: null, boardCourse: null,
+  commitments: {},
   chosen: null, ws: null, retry: 500, lastMessage: 0, zoom: 1, joined: false, follow: false, centred: null };
 // a phone's board, at its default zoom, shows a space this wide (CSS px) and follows the
 // chariot to move; a wider screen shows the whole board
@@ -59,8 +60,9 @@ async function setupPage() {
     if (edition) { $("ruleset").value = edition.id; fillVariants(); }
   }
   playerRow("Anna", "human"); playerRow("Ben", "human"); playerRow("Bot 1", "greedy"); playerRow("Bot 2", "search");
-  $("seed").value = Math.floor(Math.random() * 1000000);
+  // no seed unless the host asks for practice: the server deals (and commits to it)
   $("new-seed").onclick = () => { $("seed").value = Math.floor(Math.random() * 1000000); };
+  $("practice-box").ontoggle = () => { if ($("practice-box").open && $("seed").value === "") $("new-seed").onclick(); };
   $("add-player").onclick = () => playerRow(`Player ${$("players").children.length + 1}`, "greedy");
   $("course-file").onchange = uploadCourse;
   $("house-file").onchange = () => uploadRules("house", $("house-file"), $("house-upload"));
@@ -98,10 +100,13 @@ function setupBody() {
     return { name: row.querySelector(".name").value, bot: kind === "human" ? null : kind };
   });
   const variants = Array.from(document.querySelectorAll("#variants input:checked")).map((i) => i.value);
-  const seed = $("seed").value === "" ? null : Number($("seed").value);
-  return { ruleset: $("ruleset").value, variants, course: P.course || $("course").value, seed, players,
+  const practice = $("practice-box").open && $("seed").value !== "";
+  const body = { ruleset: $("ruleset").value, variants, course: P.course || $("course").value, players,
     house_file: P.house, variant_file: P.variantFile, answers: P.answers,
-    shared: $("mode-shared").checked, delay_ms: Number($("delay").value || 700), tournament: $("tournament").checked };
+    shared: $("mode-shared").checked, delay_ms: Number($("delay").value || 700), tournament: $("tournament").checked,
+    confirm_ms: Math.round(1000 * Number($("confirm-s").value === "" ? 4 : $("confirm-s").value)) };
+  if (practice) body.seed = Number($("seed").value);
+  return body;
 }
 
 async function start() {
@@ -232,9 +237,11 @@ setInterval(() => {  // a connection that went silent (a phone asleep): the serv
 }, 10000);
 
 async function show(v) {
-  const fresh = v.table.epoch !== P.epoch;
-  if (!fresh && v.table.version < P.version) return;  // an older view arrived late
-  P.epoch = v.table.epoch; P.version = v.table.version;
+  // the database's version orders every view (across restarts and server processes); seq
+  // orders the changes of who is online within one version of one copy (its epoch)
+  if (v.table.version < P.version) return;  // an older view arrived late
+  if (v.table.version === P.version && v.table.epoch === P.epoch && v.table.seq < P.seq) return;
+  P.epoch = v.table.epoch; P.version = v.table.version; P.seq = v.table.seq;
   P.view = v;
   if (P.boardCourse !== v.table.course) {
     P.boardCourse = v.table.course;
@@ -278,15 +285,33 @@ function spaceName(id) {
 
 function mineLetters() { return P.view.race.mine || []; }
 
+// the chariots as the board shows them: a pending move's chariot already on its new space
+function shownChariots(g) {
+  const p = !g.over && g.turn.pending;
+  if (!p) return g.chariots;
+  return g.chariots.map((c) => (c.letter === g.turn.letter ? { ...c, pos: p.to } : c));
+}
+
+function renderDeal(g) {
+  const d = g.deal;
+  const box = $("deal");
+  if (!d) { box.textContent = ""; return; }
+  if (d.by === "server" && d.commitment && !(g.record in P.commitments)) P.commitments[g.record] = d.commitment;
+  box.dataset.by = d.by;
+  box.textContent = d.by === "server" ? t("deal_server", { c: d.commitment.slice(0, 16) }) : t("deal_practice");
+}
+
 function render() {
   const v = P.view, g = v.race;
   $("end").classList.toggle("hidden", !g.over);
   $("race").dataset.ply = g.ply;
   $("race").dataset.turns = g.log.length ? g.log[g.log.length - 1].ply : 0;
   $("race").dataset.role = v.role;
-  Board.chariots(P.board, g.chariots);
+  Board.chariots(P.board, shownChariots(g));
   Board.clear(P.board, "reach"); Board.clear(P.board, "path"); Board.clear(P.board, "current");
   if (!g.over) { const c = g.chariots[g.turn.chariot]; if (c.pos !== null) Board.mark(P.board, [c.pos], "current"); }
+  if (!g.over && g.turn.pending) Board.mark(P.board, g.turn.pending.path, "path");
+  renderDeal(g);
   $("rules-shown").textContent = g.ruleset;
   $("record-link").textContent = g.record;
   $("record-link").href = "/api/saves/" + encodeURIComponent(g.record);
@@ -296,19 +321,23 @@ function render() {
   renderLog(g);
   if (P.host) renderSeats(v);
   $("undo").disabled = !g.can_undo;
+  $("confirm").classList.toggle("hidden", !g.can_confirm);
+  $("confirm").textContent = t(v.table.shared && g.humans > 1 ? "confirm_pass" : "confirm_move");
   $("pass").classList.add("hidden");
   $("hand").innerHTML = ""; $("targets").innerHTML = "";
   $("wait").classList.add("hidden"); $("skip").classList.add("hidden");
-  if (g.over) { P.chosen = null; return showEnd(); }
+  if (g.over) { P.chosen = null; $("pending").classList.add("hidden"); return showEnd(); }
   const turn = g.turn;
   const mine = mineLetters().includes(turn.letter);
+  $("race").dataset.phase = turn.phase;
   $("turn").textContent = t("to_move", { letter: turn.letter, name: turn.name }) + (mine && turn.human ? ` — ${t("your_turn")}` : "");
+  renderPending(g, v);
   renderHand(g, mine);
+  if (turn.phase === "pending") { $("hand-area").dataset.state = g.can_confirm ? "pending-mine" : "pending"; return; }
   if (!turn.human) { $("hand-area").dataset.state = "bot"; return; }
   if (turn.pass) {
     $("pass-text").textContent = t("pass_to", { name: turn.name });
     $("pass-ok").textContent = t("i_am", { name: turn.name });
-    $("pass-undo").classList.toggle("hidden", !g.can_undo);
     $("pass").classList.remove("hidden");
     $("pass-ok").focus();
     return;
@@ -322,11 +351,24 @@ function render() {
   if (p.skip) { $("skip").classList.remove("hidden"); message(t("forced_skip", { why: p.skip_text || p.skip })); }
 }
 
+// the move waiting to be confirmed: every device sees it; its mover may take it back
+function renderPending(g, v) {
+  const box = $("pending");
+  const p = g.turn.pending;
+  if (!p) { box.classList.add("hidden"); box.textContent = ""; return; }
+  const words = p.card === 0 ? t("pending_wait", { name: g.turn.name })
+    : t("pending_move", { name: g.turn.name, card: p.card, space: spaceName(p.to) });
+  const auto = v.table.confirm_ms !== null && v.table.confirm_ms !== undefined
+    ? " · " + t("pending_auto", { s: Math.round(v.table.confirm_ms / 100) / 10 }) : "";
+  box.textContent = words + auto + (g.can_confirm ? " — " + t("pending_yours") : "");
+  box.classList.remove("hidden");
+}
+
 function renderHand(g, mine) {
   // every hand of this device's own chariots; the one to move can be played
   const p = g.private || { hands: {} };
   for (const [letter, hand] of Object.entries(p.hands)) {
-    const playing = mine && g.turn.letter === letter && g.turn.human && !g.turn.pass;
+    const playing = mine && g.turn.letter === letter && g.turn.human && !g.turn.pass && !g.turn.pending;
     const group = el("div", { class: "hand-of", "data-letter": letter }, el("span", { class: "hand-letter" }, letter));
     for (const card of hand) {
       const playable = playing && (p.options || []).some((o) => o.card === card);
@@ -372,7 +414,9 @@ function renderChariots(g) {
 function renderLog(g) {
   const log = $("log");
   log.innerHTML = "";
-  for (const entry of g.log) for (const e of entry.events) log.append(el("div", {}, `${entry.ply}. ${e.trim()}`));
+  for (const entry of g.log) for (const e of entry.events) {
+    log.append(el("div", entry.undo ? { class: "undo" } : {}, entry.undo ? `↶ ${e.trim()}` : `${entry.ply}. ${e.trim()}`));
+  }
   log.scrollTop = log.scrollHeight;
 }
 
@@ -416,7 +460,7 @@ async function act(action, body) {
 
 function clickSpace(id) {
   const g = P.view && P.view.race;
-  if (!g || g.over || !g.turn.human || g.turn.pass || !mineLetters().includes(g.turn.letter)) return;
+  if (!g || g.over || !g.turn.human || g.turn.pass || g.turn.pending || !mineLetters().includes(g.turn.letter)) return;
   if (P.chosen === null) { message(t("choose_first"), "why-not"); return; }
   act("move", { card: P.chosen, space: id });
 }
@@ -514,6 +558,7 @@ function showEnd() {
       el("td", {}, `${"ABCDEFGHIJKL"[p.chariot]} ${p.name}`), el("td", {}, String(p.points)), el("td", {}, notes)));
   }
   $("seed-end").textContent = t("seed_was", { seed: g.seed });
+  checkDeal(g);
   $("watch").href = "/replay?record=" + encodeURIComponent(g.record);
   $("again").classList.toggle("hidden", !P.host);
   const tour = P.view.table.tournament;
@@ -528,6 +573,34 @@ function showEnd() {
   $("next-race").classList.toggle("hidden", !tour.next || !P.host);
 }
 
+// at the end: the record's seed and nonce against the commitment shown at the start (here),
+// and the server's replay of the record (the seed gives the recorded deal)
+async function checkDeal(g) {
+  const box = $("deal-check");
+  if (!g.deal || g.deal.by !== "server") { box.textContent = g.deal ? t("deal_practice") : ""; return; }
+  if (box.dataset.record === g.record) return;
+  box.dataset.record = g.record;
+  box.dataset.state = "checking";
+  box.textContent = t("deal_checking");
+  try {
+    const r = await fetch("/api/saves/" + encodeURIComponent(g.record));
+    if (!r.ok) throw new Error(r.statusText);
+    const head = JSON.parse((await r.text()).split("\n")[0]);
+    const seen = P.commitments[g.record] || g.deal.commitment;
+    const recorded = head.deal && head.deal.commitment;
+    const hash = dealCommitment(head);
+    let why = null;
+    if (recorded !== seen) why = t("deal_changed", { r: String(recorded).slice(0, 16), s: String(seen).slice(0, 16) });
+    else if (hash !== seen) why = t("deal_mismatch", { h: hash.slice(0, 16), c: seen.slice(0, 16) });
+    if (!why) {
+      const server = await api("GET", `/api/saves/${encodeURIComponent(g.record)}/verify`);
+      if (!server.verified) why = server.error;
+    }
+    box.dataset.state = why ? "bad" : "ok";
+    box.textContent = (why ? t("deal_bad", { why }) : t("deal_ok", { c: seen.slice(0, 16) })) + " " + t("deal_hint", { file: g.record });
+  } catch (e) { box.dataset.state = "bad"; box.textContent = t("deal_bad", { why: e.message }); }
+}
+
 async function newRace(kind) {
   try { await show(await api("POST", `/api/tables/${P.tid}/race/${kind}`, undefined, { "x-table-token": P.host })); }
   catch (e) { message(e.message, "error"); }
@@ -537,7 +610,7 @@ $("pass-ok").onclick = () => act("reveal");
 $("wait").onclick = () => act("move", { card: 0 });
 $("skip").onclick = () => act("skip");
 $("undo").onclick = () => act("undo");
-$("pass-undo").onclick = () => act("undo");
+$("confirm").onclick = () => act("confirm");
 $("again").onclick = () => newRace("again");
 $("next-race").onclick = () => newRace("next-race");
 

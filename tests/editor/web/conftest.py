@@ -15,13 +15,13 @@ import pytest
 
 
 class LiveServer:
-    def __init__(self, data: Path, port: int = 0) -> None:
+    def __init__(self, data: Path, port: int = 0, limits: object = None) -> None:
         import uvicorn
 
         from avecaesar.editor.web.app import create_app
 
         self.data = data
-        self.app = create_app(data)
+        self.app = create_app(data, limits=limits)  # type: ignore[arg-type]
         self.sock = socket.socket()
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as `serve` does
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart, same port

@@ -8,9 +8,10 @@ client: the same routes, guard, locks and WebSocket pushes as ``serve``) and che
 response three ways:
 
 1. **by structure**: no key that holds hidden cards (``decks``, ``start``, ``final``, a seed
-   while the race runs), and ``hands`` only in the asking seat's private part, for its own
-   chariots, equal to their real hands;
-2. **by text**: the seed (chosen with 12 digits) appears nowhere in the text;
+   or the deal's nonce while the race runs), and ``hands`` only in the asking seat's private
+   part, for its own chariots, equal to their real hands (less a pending move's card);
+2. **by text**: the seed (drawn by the server, 16 digits) and the nonce appear nowhere in
+   the text;
 3. **by non-interference**: the same view computed on a state in which every other seat's
    hidden cards (hand and deck) are shuffled and dealt again, and every deck's order —
    the asking seat's own too — shuffled, must be identical to the response. Where the
@@ -20,6 +21,9 @@ response three ways:
    part must be identical always.
 
 A WebSocket push must equal the HTTP answer of the same version for the same token.
+
+People choose a move (pending: nothing drawn), sometimes take it back and choose again, and
+confirm it; the audit sees every one of those views too.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from avecaesar.engine.core.moves import six_rule
 from avecaesar.engine.core.state import LETTERS
 
 #: keys no response may hold before the end (anywhere in it)
-HIDDEN_KEYS = {"decks", "deck", "start", "final", "notation", "reveals_order"}
+HIDDEN_KEYS = {"decks", "deck", "start", "final", "notation", "reveals_order", "nonce"}
 HOST = {"host": "127.0.0.1"}
 
 SETUPS = [  # (ruleset, variants, course, start places): several editions, a variant with
@@ -68,6 +72,7 @@ class Audit:
     pushes: int = 0
     records: int = 0
     refused: int = 0
+    undos: int = 0
     rules_read_hands: int = 0
     why_nots: int = 0
     stand_ins: int = 0
@@ -91,6 +96,9 @@ def check_structure(resp: dict[str, Any], own: set[str], game: Any, seed: int,
     text = json.dumps(resp)
     if not over and str(seed) in text:
         raise Leak(f"{where}: the seed {seed} is in the response")
+    nonce = (game.deal or {}).get("nonce")
+    if not over and nonce and nonce in text:
+        raise Leak(f"{where}: the deal's nonce is in the response")
     for path, key, value in _walk(resp):
         if key in HIDDEN_KEYS and not over:
             raise Leak(f"{where}: key {key!r} at {path}")
@@ -105,7 +113,11 @@ def check_structure(resp: dict[str, Any], own: set[str], game: Any, seed: int,
                 raise Leak(f"{where}: the hands of {sorted(set(value) - own)} sent to "
                            f"{sorted(own) or 'a spectator'}")
             for letter, cards in value.items() if current else ():
-                if list(game.state.hands[LETTERS.index(letter)]) != cards:
+                real = list(game.state.hands[LETTERS.index(letter)])
+                p = game.pending
+                if p is not None and LETTERS[p.chariot] == letter and p.move.card in real:
+                    real.remove(p.move.card)  # the card on the table, not yet replaced
+                if real != cards:
                     raise Leak(f"{where}: chariot {letter}'s hand is not its own")
 
 
@@ -160,7 +172,6 @@ class Race:
         assert r.status_code == 200, r.text
         out = r.json()
         self.tid, self.host = out["table"], out["token"]
-        self.seed = setup["seed"]
         self.seats = {s["seat"]: s["link"].split("#seat=")[1] for s in out["seats"]
                       if "link" in s}
         self.tokens: list[tuple[str | None, int | None]] = [(None, None), (self.host, None),
@@ -176,6 +187,11 @@ class Race:
     @property
     def table(self) -> Any:
         return self.app.state.tables.loaded[self.tid]
+
+    @property
+    def seed(self) -> int:
+        """The seed the server drew (never sent before the end)."""
+        return int(self.table.game.setup.seed)
 
     def headers(self, token: str | None) -> dict[str, str]:
         return {"x-table-token": token} if token else {}
@@ -202,13 +218,14 @@ class Race:
                 if push.get("beat"):
                     continue
                 self.audit.pushes += 1
+                order = (push["table"]["version"], push["table"]["seq"])
                 check_structure(push, own, game, self.seed, where + " (push)",
                                 push["table"]["version"] == self.table.version)
-                if push["table"]["version"] > resp["table"]["version"]:
+                if order > (resp["table"]["version"], resp["table"]["seq"]):
                     resp = self.view(tok)  # a device joined meanwhile: a newer version
                     self.audit.responses += 1
                     check_structure(resp, own, game, self.seed, where)
-                if push["table"]["version"] == resp["table"]["version"]:
+                if order == (resp["table"]["version"], resp["table"]["seq"]):
                     if push != resp:
                         diff = [k for k in resp if push.get(k) != resp.get(k)]
                         raise Leak(f"{where}: the push differs from the answer: {diff}")
@@ -270,9 +287,12 @@ class Race:
             assert r.status_code == 409, r.text
             self.audit.refused += 1
         view = self.view(token)["race"]["private"]
+        h = self.headers(token)
         if view.get("skip"):
-            r = self.client.post(f"/api/tables/{self.tid}/skip", headers=self.headers(token))
-        elif view["options"]:
+            r = self.client.post(f"/api/tables/{self.tid}/skip", headers=h)
+            assert r.status_code == 200, r.text
+            return
+        if view["options"]:
             if self.rng.random() < 0.1:
                 card = view["options"][0]["card"]
                 taken = {o["space"] for o in view["options"] if o["card"] == card}
@@ -282,13 +302,23 @@ class Race:
                                        headers=self.headers(token)).json()
                 assert far.get("why_not"), far
                 self.audit.why_nots += 1
+            if self.rng.random() < 0.25:  # chosen, seen by all, taken back: nothing drawn
+                o = self.rng.choice(view["options"])
+                self._post("move", h, {"card": o["card"], "space": o["space"]})
+                self.audit_all()
+                self._post("undo", h)
+                self.audit.undos += 1
+                self.audit_all()
             o = self.rng.choice(view["options"])
-            r = self.client.post(f"/api/tables/{self.tid}/move",
-                                 json={"card": o["card"], "space": o["space"]},
-                                 headers=self.headers(token))
+            body = {"card": o["card"], "space": o["space"]}
         else:
-            r = self.client.post(f"/api/tables/{self.tid}/move", json={"card": 0},
-                                 headers=self.headers(token))
+            body = {"card": 0}
+        self._post("move", h, body)
+        self.audit_all()
+        self._post("confirm", h)
+
+    def _post(self, action: str, headers: dict[str, str], body: Any = None) -> None:
+        r = self.client.post(f"/api/tables/{self.tid}/{action}", json=body, headers=headers)
         assert r.status_code == 200 and "why_not" not in r.json(), r.text
 
     def _stand_in(self, seat: int) -> None:
@@ -323,8 +353,8 @@ def run(data: Path, turns: int, seed: int, laps: int | None = None,
             for v in variants:
                 answers.update(ANSWERS.get(v, {}))
             setup = {"ruleset": ruleset, "variants": variants, "course": course,
-                     "players": players[:places], "seed": 10**11 + rng.randrange(10**11),
-                     "delay_ms": None, "answers": answers,
+                     "players": players[:places], "delay_ms": None, "confirm_ms": None,
+                     "answers": answers,
                      "overrides": {"race.laps": str(laps)} if laps else {}}
             Race(client, app, setup, audit, random.Random(rng.random())).play(2000)
             if progress is not None:

@@ -1,11 +1,25 @@
 """Driving a table through its API as its devices would (httpx, one kept-alive connection):
-the host, each seat with its own token."""
+the host, each seat with its own token; a person's move is chosen (pending, nothing drawn)
+and then confirmed (its card drawn), as the page does."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
+
+from avecaesar.engine.core.record import parse_record
+
+
+def saved_record(url: str, name: str) -> list[dict[str, Any]]:
+    """A race's record as the server exports it (``GET /api/saves/NAME``): a finished one
+    read and schema-checked like a file; a race in progress as the table has seen it (no
+    seed: the schema's header wants one)."""
+    r = httpx.get(f"{url}/api/saves/{name}", timeout=60)
+    assert r.status_code == 200, r.text
+    lines = [json.loads(x) for x in r.text.splitlines()]
+    return parse_record(r.text, name) if lines[-1]["type"] == "result" else lines
 
 
 class TableClient:
@@ -51,11 +65,12 @@ class TableClient:
                 p = mine["private"]
                 if p.get("skip"):
                     r = self.post("skip", token)
-                elif p["options"]:
-                    o = p["options"][0]
-                    r = self.post("move", token, {"card": o["card"], "space": o["space"]})
                 else:
-                    r = self.post("move", token, {"card": 0})
+                    o = p["options"][0] if p["options"] else {"card": 0, "space": None}
+                    r = self.post("move", token, {"card": o["card"], "space": o["space"]})
+                    assert r.status_code == 200 and "why_not" not in r.json(), r.text
+                    assert r.json()["race"]["turn"]["phase"] == "pending", r.text
+                    r = self.post("confirm", token)
             assert r.status_code == 200 and "why_not" not in r.json(), r.text
             race = r.json()["race"]
         return race

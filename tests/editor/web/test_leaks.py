@@ -15,3 +15,4 @@ def test_no_response_holds_another_seats_cards(tmp_path) -> None:
     assert audit.turns >= 150 and audit.races >= 2
     assert audit.pushes >= audit.turns and audit.responses >= 3 * audit.turns
     assert audit.refused > 0 and audit.records > 0  # wrong tokens tried, records audited
+    assert audit.undos > 0  # moves chosen, seen by every device and taken back

@@ -1,9 +1,14 @@
 """The Play page in real browsers: the setup form (variants by title, the open values as a
 form, a house-rules file, the join codes); four browsers joining by their seats' links — one
-of them phone-sized, playing by touch-size buttons — racing a 2022 game with house rules to
-the end, none ever seeing another hand, one dropping off the network and coming back, the
-server killed and restarted mid-race with every acknowledged move kept; a table passed
-around one device (the pass screen, why-not, undo, reload)."""
+of them phone-sized, playing by touch-size buttons — with the host's page and a spectator's
+open too, racing a 2022 game dealt by the server with house rules to the end: every move
+chosen (pending: seen by all, nothing drawn), now and then taken back and chosen again, then
+confirmed; every answer and push each page received is kept — none holds another hand, the
+seed or the nonce before the end, and no page ever knew a card of its deck that the
+confirmed moves did not give it; one drops off the network and comes back, the server is
+stopped and started again mid-race with every acknowledged move kept; the end screens check
+the deal, and ``replay --verify`` passes on the record and fails when its seed or nonce is
+changed. A table passed around one device: the pass screen, why-not, take back, reload."""
 
 from __future__ import annotations
 
@@ -18,12 +23,26 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from avecaesar.engine.core.race_setup import race_setup
-from avecaesar.engine.core.record import read_record, replay
+from avecaesar.engine.core.record import replay
 
 from .conftest import LiveServer, _chromium
+from .deck_knowledge import check as check_deck
+from .table_client import saved_record
 
 HOUSE = "rules:\n  race.laps: 2\n  alley.laps: [1, 2]\n"  # a shorter race: our group's rule
 PHONE = (390, 844)
+#: kept in each page: the text of every answer and push it received, in order
+CAPTURE = """
+window.__seen = [];
+const realFetch = window.fetch;
+window.fetch = async (...a) => { const r = await realFetch(...a);
+  r.clone().text().then((t) => window.__seen.push(t)); return r; };
+const RealWS = window.WebSocket;
+window.WebSocket = function (...a) { const ws = new RealWS(...a);
+  ws.addEventListener("message", (e) => window.__seen.push(e.data)); return ws; };
+window.WebSocket.prototype = RealWS.prototype;
+Object.assign(window.WebSocket, {OPEN: 1, CLOSED: 3, CONNECTING: 0, CLOSING: 2});
+"""
 
 
 def _wait(driver, cond, timeout: float = 30):
@@ -42,6 +61,7 @@ def _new_browser(size: tuple[int, int]) -> webdriver.Chrome:
         opts.add_argument(arg)
     driver = webdriver.Chrome(service=Service(found[1]), options=opts)
     driver.implicitly_wait(0)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CAPTURE})
     return driver
 
 
@@ -108,8 +128,7 @@ def test_setup_form_open_values_house_rules_and_join_codes(live_server, browser,
     assert len(codes) == 4  # a QR code per person's seat
     links = [a.get_attribute("href") for a in d.find_elements(By.CSS_SELECTOR, "a.join-link")]
     assert all("#seat=" in x for x in links) and len(set(links)) == 4
-    record = live_server.data / "saves" / d.find_element(By.ID, "record-link").text
-    head = read_record(record)[0]
+    head = saved_record(live_server.url, d.find_element(By.ID, "record-link").text)[0]
     assert head["house"]["race.laps"]["value"] == 2  # the house rules are in the record
     assert head["house"]["ramming.tie"] == {"value": "defender_wins",
                                             "source": "house rule: asked at the table"}
@@ -136,15 +155,9 @@ def _no_other_hand(drivers, letters) -> None:
         assert page["mine"] == [mine]
 
 
-def _play_turn(d, phone: bool) -> None:
-    """The seat to move plays: a card, then the first space offered (a touch-size button
-    on the phone, the board's outlined space on the desktop)."""
-    _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card:not([disabled])")
-          or d.find_element(By.ID, "skip").is_displayed()
-          or d.find_element(By.ID, "wait").is_displayed())
-    if d.find_element(By.ID, "skip").is_displayed():
-        d.find_element(By.ID, "skip").click()
-        return
+def _choose(d, phone: bool) -> None:
+    """Choose a card, then the first space offered (a touch-size button on the phone, the
+    board's outlined space on the desktop)."""
     cards = d.find_elements(By.CSS_SELECTOR, "#hand .card[title='choose this card']")
     if not cards:
         d.find_element(By.ID, "wait").click()
@@ -161,7 +174,72 @@ def _play_turn(d, phone: bool) -> None:
                          space)
 
 
+def _pending(d) -> bool:
+    return bool(d.execute_script("return P.view && P.view.race.turn && "
+                                 "P.view.race.turn.phase === 'pending' && P.view.race.can_confirm"))
+
+
+def _play_turn(d, phone: bool, take_back: bool = False) -> None:
+    """The seat to move plays: chooses (the move waits, nothing drawn), takes it back and
+    chooses again when ``take_back``, then ends the turn ("Done — draw my card")."""
+    _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card:not([disabled])")
+          or d.find_element(By.ID, "skip").is_displayed()
+          or d.find_element(By.ID, "wait").is_displayed())
+    if d.find_element(By.ID, "skip").is_displayed():
+        d.find_element(By.ID, "skip").click()
+        return
+    _choose(d, phone)
+    _wait(d, _pending)
+    if take_back:
+        assert "not drawn yet" in d.find_element(By.ID, "pending").text
+        d.find_element(By.ID, "undo").click()
+        _wait(d, lambda d: d.execute_script("return P.view.race.turn.phase === 'choose'"))
+        _choose(d, phone)
+        _wait(d, _pending)
+    d.find_element(By.ID, "confirm").click()
+
+
+def _seen(d) -> list[str]:
+    """The text of every answer and push the page received (CAPTURE)."""
+    return list(d.execute_script("return window.__seen || []"))
+
+
+def _views(texts: list[str]) -> list[dict]:
+    """The race views among them, in the server's order (its version, then the order of
+    who-is-online changes within it)."""
+    out = []
+    for t in texts:
+        try:
+            doc = json.loads(t)
+        except ValueError:
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("race"), dict) and "table" in doc:
+            out.append(doc)
+    out.sort(key=lambda v: (v["table"]["version"], v["table"]["seq"]))
+    return [v["race"] for v in out]
+
+
+def _secret_free(texts: list[str], secrets: list[str], where: str) -> int:
+    """No text before the end holds a secret: only the finished race's views, its record
+    and its check may name the seed and the nonce."""
+    n = 0
+    for t in texts:
+        n += 1
+        if not any(x in t for x in secrets):
+            continue
+        if t.startswith('{"type":"header"') and '"type":"result"' in t:
+            continue  # the finished record, fetched by the end screen
+        doc = json.loads(t)
+        assert doc.get("verified") is not None or doc["race"]["over"], (where, t[:300])
+    return n
+
+
 def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from avecaesar.editor.main import app as cli
+    from avecaesar.editor.web.store import SQLiteStore
+
     port = _free_port()
     server = LiveServer(tmp_path, port=port).start()
     url = server.url
@@ -169,18 +247,28 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path) -> No
         ref = httpx.post(url + "/api/rules-files", json={"kind": "house", "text": HOUSE}
                          ).json()["ref"]
         created = httpx.post(url + "/api/tables", timeout=60, json={
-            "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 7,
-            "house_file": ref, "delay_ms": 0,
+            "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago",
+            "house_file": ref, "delay_ms": 0, "confirm_ms": 20_000,
             "players": [{"name": n, "bot": None} for n in ("Aurelia", "Brutus", "Cassia",
                                                           "Decimus")]}).json()
         tid = created["table"]
+        assert created["view"]["race"]["deal"]["by"] == "server"  # nobody chose the seed
         for d, seat in zip(players, created["seats"], strict=True):
             d.get(seat["link"])
+        watcher = players[3]  # the host's page and a spectator's, as two more tabs there
+        tabs = {"seat": watcher.current_window_handle}
+        for role, link in (("host", created["host"]), ("spectator", created["spectator"])):
+            watcher.switch_to.new_window("tab")
+            watcher.get(link)
+            tabs[role] = watcher.current_window_handle
+        watcher.switch_to.window(tabs["seat"])
         letters = []
         for d in players:
             page = _wait(d, lambda d: (_page(d) or {}).get("mine") and _page(d))
             letters.append(page["mine"][0])
-        turns, away, restarted, acknowledged = 0, None, False, 0
+        commitment = created["view"]["race"]["deal"]["commitment"]
+        assert commitment[:16] in players[1].find_element(By.ID, "deal").text
+        turns, away, restarted, acknowledged, taken_back = 0, None, False, 0, 0
         while True:
             view = _spectator(url, tid)
             race = view["race"]
@@ -198,7 +286,9 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path) -> No
             d = players[seat]
             ply = race["ply"]
             _wait(d, lambda d, ply=ply: (_page(d) or {}).get("ply") == ply)
-            _play_turn(d, phone=seat == 1)
+            back = turns % 4 == 1
+            _play_turn(d, phone=seat == 1, take_back=back)
+            taken_back += back
             _wait(d, lambda d, ply=ply: _spectator(url, tid)["race"]["ply"] > ply)
             acknowledged = race["ply"] + 1
             turns += 1
@@ -219,24 +309,63 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path) -> No
                 away = None
             if turns == 18 and not restarted:  # the server dies and comes back
                 server.kill()
-                kept = read_record(tmp_path / "saves" / race["record"])
-                assert sum(1 for ln in kept if ln["type"] != "header") == acknowledged
+                kept = SQLiteStore(tmp_path / "tables.db")
+                assert len(kept.moves(race["record"])) == acknowledged
+                kept.close()
                 server = LiveServer(tmp_path, port=port).start()
                 restarted = True
                 for d in players:  # every device reconnects by itself and catches up
                     _wait(d, lambda d, ack=acknowledged: (_page(d) or {}).get("live") == "ok"
                           and _page(d)["ply"] == ack, 60)
-        assert restarted and turns > 20
+        assert restarted and turns > 20 and taken_back >= 5
         for d in players:
             _wait(d, lambda d: d.find_element(By.ID, "end").is_displayed())
+            _wait(d, lambda d: d.find_element(By.ID, "deal-check").get_attribute("data-state")
+                  in ("ok", "bad"), 60)
+            assert d.find_element(By.ID, "deal-check").get_attribute("data-state") == "ok", \
+                d.find_element(By.ID, "deal-check").text
         _no_other_hand(players, letters)
-        record = tmp_path / "saves" / race["record"]
-        lines = read_record(record)
+        name = race["record"]
+        lines = saved_record(url, name)
         head = lines[0]
+        secret = [str(head["seed"]), head["deal"]["nonce"]]
+        pages = [(f"seat {i}", d, None) for i, d in enumerate(players)] + [
+            (role, watcher, tabs[role]) for role in ("host", "spectator")]
+        received = 0
+        for where, d, handle in pages:
+            if handle is not None:
+                d.switch_to.window(handle)
+            texts = _seen(d)
+            received += _secret_free(texts, secret, where)
+            if where.startswith("seat"):
+                check_deck(_views(texts), lines, where)  # no card before its draw
+        watcher.switch_to.window(tabs["seat"])
+        assert received > 200
         rules, board = race_setup(head["ruleset"], head["variants"], head["overrides"],
                                   head["course"], head["house"])
         assert replay(lines, rules, board).over  # every move re-checked by the engine
+        text = httpx.get(f"{url}/api/saves/{name}").text
+        good = tmp_path / "race.jsonl"
+        good.write_text(text, encoding="utf-8")
+        runner = CliRunner()
+        ok = runner.invoke(cli, ["replay", str(good), "--verify"])
+        assert ok.exit_code == 0 and "the deal is verified" in ok.output, ok.output
+        for field_, value in (("seed", head["seed"] + 1), ("nonce", "f" * 32)):
+            first = json.loads(text.splitlines()[0])
+            if field_ == "seed":
+                first["seed"] = value
+            else:
+                first["deal"]["nonce"] = value
+            bad = tmp_path / f"race-{field_}.jsonl"
+            bad.write_text("\n".join([json.dumps(first), *text.splitlines()[1:]]) + "\n",
+                           encoding="utf-8")
+            no = runner.invoke(cli, ["replay", str(bad), "--verify"])
+            assert no.exit_code == 1 and "does not match" in no.output, no.output
     finally:
+        for handle in list(players[3].window_handles)[1:]:
+            players[3].switch_to.window(handle)
+            players[3].close()
+        players[3].switch_to.window(players[3].window_handles[0])
         server.stop()
 
 
@@ -269,10 +398,12 @@ def _status(d) -> str:
 
 def test_one_shared_device_pass_why_not_undo_reload(live_server, browser) -> None:
     """One device passed around: the hand is neither in the page nor in what the server
-    sends before its owner confirms; an illegal click teaches the rule; undo; reload."""
+    sends before its owner confirms; an illegal click teaches the rule; a chosen move taken
+    back (nothing drawn) and chosen again, then "Done — pass the device"; no undo after the
+    draw; reload."""
     created = httpx.post(live_server.url + "/api/tables", json={
         "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 5,
-        "shared": True, "delay_ms": 0,
+        "shared": True, "delay_ms": 0, "confirm_ms": 30_000,
         "players": [{"name": "Clara", "bot": None}, {"name": "Dario", "bot": None},
                     {"name": "Bot", "bot": "greedy"}]}).json()
     d = browser
@@ -293,25 +424,37 @@ def test_one_shared_device_pass_why_not_undo_reload(live_server, browser) -> Non
     assert why.startswith("Not allowed: ") and "DiceTree 2022 rulebook" in why
     assert d.find_element(By.ID, "message").get_attribute("aria-live") == "assertive"
     # from the keyboard: Tab to a target button, Enter
-    log = d.execute_script("return P.view.race.log.length")
     ply = d.execute_script("return P.view.race.ply")
     target = d.find_element(By.CSS_SELECTOR, "#targets .target")
     d.execute_script("arguments[0].focus()", target)
     from selenium.webdriver.common.keys import Keys
 
     target.send_keys(Keys.ENTER)
-    _wait(d, lambda d: d.execute_script("return P.view.race.log.length") > log)
-    # the next person has not seen their hand yet: the pass screen still offers the undo
-    assert _status(d) == "pass"
-    d.find_element(By.ID, "pass-undo").click()
-    _wait(d, lambda d: d.execute_script("return P.view.race.log.length") == log)
+    # the move waits, seen on the board, its card not drawn: take it back, choose again
+    _wait(d, _pending)
+    assert "not drawn yet" in d.find_element(By.ID, "pending").text
+    d.find_element(By.ID, "undo").click()
+    _wait(d, lambda d: d.execute_script("return P.view.race.turn.phase === 'choose'"))
+    assert d.execute_script("return P.view.race.log.at(-1).undo") is True  # in the log
+    assert [int(b.text) for b in d.find_elements(By.CSS_SELECTOR, "#hand .card")] == hand
+    d.execute_script("arguments[0].click()",
+                     d.find_elements(By.CSS_SELECTOR, "#hand .card[title='choose this card']"
+                                     )[0])
+    _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#targets .target"))[0].click()
+    _wait(d, _pending)
+    assert "pass the device" in d.find_element(By.ID, "confirm").text
+    d.find_element(By.ID, "confirm").click()  # drawn: the next person's pass screen
+    _wait(d, lambda d: d.execute_script("return P.view.race.ply") > ply)
+    assert _status(d) in ("pass", "hand") and not d.find_elements(By.ID, "pass-undo")
+    assert d.find_element(By.ID, "undo").get_attribute("disabled")  # no undo after a draw
     # reload: the table continues; the hand is hidden again until confirmed
     d.refresh()
     assert _status(d) in ("pass", "hand")
     again = d.execute_script("return P.view.race")
-    assert again["ply"] == ply
-    record = live_server.data / "saves" / again["record"]
-    assert next(json.loads(x)["type"] for x in record.read_text().splitlines()) == "header"
+    assert again["ply"] > ply and again["log"][-1]["ply"] == again["ply"]
+    lines = saved_record(live_server.url, again["record"])
+    assert lines[0]["type"] == "header" and len(lines) == again["ply"] + 1
+    assert [e.get("undo") for e in again["log"]].count(True) == 1
 
 
 def test_play_course_link_preselects_an_uploaded_course(live_server, browser) -> None:

@@ -1,18 +1,18 @@
-"""A stopped server loses nothing: a second server on the same folders knows every seat's
-token again and continues the game from its record, to the end, and the record replays; a
-move whose record cannot be written is refused and not made."""
+"""A stopped server loses nothing: a second server on the same database knows every seat's
+token again and continues the game, to the end, and the record replays; a move the
+database cannot keep (its disk full) is refused and not made."""
 
 from __future__ import annotations
 
-import shutil
+import sqlite3
 
 import pytest
 
 from avecaesar.engine.core.race_setup import race_setup
-from avecaesar.engine.core.record import read_record, replay
+from avecaesar.engine.core.record import replay
 
 from .conftest import LiveServer
-from .table_client import TableClient
+from .table_client import TableClient, saved_record
 
 SETUP = {"ruleset": "pro-ludo-2006", "course": "pro-ludo-2006/circus-maximus", "seed": 21,
          "players": [{"name": "Livia", "bot": None}, {"name": "Marcus", "bot": None},
@@ -39,34 +39,43 @@ def test_a_second_server_continues_the_game(tmp_path) -> None:
             assert again.view(tok)["race"]["private"] == seen[s]["private"]
         done = again.play_until(10_000)
         assert done["over"] and len(done["result"]["placings"]) == 3
+        lines = saved_record(second.url, race["record"])
     finally:
         second.stop()
-    lines = read_record(tmp_path / "saves" / race["record"])
     rules, board = race_setup(SETUP["ruleset"], [], {}, SETUP["course"])
     assert replay(lines, rules, board).over and lines[-1]["type"] == "result"
 
 
 def test_a_move_that_cannot_be_written_is_not_made(live_server) -> None:
+    """The database cannot keep the change (another process holds the file: SQLite's own
+    error, as a full disk gives another): the confirmation is refused with 503 and nothing
+    changed — the move still waits; once the database can write again it is made."""
     table = TableClient.create(live_server.url, {**SETUP, "seed": 4})
     race = table.play_until(1)
     while race["turn"]["human"] is False:
         race = table.play_until(race["ply"] + 1)
-    record = live_server.data / "saves" / race["record"]
     token = table.seats[race["turn"]["seat"]]
+    o = table.view(token)["race"]["private"]["options"][0]
+    assert table.post("move", token, {"card": o["card"], "space": o["space"]}
+                      ).status_code == 200
     before = table.view(token)["race"]
-    o = before["private"]["options"][0]
-    aside = record.with_suffix(".aside")
-    shutil.move(record, aside)
-    record.mkdir()  # the record's place cannot be written (as a full disk would refuse)
+    store = live_server.app.state.store
+    with store.lock:
+        store.conn.execute("PRAGMA busy_timeout = 300")
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another process holds the file: nothing can be written
     try:
-        r = table.post("move", token, {"card": o["card"], "space": o["space"]})
-        assert r.status_code == 503 and "not made" in r.json()["error"]
-        after = table.view(token)["race"]
-        assert after["ply"] == before["ply"] and after["private"] == before["private"]
-        assert after["log"] == before["log"]
+        r = table.post("confirm", token)
+        assert r.status_code == 503 and "not made" in r.json()["error"], r.text
     finally:
-        record.rmdir()
-        shutil.move(aside, record)
-    r = table.post("move", token, {"card": o["card"], "space": o["space"]})
+        other.execute("ROLLBACK")
+        other.close()
+        with store.lock:
+            store.conn.execute("PRAGMA busy_timeout = 30000")
+    after = table.view(token)["race"]
+    assert after["ply"] == before["ply"] and after["private"] == before["private"]
+    assert after["log"] == before["log"] and after["turn"]["phase"] == "pending"
+    r = table.post("confirm", token)
     assert r.status_code == 200 and r.json()["race"]["ply"] == before["ply"] + 1
-    assert sum(1 for ln in read_record(record) if ln["type"] != "header") == before["ply"] + 1
+    lines = saved_record(live_server.url, race["record"])
+    assert sum(1 for ln in lines if ln["type"] not in ("header", "result")) == before["ply"] + 1

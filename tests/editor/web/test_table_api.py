@@ -13,11 +13,9 @@ import time
 import httpx
 import pytest
 
-from avecaesar.editor.web import storage as storage_module
-from avecaesar.editor.web.tables import ABANDONED_AFTER, FINISHED_AFTER, Role
-from avecaesar.engine.core.record import read_record
+from avecaesar.editor.web.tables import IDLE_AFTER, Role
 
-from .table_client import TableClient
+from .table_client import TableClient, saved_record
 
 BASE = {"ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 12,
         "players": [{"name": "Ada", "bot": None}, {"name": "Bea", "bot": None},
@@ -45,8 +43,7 @@ def test_a_variant_file_and_a_house_file_go_into_the_record(live_server) -> None
         "kind": "house", "text": "rules:\n  scoring.places: [9, 6, 4, 3, 2, 1]\n"}).json()
     table = TableClient.create(url, {**BASE, "variant_file": var.json()["ref"],
                                      "house_file": house["ref"]})
-    record = live_server.data / "saves" / table.view()["race"]["record"]
-    head = read_record(record)[0]
+    head = saved_record(url, table.view()["race"]["record"])[0]
     assert head["house"]["race.laps"] == {"value": 2, "source": "house rule: our group"}
     assert head["house"]["scoring.places"]["value"] == [9, 6, 4, 3, 2, 1]
     assert table.view()["race"]["chariots"][0]["laps"] == 2
@@ -97,36 +94,47 @@ def test_the_host_hands_an_absent_seat_to_a_bot_and_back(live_server) -> None:
     assert set(view["private"]["hands"]) == set(view["mine"]) and view["mine"]
 
 
-def test_idle_tables_are_freed_and_come_back_from_disk(live_server) -> None:
+def test_idle_tables_are_freed_and_come_back_from_the_database(live_server) -> None:
     tables = live_server.app.state.tables
     table = TableClient.create(live_server.url, BASE)
+    race = table.play_until(4)
     assert table.tid in tables.loaded
     now = time.monotonic()
-    assert table.tid not in tables.sweep(now + FINISHED_AFTER + 1)  # still running
-    assert table.tid in tables.sweep(now + ABANDONED_AFTER + 1)
+    assert table.tid not in tables.free(now + 1)  # in use
+    assert table.tid in tables.free(now + IDLE_AFTER + 1)
     assert table.tid not in tables.loaded
-    view = table.view(table.seats[0])  # asked again: read back from its files
+    view = table.view(table.seats[0])  # asked again: read back from the database
     assert view["you"]["name"] == "Ada" and table.tid in tables.loaded
+    assert view["race"]["ply"] == race["ply"] and view["race"]["log"] == table.view(
+        table.seats[0])["race"]["log"]
 
 
-def test_studio_checks_store_nothing_and_uploads_are_bounded(live_server, monkeypatch
-                                                            ) -> None:
+def test_studio_checks_store_nothing_and_uploads_are_bounded(live_server) -> None:
     from avecaesar.engine.data.paths import COURSES_DIR
 
+    store = live_server.app.state.store
     folder = live_server.data / "uploads" / "courses"
-    before = set(os.listdir(folder))
+    before, kept = set(os.listdir(folder)), set(store.upload_names("course"))
     text = (COURSES_DIR / "homebrew" / "rome.yaml").read_text(encoding="utf-8")
     for i in range(5):  # five keystrokes
         r = httpx.post(live_server.url + "/api/studio/check", json={"text": text + "#" * i})
         assert r.status_code == 200 and r.json()["courses"]
-    assert set(os.listdir(folder)) == before
-    monkeypatch.setattr(storage_module, "MAX_UPLOADS", 3)
+    assert set(os.listdir(folder)) == before and set(store.upload_names("course")) == kept
+    refs = []
     for i in range(6):
         r = httpx.post(live_server.url + "/api/courses", json={"text": text + f"#{i}\n"})
         assert r.status_code == 200
-    kept = [f for f in os.listdir(folder) if not f.startswith(".")]
-    named = live_server.app.state.storage._named_by_records()
-    assert len([f for f in kept if f[:16] not in named]) <= 3
+        refs.append(r.json()["course"].split(":")[1])
+    played = TableClient.create(live_server.url, {**BASE, "course": "upload:" + refs[0]})
+    gone = store.sweep(time.time(), 30 * 86400, 3, 10_000)  # keep 3 uploads of a kind
+    names = set(store.upload_names("course"))
+    raced = {n for n in names if any(n in r.course for r in store.races(10_000))}
+    assert refs[0] in raced  # a course a race is played on stays
+    assert gone["uploads"] >= 2 and len(names - raced) <= 3
+    live_server.app.state.storage.prune()  # the files of the uploads gone go too
+    files = {f[:-5] for f in os.listdir(folder) if f.endswith(".yaml")}
+    assert files & set(refs) <= names
+    assert played.view()["race"]["ply"] == 0
 
 
 def test_a_websocket_from_another_site_is_refused(live_server) -> None:

@@ -7,9 +7,7 @@ import httpx
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from avecaesar.engine.core.record import read_record
-
-from .table_client import TableClient
+from .table_client import TableClient, saved_record
 
 BOTS = [{"name": "Anna", "bot": "greedy"}, {"name": "Ben", "bot": "random"},
         {"name": "Cato", "bot": "greedy"}]
@@ -24,7 +22,7 @@ def test_a_tournament_of_the_2022_edition(live_server) -> None:
     courses, previous = [], None
     for race in range(1, 5):
         done = table.play_until(100_000)
-        lines = read_record(live_server.data / "saves" / done["record"])
+        lines = saved_record(url, done["record"])
         head, result = lines[0], lines[-1]
         assert head["race"] == race and head["seated"] == (race > 1)
         courses.append(head["course"])
