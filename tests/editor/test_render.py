@@ -87,7 +87,8 @@ def test_graphviz_draws_the_lane_graph_where_the_geometry_puts_each_space(tmp_pa
     neato = shutil.which("neato")
     if neato is None:
         if os.environ.get("CI"):
-            pytest.fail("Graphviz's neato is missing: make setup installs it (apt-get install graphviz)")
+            pytest.fail("Graphviz's neato is missing: make setup installs it "
+                        "(apt-get install graphviz)")
         pytest.skip("Graphviz's neato is not installed")
     c = load_course(str(VALID / "walls.yaml"))
     geo = board_geometry(c.graph)
