@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -23,18 +22,11 @@ import time
 from pathlib import Path
 
 import httpx
+from bench_table_store import LIMITS, _port  # the same server limits and free port
 
 SETUP = {"ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago",
          "delay_ms": None, "confirm_ms": None,
          "players": [{"name": "Ada", "bot": None}, {"name": "Bea", "bot": None}]}
-LIMITS = ["new-tables=100000", "tables-per-client=100000", "running-tables=100000",
-          "uploads=100000"]
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _course(n: int) -> str:
