@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 
 import httpx
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -46,7 +48,9 @@ Object.assign(window.WebSocket, {OPEN: 1, CLOSED: 3, CONNECTING: 0, CLOSING: 2})
 
 
 def _wait(driver, cond, timeout: float = 30):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(cond)
+    """Wait for ``cond``; an element a push re-rendered meanwhile only means: ask again."""
+    return WebDriverWait(driver, timeout, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(cond)
 
 
 def _new_browser(size: tuple[int, int]) -> webdriver.Chrome:
@@ -155,19 +159,36 @@ def _no_other_hand(drivers, letters) -> None:
         assert page["mine"] == [mine]
 
 
+def _click_first(d, css: str) -> bool:
+    """Click the first element ``css`` finds; False when there is none. A push re-renders
+    the hand and the targets at any moment (a presence change, another device's undo), so
+    an element found just before may be gone by the click: then it is looked up again."""
+    for _ in range(20):
+        found = d.find_elements(By.CSS_SELECTOR, css)
+        if not found:
+            return False
+        try:
+            found[0].click()
+            return True
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"{css} was re-rendered under every click for a second")
+
+
 def _choose(d, phone: bool) -> None:
     """Choose a card, then the first space offered (a touch-size button on the phone, the
     board's outlined space on the desktop)."""
-    cards = d.find_elements(By.CSS_SELECTOR, "#hand .card[title='choose this card']")
-    if not cards:
+    if not _click_first(d, "#hand .card[title='choose this card']"):
         d.find_element(By.ID, "wait").click()
         return
-    cards[0].click()
     if phone:
         target = _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#targets .target"))[0]
-        box = target.rect
+        try:
+            box = target.rect
+        except StaleElementReferenceException:  # re-rendered: its successor is the same size
+            box = _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#targets .target"))[0].rect
         assert box["height"] >= 44 and box["width"] >= 44  # a touch-size target
-        target.click()
+        assert _click_first(d, "#targets .target")
     else:
         space = _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "g.space.reach"))[0]
         d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
