@@ -179,8 +179,8 @@ def _extra_restrictions(ruleset: Any) -> tuple[CardRestriction, ...]:
     cite = ruleset.citation(key)
     out = []
     for i, e in enumerate(entries):
-        problems = [p for part in ("forbidden_when", "unless", "ends_when") if part in e
-                    for p in check_expression(e[part], f"{key}[{i}].{part}")]
+        problems = [p for part in ("forbidden_when", "unless", "ends_when", "release")
+                    if part in e for p in check_expression(e[part], f"{key}[{i}].{part}")]
         if problems:
             raise UnsupportedRuleError(key, e, list(CONDITION_REGISTRY), problems[0])
         why = e.get("why")
@@ -188,7 +188,7 @@ def _extra_restrictions(ruleset: Any) -> tuple[CardRestriction, ...]:
             raise UnsupportedRuleError(key, e, [], f"{key}[{i}].why: {_why_problem(str(why))}")
         cards = frozenset(int(k) for k in e["cards"])
         out.append(CardRestriction(cards, e["forbidden_when"], e.get("unless"),
-                                   e.get("ends_when"), why, cite))
+                                   e.get("ends_when"), why, cite, release=e.get("release")))
     return tuple(out)
 
 
