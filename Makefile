@@ -14,9 +14,15 @@ BOTH_FLAVOURS ?= $(addprefix tests/core/,test_card_restrictions.py test_effects.
                    test_races.py test_six_threads.py)
 
 # `make test`'s pytest runs use two processes (pytest-xdist; CI has 2 cores): the whole suite
-# a file per worker at a time (a file's tests keep their order), the pure run test by test
-# (its seeded races are independent); PARALLEL= runs them in one process
+# a file per worker at a time (`--dist loadfile`: a file's tests keep their order and share
+# their module fixtures — the play page's four browsers, the assistant's advice — which
+# `load` or `worksteal` would build again on the other worker; no file is long enough to
+# leave a worker idle at the end: docs/performance.md, "Test suite time in CI"), the pure run
+# test by test (its seeded races are independent); PARALLEL= runs them in one process.
+# Both print their 15 slowest tests (DURATIONS), so the budget stays visible: `make test`
+# within 4 minutes on 2 idle cores, no test over 20 s.
 PARALLEL ?= -n 2
+DURATIONS ?= --durations=15
 
 # The engine's hot path is compiled with mypyc by `pip install` (setup.py) when a C compiler
 # and Python's headers are there; else it installs pure Python (same results, slower).
@@ -83,10 +89,14 @@ lint: setup
 	$(MAKE) typecheck
 
 test: setup browser pdftools
+	@mkdir -p build && { git status --porcelain 2>/dev/null || true; } > build/tree-before.txt
 	$(BIN)/ruff check .
 	$(MAKE) typecheck
-	$(BIN)/pytest $(PARALLEL) --dist loadfile
-	AVECAESAR_PURE=1 $(BIN)/pytest $(PARALLEL) --dist load $(BOTH_FLAVOURS)
+	$(BIN)/pytest $(PARALLEL) --dist loadfile $(DURATIONS)
+	AVECAESAR_PURE=1 $(BIN)/pytest $(PARALLEL) --dist load $(DURATIONS) $(BOTH_FLAVOURS)
+	@{ git status --porcelain 2>/dev/null || true; } | diff build/tree-before.txt - >/dev/null || { \
+	  echo "error: the test run changed the checkout (tests write only into temporary folders):"; \
+	  { git status --porcelain; } | diff build/tree-before.txt - | sed -n 's/^> /  /p'; exit 1; }
 
 # mypy (config in pyproject.toml): the import package avecaesar is mapped from several
 # folders, which mypy cannot follow, so they are linked under build/mypy/avecaesar first
@@ -97,11 +107,15 @@ typecheck: setup
 	$(BIN)/mypy
 
 # the generated docs: the ruleset reference and edition pages, the registry tables of
-# docs/architecture.md (tests fail while they are stale)
-docs: setup
+# docs/architecture.md, the house-rules schema, and the pictures in docs/boards/ and docs/img/
+# (boards, simulation charts, web screenshots: tools/docs_images.py remakes the stale ones,
+# recorded in docs/images.json; the screenshots need `make browser`). Tests fail while any
+# of them is stale; no test writes into docs/.
+docs: setup graphviz browser
 	$(BIN)/python -m avecaesar.editor.render.ruleset_docs
 	$(BIN)/python -m avecaesar.editor.registry_docs
 	$(BIN)/python -m avecaesar.engine.ruleset.house_schema
+	$(BIN)/python tools/docs_images.py
 
 bench: setup
 	$(BIN)/python bench/bench_course.py

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from avecaesar.engine.core.effects import EFFECTS, Turn
 from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.rule_values import RaceRules
 from avecaesar.engine.core.types import REMOVED, Event, with_item
+from avecaesar.engine.data.values import Json
 
 __all__ = ["APPLY", "Apply", "BoundEffects", "bound_effects", "remove"]
 
@@ -199,7 +199,7 @@ class BoundEffects:
     only_restricted: tuple[Apply, ...]
     out_of_cards: tuple[Apply, ...]
 
-    def __init__(self, names: Mapping[str, tuple[tuple[str, Mapping[str, Any]], ...]]
+    def __init__(self, names: Mapping[str, tuple[tuple[str, Mapping[str, Json]], ...]]
                  ) -> None:
         def bound(event: str) -> tuple[Apply, ...]:
             return tuple(APPLY[name](**params) for name, params in names.get(event, ())

@@ -39,13 +39,13 @@ class WalkTable:
 
     __slots__ = ("ends", "firsts", "groups", "masks", "moves", "n", "span")
 
-    def __init__(self, moves: tuple[Any, ...], start: int,
+    def __init__(self, moves: tuple[Move, ...], start: int,
                  finish_steps: frozenset[tuple[int, int]]) -> None:
         self.moves = moves
         self.n = len(moves)
         masks: dict[int, int] = {}
         groups: dict[int, int] = {}
-        firsts: dict[int, Any] = {}
+        firsts: dict[int, Move] = {}
         ends: dict[tuple[int, int], int] = {}
         crossing_from = {u for u, _v in finish_steps}
         for i, m in enumerate(moves):
@@ -117,7 +117,7 @@ class Board:
         default_factory=dict, compare=False, repr=False)
     _finish_steps: list[frozenset[tuple[int, int]]] = field(
         default_factory=list, compare=False, repr=False)
-    _moves: dict[tuple[int, int, int], tuple[Any, ...]] = field(
+    _moves: dict[tuple[int, int, int], tuple[Move, ...]] = field(
         default_factory=dict, compare=False, repr=False)
     _tables: dict[int | tuple[int, int, int], WalkTable] = field(
         default_factory=dict, compare=False, repr=False)
@@ -162,7 +162,7 @@ class Board:
                 (u, v) for u, succ in enumerate(self.succ) for v, fin in succ if fin))
         return self._finish_steps[0]
 
-    def moves(self, start: int, k: int, left: int) -> tuple[Any, ...]:
+    def moves(self, start: int, k: int, left: int) -> tuple[Move, ...]:
         """:meth:`paths` as ``Move(k, path)`` values, made once."""
         key = (start, k, min(left, k + 1))
         found = self._moves.get(key)

@@ -24,6 +24,7 @@ from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.reasons import HOUSE, REASONS, Reason, fields_of
 from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.data.suggest import unknown_name
+from avecaesar.engine.data.values import Json
 
 __all__ = ["CONDITIONS", "PARAM_CONDITIONS", "Condition", "Context", "ParamCondition",
            "check_expression", "condition_names", "forbids", "holds", "restriction_why"]
@@ -256,7 +257,7 @@ def condition_names() -> list[str]:
     return [*CONDITIONS, *PARAM_CONDITIONS]
 
 
-def check_expression(expr: Any, where: str = "condition") -> list[str]:
+def check_expression(expr: Json, where: str = "condition") -> list[str]:
     """What is wrong with a condition expression (empty: nothing)."""
     if isinstance(expr, str):
         if expr in CONDITIONS:
@@ -296,7 +297,10 @@ def _param_problems(pc: ParamCondition, arg: Any, where: str) -> list[str]:
 
 
 def holds(expr: Any, x: Context) -> bool:
-    """Whether expression ``expr`` (frozen by :func:`freeze`) holds."""
+    """Whether expression ``expr`` (frozen by :func:`freeze`: a ``Cond``) holds.
+
+    ``Any``: the frozen expression is taken apart by its shape here, in the hot path; typed
+    as ``Cond`` each node would cost the compiled build a runtime check."""
     if isinstance(expr, str):
         return CONDITIONS[expr].test(x)
     op, arg = expr

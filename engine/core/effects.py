@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from avecaesar.engine.core.types import Event
 from avecaesar.engine.data.suggest import unknown_name
+from avecaesar.engine.data.values import Json, as_int
 
 __all__ = ["EFFECTS", "EVENTS", "Effect", "EffectLists", "Facts", "Turn", "check_effect_list",
            "effect_lists"]
@@ -170,7 +170,7 @@ class EffectLists:
     flags, folded once per ruleset: :func:`~avecaesar.engine.core.moves.move_facts` and the
     bots read them)."""
 
-    names: Mapping[str, tuple[tuple[str, Mapping[str, Any]], ...]]
+    names: Mapping[str, tuple[tuple[str, Mapping[str, Json]], ...]]
     offers: frozenset[str] = field(default_factory=frozenset)
     stop_stops: bool = False  # alley_stop: the stop is made
     stop_cards: tuple[int, ...] = ()  # alley_stop: the cards that join the hand
@@ -190,7 +190,7 @@ class EffectLists:
         return any(getattr(EFFECTS[name], flag) for name, _ in self.names.get(event, ()))
 
 
-def check_effect_list(event: str, entries: Any, where: str) -> list[str]:
+def check_effect_list(event: str, entries: Json, where: str) -> list[str]:
     """What is wrong with an effect list for ``event`` (empty: nothing). An entry is a
     name or ``{effect: name, <param>: value}``."""
     if event not in EVENTS:
@@ -215,7 +215,7 @@ def check_effect_list(event: str, entries: Any, where: str) -> list[str]:
     return out
 
 
-def effect_lists(names: Mapping[str, tuple[tuple[str, Mapping[str, Any]], ...]]
+def effect_lists(names: Mapping[str, tuple[tuple[str, Mapping[str, Json]], ...]]
                  ) -> EffectLists:
     """The effect lists of ``names`` (checked by :func:`check_effect_list`; every parameter
     given) with their facts folded."""
@@ -227,7 +227,7 @@ def effect_lists(names: Mapping[str, tuple[tuple[str, Mapping[str, Any]], ...]]
         offers=frozenset(e for entries in names.values() for e, _ in entries
                          if EFFECTS[e].offers_moves),
         stop_stops=flag("alley_stop", "stops"),
-        stop_cards=tuple(int(p["card"]) for e, p in names.get("alley_stop", ())
+        stop_cards=tuple(as_int(p["card"], f"{e}.card") for e, p in names.get("alley_stop", ())
                          if EFFECTS[e].adds_card),
         alley_missed=bool(names.get("alley_missed")),
         missed_dq=flag("alley_missed", "disqualifies"),

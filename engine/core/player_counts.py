@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.rule_values import RaceRules, UnsupportedRuleError
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
+from avecaesar.engine.data.values import HouseRules
 
 __all__ = ["PlayerCountError", "PlayerCounts", "check_player_count", "counts_text",
            "player_counts", "variants_allowing"]
@@ -145,7 +145,7 @@ def _widened(counts: PlayerCounts, players: int) -> bool:
 def check_player_count(rules: RaceRules, players: int, ruleset: str | None = None,
                        variants: Sequence[str] = (), board: Board | None = None,
                        overrides: Mapping[str, str] | None = None,
-                       house: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+                       house: HouseRules | None = None) -> None:
     """Refuse a number of players the rules (on ``board``, when given) do not allow, with
     :class:`PlayerCountError`: why, the counts to choose, and — when the ``ruleset`` and its
     ``variants`` (``overrides``, ``house``: the ``--set`` values and house rules they were
@@ -162,7 +162,7 @@ def check_player_count(rules: RaceRules, players: int, ruleset: str | None = Non
 def variants_allowing(ruleset: str, variants: Sequence[str], players: int,
                       board: Board | None = None,
                       overrides: Mapping[str, str] | None = None,
-                      house: Mapping[str, Mapping[str, Any]] | None = None) -> list[str]:
+                      house: HouseRules | None = None) -> list[str]:
     """The bundled variants written for ``ruleset``'s edition (``applies_to`` naming it, a
     ruleset it extends, or ``any``) that, added to ``variants``, allow ``players`` players on
     ``board``: asked of :func:`player_counts` on the rules they compose to. A variant whose
@@ -185,7 +185,7 @@ def variants_allowing(ruleset: str, variants: Sequence[str], players: int,
 
 
 def _rules_with(ruleset: str, variants: Sequence[str], given: dict[str, str],
-                house: Mapping[str, Mapping[str, Any]] | None) -> list[RaceRules]:
+                house: HouseRules | None) -> list[RaceRules]:
     """The rules ``ruleset`` with ``variants`` composes to — one for each choice of an open
     ``players.chariots_per_player`` (the other open values at their first choice: they do not
     change the count); none when they cannot be composed."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import LegalMoves, first_card_forbidden
@@ -24,6 +23,7 @@ from avecaesar.engine.core.state import RaceGame, RaceState
 from avecaesar.engine.core.types import RACING, REMOVED, Event, Move, SkipReason, Termination
 from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
+from avecaesar.engine.data.values import Json, JsonDict
 
 __all__ = [
     "Outcome",
@@ -54,7 +54,7 @@ class Placing:
     disqualified: bool
     removed: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"chariot": self.chariot, "name": self.name, "place": self.place,
                 "points": self.points, "finished": self.finished,
                 "disqualified": self.disqualified, "removed": self.removed}
@@ -70,8 +70,8 @@ class Outcome:
     placings: tuple[Placing, ...]
     teams: tuple[tuple[str, int], ...] = ()  # several chariots each: (player, points), best first
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"termination": self.termination,
+    def to_json(self) -> dict[str, Json]:
+        out: JsonDict = {"termination": self.termination,
                                "placings": [p.to_json() for p in self.placings]}
         if self.teams:
             out["teams"] = [{"player": p, "points": x} for p, x in self.teams]
@@ -198,7 +198,7 @@ def check_seats(rules: RaceRules, board: Board, players: int) -> int:
 
 
 def new_race(rules: RaceRules, board: Board, players: Sequence[str],
-             seed: int, seats: Sequence[int] | None = None) -> tuple[RaceState, dict[str, Any]]:
+             seed: int, seats: Sequence[int] | None = None) -> tuple[RaceState, JsonDict]:
     """The initial state and the setup facts (start order and reveals) for the record.
 
     The players draw for the start places — or, given ``seats`` (player indices in start-place
@@ -275,8 +275,8 @@ class RaceRun:
     record (start order, reveals), every turn and the outcome."""
 
     state: RaceState
-    setup: dict[str, Any]
-    turns: list[dict[str, Any]]  # one per turn: chariot, decision or skip, events
+    setup: JsonDict
+    turns: list[JsonDict]  # one per turn: chariot, decision or skip, events
     outcome: Outcome
 
 
@@ -296,7 +296,7 @@ def run_race(rules: RaceRules, board: Board, players: Sequence[str],
     state, setup = new_race(rules, board, players, seed, seats)
     per = rules.chariots_for(len(players))
     by_chariot = [policies[s // per] for s in setup["seats"]]
-    turns: list[dict[str, Any]] = []
+    turns: list[JsonDict] = []
     while not state.over and len(turns) < max_turns:
         c = state.turn
         policy = by_chariot[c] if c < len(by_chariot) else ownerless
@@ -305,7 +305,7 @@ def run_race(rules: RaceRules, board: Board, players: Sequence[str],
 
 
 def play_turn(state: RaceState, policy: Policy | None,
-              ownerless: Policy | None = None) -> dict[str, Any]:
+              ownerless: Policy | None = None) -> JsonDict:
     """One turn: the policy picks among the legal moves, or the chariot skips.
 
     A chariot that no player drives moves by ``ownerless`` whatever ``policy`` is given;

@@ -33,6 +33,7 @@ from avecaesar.engine.core.ruleset_adapter import (
 from avecaesar.engine.course.load import Course, contract_water, load_course
 from avecaesar.engine.data.errors import InputError
 from avecaesar.engine.data.paths import RULESETS_DIR
+from avecaesar.engine.data.values import HouseRules, Json, JsonDict
 from avecaesar.engine.ruleset.embedded import recording
 from avecaesar.engine.ruleset.load import Ruleset, load_ruleset, race_figures
 
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
 
 __all__ = ["CONTENT_KEYS", "ChosenRules", "HouseRules", "RaceSetup", "Seat", "race_setup"]
 
-#: house rules as a file or the table gives them: dotted key → rule (value, source, …)
-HouseRules = Mapping[str, Mapping[str, Any]]
 
 #: what a record's header ``content`` holds: each a SHA-256 in hex (docs/engine.md, "Game
 #: records"); ``house`` only when there are house rules
@@ -115,17 +114,17 @@ class ChosenRules:
             out["house"] = _sha(_canonical(self.house))
         return out
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> JsonDict:
         """The names as a record header gives them (``ruleset``, ``variants``,
         ``overrides``)."""
         return {"ruleset": self.ruleset, "variants": list(self.variants),
                 "overrides": self.overrides_dict}
 
-    def header_facts(self) -> dict[str, Any]:
+    def header_facts(self) -> JsonDict:
         """What a header says about the rules beyond their names: the kind of every value
         a text does not state outright (read, conflict, open), the house rules and the
         rules files read."""
-        out: dict[str, Any] = {"kinds": {k: v for k, v in self.composed.kinds().items()
+        out: JsonDict = {"kinds": {k: v for k, v in self.composed.kinds().items()
                                          if v != "stated"}}
         if self.house:
             out["house"] = _plain(self.house)
@@ -151,7 +150,7 @@ class Seat:
     name: str
     bot: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"name": self.name, "bot": self.bot}
 
 
@@ -186,7 +185,7 @@ class RaceSetup:
                  bot_budget: int | None = None, race: int | None = None,
                  start_order: Sequence[int] | None = None) -> RaceSetup:
         """The same rules and board with other per-race fields (the ones given)."""
-        changes: dict[str, Any] = {}
+        changes: JsonDict = {}
         if seats is not None:
             changes["seats"] = tuple(seats)
         if seed is not None:
@@ -211,10 +210,10 @@ class RaceSetup:
             out["house"] = rules["house"]
         return out
 
-    def header(self) -> dict[str, Any]:
+    def header(self) -> JsonDict:
         """The one writer of a record header's setup (the record adds its format and the
         start facts: :func:`avecaesar.engine.core.record.record_lines`)."""
-        out: dict[str, Any] = {**self.rules.header(), "course": self.course,
+        out: JsonDict = {**self.rules.header(), "course": self.course,
                                "seed": self.seed,
                                "players": [s.to_json() for s in self.seats]}
         if self.bot_budget:

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import why_not
@@ -34,6 +33,7 @@ from avecaesar.engine.data.safeio import (
     write_atomic,
 )
 from avecaesar.engine.data.schemas import validator
+from avecaesar.engine.data.values import JsonDict
 from avecaesar.engine.ruleset.embedded import embedded
 
 __all__ = ["FORMAT", "RecordError", "check_header_files", "files_the_record_named",
@@ -52,7 +52,7 @@ class RecordError(AveCaesarError):
         super().__init__(f"{file}:{line}: {message}")
 
 
-def record_lines(run: RaceRun, header: Mapping[str, Any]) -> list[dict[str, Any]]:
+def record_lines(run: RaceRun, header: JsonDict) -> list[JsonDict]:
     """The record of a finished run: header, one line per turn, result. ``header`` is what
     the race was set up under (:meth:`~avecaesar.engine.core.race_setup.RaceSetup.header`);
     the record adds its format and the start facts (start order, reveals, start position,
@@ -62,7 +62,7 @@ def record_lines(run: RaceRun, header: Mapping[str, Any]) -> list[dict[str, Any]
             "seats": run.setup["seats"], "reveals": run.setup["reveals"],
             "start": run.setup["start"],
             "chariots": list(names)}
-    lines: list[dict[str, Any]] = [head]
+    lines: list[JsonDict] = [head]
     for i, t in enumerate(run.turns, start=1):
         c = t["chariot"]
         base = {"ply": i, "chariot": LETTERS[c], "name": names[c], "legal": t["legal"]}
@@ -79,20 +79,20 @@ def record_lines(run: RaceRun, header: Mapping[str, Any]) -> list[dict[str, Any]
     return lines
 
 
-def write_record(path: str | Path, lines: Iterable[dict[str, Any]]) -> None:
+def write_record(path: str | Path, lines: Iterable[JsonDict]) -> None:
     """Write a record at once (atomically: a crash never leaves half a record)."""
     write_atomic(path, "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":"))
                                + "\n" for line in lines))
 
 
-def read_record(path: str | Path, limit: int | None = None) -> list[dict[str, Any]]:
+def read_record(path: str | Path, limit: int | None = None) -> list[JsonDict]:
     """Parse and schema-check every line; all problems at once (the first 50), each with its
     line. A record over ``limit`` bytes (default: the records limit) is refused unread."""
     file = str(path)
     text = read_text(path, limit or record_bytes_limit(), "record")
     v = validator("urn:avecaesar:game-record")
     problems: list[Problem] = []
-    out: list[dict[str, Any]] = []
+    out: list[JsonDict] = []
     for n, raw in enumerate(text.splitlines(), start=1):
         if len(problems) >= MAX_PROBLEMS:
             problems.append(Problem(file, n, 1, "… and more: stopped reading here"))
@@ -129,7 +129,7 @@ def _clip(text: str, n: int = 120) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-def check_header_files(head: Mapping[str, Any], file: str, with_course: bool = True
+def check_header_files(head: JsonDict, file: str, with_course: bool = True
                        ) -> None:
     """A record names its ruleset, variants and course: bundled ids, or files (read, as
     when the race was run, relative to the working folder) in the working folder's tree,
@@ -152,7 +152,7 @@ def check_header_files(head: Mapping[str, Any], file: str, with_course: bool = T
                               "before the command")
 
 
-def _start(head: dict[str, Any], rules: RaceRules, board: Board, file: str) -> RaceState:
+def _start(head: JsonDict, rules: RaceRules, board: Board, file: str) -> RaceState:
     """The race the header sets up (seed, players, seats), checked against the recorded
     start order, hands and chariot names."""
     players = [p["name"] for p in head["players"]]
@@ -174,7 +174,7 @@ def _start(head: dict[str, Any], rules: RaceRules, board: Board, file: str) -> R
     return state
 
 
-def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
+def replay(lines: Sequence[JsonDict], rules: RaceRules, board: Board,
            file: str = "record", partial: bool = False) -> RaceState:
     """Rebuild the race from its header and re-check every turn; return the final state.
 
@@ -221,7 +221,7 @@ def replay(lines: Sequence[dict[str, Any]], rules: RaceRules, board: Board,
     return state
 
 
-def _check_result(state: RaceState, line: dict[str, Any], file: str, n: int) -> None:
+def _check_result(state: RaceState, line: JsonDict, file: str, n: int) -> None:
     """Every field of the result line equals the replayed one: the termination, each
     placing, the teams' points, the final position — and there is no other field."""
     replayed = {"type": "result", **outcome(state).to_json(), "final": state.notation()}
@@ -237,7 +237,7 @@ def _check_result(state: RaceState, line: dict[str, Any], file: str, n: int) -> 
                                  if key == "termination" else ""))
 
 
-def _turn(state: RaceState, line: dict[str, Any], file: str, n: int) -> None:
+def _turn(state: RaceState, line: JsonDict, file: str, n: int) -> None:
     """Re-check and play one recorded turn."""
     kind = line["type"]
     if line["chariot"] in LETTERS and LETTERS.index(line["chariot"]) in state.choosable():
@@ -287,7 +287,7 @@ def files_the_record_named(file: str, line: int, named_by_user: str | None = Non
                           "FILE` or `avecaesar ruleset validate FILE`") from None
 
 
-def setup_from_header(head: Mapping[str, Any], file: str, course: str | None = None
+def setup_from_header(head: JsonDict, file: str, course: str | None = None
                       ) -> tuple[RaceSetup, list[str]]:
     """The one reader of a record header: the setup it names (``course``: another course
     file the user names instead, ``--course``), and which of ``course``, ``ruleset``,

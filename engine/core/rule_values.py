@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeAlias
 
 from avecaesar.engine.core.effects import EffectLists, effect_lists
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
+from avecaesar.engine.data.values import Json
 
-__all__ = ["CardRestriction", "EffectNames", "OwnerlessRules", "RaceRules",
+__all__ = ["CardRestriction", "Cond", "EffectNames", "OwnerlessRules", "RaceRules",
            "UnsupportedRuleError", "freeze", "rule_effects", "rule_primitives",
            "six_restrictions"]
 
@@ -33,18 +34,33 @@ class UnsupportedRuleError(AveCaesarError):
 
 
 
-def freeze(expr: Any) -> Any:
-    """A checked expression as hashable values: a name, or ``(op, args)``."""
-    if expr is None or isinstance(expr, str | tuple):
+#: a condition expression frozen (:func:`freeze`): a name, or ``(op, arg)`` — ``("not",
+#: expr)``, ``("all" | "any", (expr, …))`` or ``(name, number)`` for a condition with a
+#: parameter; the evaluator (core/conditions.py's ``holds``) takes it apart by that shape
+Cond: TypeAlias = "str | tuple[str, object]"
+
+
+def freeze(expr: Json | Cond) -> Cond:
+    """A checked expression (as the data gives it: a name, ``{op: arg}``) as hashable
+    values: a name, or ``(op, args)``; a frozen one as it is."""
+    if isinstance(expr, str):
         return expr
+    if isinstance(expr, tuple):  # frozen already
+        return (str(expr[0]), expr[1])
+    if not isinstance(expr, Mapping) or len(expr) != 1:
+        raise AveCaesarError(f"not a condition expression: {expr!r}")
     (op, arg), = expr.items()
     if op == "not":
         return (op, freeze(arg))
-    if op in ("all", "any"):
+    if op in ("all", "any") and isinstance(arg, list | tuple):
         return (op, tuple(freeze(e) for e in arg))
     if isinstance(arg, list):  # a condition with a list parameter: {only_cards_in_hand: [..]}
         return (op, frozenset(arg))
     return (op, arg)  # a condition with a parameter: {name: value}
+
+
+def freeze_or_none(expr: Json | Cond) -> Cond | None:
+    return None if expr is None else freeze(expr)
 
 
 @dataclass(frozen=True)
@@ -60,17 +76,13 @@ class CardRestriction:
     ``cite`` is its citation."""
 
     cards: frozenset[int]
-    forbidden_when: Any
-    unless: Any = None
-    ends_when: Any = None
+    forbidden_when: Cond
+    unless: Cond | None = None
+    ends_when: Cond | None = None
     why: str | None = None
     cite: str = ""
     reason: str = "no_card_now"
-    release: Any = None
-
-    def __post_init__(self) -> None:  # expressions as given in data → hashable
-        for name in ("forbidden_when", "unless", "ends_when", "release"):
-            object.__setattr__(self, name, freeze(getattr(self, name)))
+    release: Cond | None = None
 
 
 @dataclass(frozen=True)
@@ -204,8 +216,8 @@ class RaceRules:
     six_joint: bool
     six_at_start: str
     start_rows: tuple[tuple[int, ...], ...] | None
-    six_chicane: tuple[Any, ...] | None
-    six_joint_exception: tuple[Any, ...] | None
+    six_chicane: tuple[Cond, ...] | None
+    six_joint_exception: tuple[Cond, ...] | None
     six_ends: str
     alley_laps: tuple[int, ...]
     alley_must_stop: bool
@@ -228,13 +240,13 @@ class RaceRules:
     chariots_per_player: int | tuple[tuple[int, int], ...] = 1
     team_order: str = "in_start_order"
     team_scoring: str | None = None
-    six_free: tuple[Any, ...] | None = None
+    six_free: tuple[Cond, ...] | None = None
     alley_wait_laps: tuple[int, ...] | None = None
     players_min: int = 1
     players_max: int = 6
     finishers_lead: bool = False
     extra_restrictions: tuple[CardRestriction, ...] = ()
-    extra_effects: tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...] = ()
+    extra_effects: tuple[tuple[str, tuple[tuple[str, Mapping[str, Json]], ...]], ...] = ()
     citations: Mapping[str, str] = field(default_factory=dict, compare=False)
     # derived: the six_rule fields as restrictions, then the extra ones (in that order), and
     # every card some restriction names (a card outside it is never forbidden)
@@ -297,22 +309,22 @@ class RaceRules:
 
 # field → the ruleset key it is read from (the adapter's whole coupling, one table)
 
-def _all(*parts: Any) -> Any:
-    """``{all: [...]}`` of the parts given (a lone part as itself; none: None)."""
-    given = [x for x in parts if x is not None]
+def _all(*parts: Cond | None) -> Cond | None:
+    """``all`` of the parts given, frozen (a lone part as itself; none: None)."""
+    given = tuple(x for x in parts if x is not None)
     if not given:
         return None
-    return given[0] if len(given) == 1 else {"all": given}
+    return given[0] if len(given) == 1 else ("all", given)
 
 
-def _any(*parts: Any) -> Any:
-    given = [x for x in parts if x is not None]
+def _any(*parts: Cond | None) -> Cond | None:
+    given = tuple(x for x in parts if x is not None)
     if not given:
         return None
-    return given[0] if len(given) == 1 else {"any": given}
+    return given[0] if len(given) == 1 else ("any", given)
 
 
-def _conds(names: tuple[Any, ...] | None) -> Any:
+def _conds(names: tuple[Cond, ...] | None) -> Cond | None:
     return None if not names else _all(*names)
 
 
@@ -334,7 +346,7 @@ def six_restrictions(r: RaceRules) -> tuple[CardRestriction, ...]:
     first_row = r.six_at_start == "first_row_may_not"
     if first_row:
         out.append(CardRestriction(
-            six, {"all": ["first_card", "in_start_row_1"]}, _any(exempt, free), ends,
+            six, ("all", ("first_card", "in_start_row_1")), _any(exempt, free), ends,
             cite=r.cite("six_at_start"), reason="first_row"))
     chicane = _all("only_sixes_in_hand", _conds(r.six_chicane)) if r.six_chicane else None
     joint = (_all("only_sixes_in_hand", "leading_jointly", _conds(r.six_joint_exception))
@@ -342,15 +354,15 @@ def six_restrictions(r: RaceRules) -> tuple[CardRestriction, ...]:
     out.append(CardRestriction(
         six, "leading" if r.six_joint else "leading_alone",
         _any(exempt,
-             {"all": ["first_card", "in_a_start_row"]} if first_row else None,
-             {"all": ["first_card", "start_player"]}
+             ("all", ("first_card", "in_a_start_row")) if first_row else None,
+             ("all", ("first_card", "start_player"))
              if r.six_at_start == "start_player_may" else None,
              _conds(r.six_free), chicane, joint),
         ends, cite=r.cite("six_joint"), reason="lead_no"))
     return tuple(out)
 
 
-EffectNames = dict[str, tuple[tuple[str, Mapping[str, Any]], ...]]
+EffectNames = dict[str, tuple[tuple[str, Mapping[str, Json]], ...]]
 
 
 def rule_effects(r: RaceRules) -> EffectNames:
@@ -360,8 +372,8 @@ def rule_effects(r: RaceRules) -> EffectNames:
     This translation is the only place these values are compared: the engine applies the
     lists, whatever rule they came from.
     """
-    none: Mapping[str, Any] = {}
-    out: dict[str, list[tuple[str, Mapping[str, Any]]]] = {
+    none: Mapping[str, Json] = {}
+    out: dict[str, list[tuple[str, Mapping[str, Json]]]] = {
         "lap_completed": [], "alley_stop": [("give_coin", none)], "alley_missed": [],
         "no_move": [], "only_restricted": [],
         "out_of_cards": {"remove": [("remove", none)]}[r.out_of_cards], "move_ended": []}
@@ -386,7 +398,7 @@ def rule_effects(r: RaceRules) -> EffectNames:
     return {event: tuple(entries) for event, entries in out.items()}
 
 
-def rule_primitives(r: RaceRules) -> dict[str, Any]:
+def rule_primitives(r: RaceRules) -> dict[str, bool | int]:
     """The named primitives the engine reads instead of comparing the values' words."""
     fx = r.effects
     return {

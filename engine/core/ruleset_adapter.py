@@ -10,21 +10,27 @@ data at run time), so "why not?" answers can name their source.
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from avecaesar.engine.core.conditions import CONDITIONS as CONDITION_REGISTRY
 from avecaesar.engine.core.conditions import check_expression
 from avecaesar.engine.core.effects import EFFECTS, check_effect_list
 from avecaesar.engine.core.rule_values import (
     CardRestriction,
+    Cond,
     OwnerlessRules,
     RaceRules,
     UnsupportedRuleError,
     freeze,
+    freeze_or_none,
 )
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
+from avecaesar.engine.data.values import Json, as_bool, as_int, as_list, as_map, as_str
+
+if TYPE_CHECKING:
+    from avecaesar.engine.ruleset.load import Ruleset
 
 __all__ = ["RULE_KEYS", "OwnerlessRules", "RaceRules", "TournamentRules",
            "UnsupportedRuleError", "rules_from_ruleset", "tournament_rules_from_ruleset"]
@@ -108,7 +114,7 @@ def _check(key: str, value: object, allowed: tuple[object, ...]) -> str:
     return str(value)
 
 
-def _conditions(key: str, value: Any) -> tuple[Any, ...] | None:
+def _conditions(key: str, value: Json) -> tuple[Cond, ...] | None:
     """A ``six_rule`` list of conditions (all must hold): each entry a name or an
     ``all`` / ``any`` / ``not`` expression, as ``card_restrictions`` take; checked against
     the registry and frozen (:func:`~avecaesar.engine.core.rule_values.freeze`)."""
@@ -116,17 +122,15 @@ def _conditions(key: str, value: Any) -> tuple[Any, ...] | None:
         return None
     if isinstance(value, Mapping):
         value = value.get("when", [])
-    if isinstance(value, str | Mapping):
-        value = [value]
-    out = tuple(value)
-    for i, e in enumerate(out):
+    entries = [value] if isinstance(value, str | Mapping) else as_list(value, key)
+    for i, e in enumerate(entries):
         problems = check_expression(e, f"{key}[{i}]")
         if problems:
             raise UnsupportedRuleError(key, e, list(CONDITIONS), problems[0])
-    return tuple(freeze(e) for e in out)
+    return tuple(freeze(e) for e in entries)
 
 
-def _joint_exception(key: str, value: Any) -> tuple[Any, ...] | None:
+def _joint_exception(key: str, value: Json) -> tuple[Cond, ...] | None:
     """The joint leaders' exception: its ``when`` conditions, and the one its ``who`` names
     (:data:`JOINT_WHO`)."""
     when = _conditions(key, value)
@@ -136,8 +140,10 @@ def _joint_exception(key: str, value: Any) -> tuple[Any, ...] | None:
     return when if who is None else (*when, who)
 
 
-def _extra_effects(ruleset: Any, own: Mapping[str, Any]
-                   ) -> tuple[tuple[str, tuple[tuple[str, Mapping[str, Any]], ...]], ...]:
+EffectList = tuple[tuple[str, tuple[tuple[str, Mapping[str, Json]], ...]], ...]
+
+
+def _extra_effects(ruleset: RuleReader, own: Mapping[str, Json]) -> EffectList:
     """``effects.extra``: the house's effects per event, each checked by name (an entry is
     an effect name or ``{effect: name, <param>: value}``). A parameter the entry leaves out
     is the ruleset's own value for it (``own``: the race card, the bonus points, the lap
@@ -155,9 +161,10 @@ def _extra_effects(ruleset: Any, own: Mapping[str, Any]
         if problems:
             raise UnsupportedRuleError(key, problems[0], [], problems[0])
         parsed = []
-        for e in entries:
-            name, params = (e["effect"], {k: v for k, v in e.items() if k != "effect"}) \
-                if isinstance(e, Mapping) else (e, {})
+        for e in as_list(entries, f"{key}.{event}"):
+            name, params = (as_str(e["effect"], key), {k: v for k, v in e.items()
+                                                      if k != "effect"}) \
+                if isinstance(e, Mapping) else (as_str(e, key), {})
             for p in EFFECTS[name].params:
                 if p not in params:
                     if own.get(p) is None:
@@ -165,20 +172,19 @@ def _extra_effects(ruleset: Any, own: Mapping[str, Any]
                             f"{key}.{event}: the effect {name!r} needs its {p!r} (give "
                             f"{{effect: {name}, {p}: ...}})"))
                     params[p] = own[p]
-            parsed.append((str(name), params))
+            parsed.append((name, params))
         out.append((str(event), tuple(parsed)))
     return tuple(out)
 
 
-def _extra_restrictions(ruleset: Any) -> tuple[CardRestriction, ...]:
+def _extra_restrictions(ruleset: RuleReader) -> tuple[CardRestriction, ...]:
     """``card_restrictions.extra``: the house's restrictions, each expression checked."""
     key = "card_restrictions.extra"
     if not ruleset.has(key):
         return ()
-    entries = ruleset.value(key) or []
     cite = ruleset.citation(key)
     out = []
-    for i, e in enumerate(entries):
+    for i, e in enumerate(ruleset.maps(key)):
         problems = [p for part in ("forbidden_when", "unless", "ends_when", "release")
                     if part in e for p in check_expression(e[part], f"{key}[{i}].{part}")]
         if problems:
@@ -186,9 +192,12 @@ def _extra_restrictions(ruleset: Any) -> tuple[CardRestriction, ...]:
         why = e.get("why")
         if why is not None and _why_problem(str(why)):
             raise UnsupportedRuleError(key, e, [], f"{key}[{i}].why: {_why_problem(str(why))}")
-        cards = frozenset(int(k) for k in e["cards"])
-        out.append(CardRestriction(cards, e["forbidden_when"], e.get("unless"),
-                                   e.get("ends_when"), why, cite, release=e.get("release")))
+        cards = frozenset(as_int(k, key) for k in as_list(e["cards"], key))
+        out.append(CardRestriction(cards, freeze(e["forbidden_when"]),
+                                   freeze_or_none(e.get("unless")),
+                                   freeze_or_none(e.get("ends_when")),
+                                   None if why is None else str(why), cite,
+                                   release=freeze_or_none(e.get("release"))))
     return tuple(out)
 
 
@@ -209,9 +218,8 @@ def _why_problem(why: str) -> str | None:
     return None
 
 
-def _refuse_unsupported(ruleset: Any) -> None:
-    stated = getattr(ruleset, "stated_keys", None)
-    keys = list(stated()) if stated else []
+def _refuse_unsupported(ruleset: RuleReader) -> None:
+    keys = ruleset.stated_keys()
     for key, allowed in ASSUMED.items():
         if key in keys:
             try:
@@ -222,16 +230,15 @@ def _refuse_unsupported(ruleset: Any) -> None:
                 raise UnsupportedRuleError(key, value, [repr(a) for a in allowed])
 
 
-def _ownerless(ruleset: Any) -> OwnerlessRules | None:
+def _ownerless(ruleset: RuleReader) -> OwnerlessRules | None:
     when = ruleset.value("ownerless.when")
     if when == "never":
         return None
     _check("ownerless.when", when, ("fill_empty_places",))
     missing: list[Exception] = []
+    plain = ruleset.ruleset  # open values here wait for check()
 
-    plain = getattr(ruleset, "_ruleset", ruleset)  # open values here wait for check()
-
-    def get(key: str, fallback: object) -> Any:
+    def get(key: str, fallback: Json) -> Json:
         try:
             return plain.value(f"ownerless.{key}")
         except MissingRuleValueError as err:
@@ -244,10 +251,12 @@ def _ownerless(ruleset: Any) -> OwnerlessRules | None:
                  ("remove", "not_applicable"))
     pm = None
     if move == "first_card_then_position":
-        raw = get("position_moves", {"leading": 2, "middle": 4, "last": 6})
-        pm = (int(raw["leading"]), int(raw["middle"]), int(raw["last"]))
+        raw = as_map(get("position_moves", {"leading": 2, "middle": 4, "last": 6}),
+                     "ownerless.position_moves")
+        pm = tuple(as_int(raw[k], "ownerless.position_moves") for k in ("leading", "middle",
+                                                                          "last"))
     return OwnerlessRules(
-        move=move, position_moves=pm, out_of_cards=out,
+        move=move, position_moves=(pm[0], pm[1], pm[2]) if pm else None, out_of_cards=out,
         turn_order=str(get("turn_order", "in_start_order")),
         forbidden_first_card=_check(
             "ownerless.forbidden_first_card",
@@ -265,29 +274,32 @@ def _ownerless(ruleset: Any) -> OwnerlessRules | None:
         missing=tuple(missing))
 
 
-def _deck(ruleset: Any) -> list[int]:
+def _deck(ruleset: RuleReader) -> list[int]:
     """The deck every chariot races with: the composition, or the chosen alternative deck
     (its cards checked against the alternative's card count and the deck's points)."""
-    v = ruleset.value
     deck: list[int] = []
-    for entry in v("deck.composition"):
-        deck += [int(entry["card"])] * int(entry["count"])
+    for entry in ruleset.maps("deck.composition"):
+        deck += [as_int(entry["card"], "deck.composition")] * as_int(entry["count"],
+                                                                    "deck.composition")
     if not ruleset.has("deck.choice"):
         return deck
-    choice = str(v("deck.choice"))
+    choice = ruleset.text("deck.choice")
     if choice == "normal":
         return deck
-    alts = {a["name"]: int(a["cards"]) for a in v("deck.alternatives") or []}
+    alts = {as_str(a["name"], "deck.alternatives"): as_int(a["cards"], "deck.alternatives")
+            for a in ruleset.maps("deck.alternatives")}
     if choice not in alts:
         raise UnsupportedRuleError("deck.choice", choice, ["normal", *alts])
-    comps = {c["name"]: [int(x) for x in c["values"]]
-             for c in v("deck.alternative_compositions") or []}
+    comps = {as_str(c["name"], "deck.alternative_compositions"):
+             [as_int(x, "deck.alternative_compositions")
+              for x in as_list(c["values"], "deck.alternative_compositions")]
+             for c in ruleset.maps("deck.alternative_compositions")}
     if choice not in comps:
         raise UnsupportedRuleError("deck.alternative_compositions", None, [], (
             f"deck.choice is {choice!r}, but deck.alternative_compositions gives no cards "
             f"for it: supply [{{name: {choice}, values: [...]}}]"))
     cards = comps[choice]
-    points = int(v("deck.points"))
+    points = ruleset.integer("deck.points")
     if len(cards) != alts[choice] or sum(cards) != points:
         raise UnsupportedRuleError("deck.alternative_compositions", cards, [], (
             f"the {choice} deck must hold {alts[choice]} cards of {points} points in all, "
@@ -295,50 +307,100 @@ def _deck(ruleset: Any) -> list[int]:
     return cards
 
 
-class _Collecting:
-    """A ruleset whose ``value`` notes each open value it is asked for (returning its first
-    choice in the meantime), so that one error can list every open value a race needs."""
+class RuleReader:
+    """A composed ruleset as the adapter reads it: typed getters, each value's shape
+    checked (the schema has checked it already: a wrong one is a bug, said with its key).
 
-    def __init__(self, ruleset: Any) -> None:
-        self._ruleset = ruleset
+    An open value the race needs is noted (``missing``) and its first choice given in the
+    meantime — a neutral value of its type when it lists none — so that one error can list
+    every open value a race needs."""
+
+    def __init__(self, ruleset: Ruleset, collect: bool = True) -> None:
+        self.ruleset = ruleset
+        self.collect = collect  # False: an open value raises at once
         self.missing: list[MissingRuleValueError] = []
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._ruleset, name)
+    def has(self, key: str) -> bool:
+        return self.ruleset.has(key)
 
-    def value(self, key: str) -> Any:
+    def citation(self, key: str) -> str:
+        return self.ruleset.citation(key)
+
+    def value(self, key: str) -> Json:
+        """The value of ``key`` (an open one noted, its first choice or None given)."""
         try:
-            return self._ruleset.value(key)
+            return self.ruleset.value(key)
         except MissingRuleValueError as err:
+            if not self.collect:
+                raise
             self.missing.append(err)
             choices = err.entries[0][2]
-            return choices[0] if choices else None
+            first = choices[0] if choices else None
+            return first if isinstance(first, bool | int | float | str) else None
+
+    def _given(self, key: str) -> tuple[Json, bool]:
+        """The value and whether it is a stand-in for an open value without choices."""
+        before = len(self.missing)
+        got = self.value(key)
+        return got, got is None and len(self.missing) > before
+
+    def integer(self, key: str) -> int:
+        got, open_ = self._given(key)
+        return 0 if open_ else as_int(got, key)
+
+    def text(self, key: str) -> str:
+        got, open_ = self._given(key)
+        return "" if open_ else as_str(got, key)
+
+    def flag(self, key: str) -> bool:
+        got, open_ = self._given(key)
+        return False if open_ else as_bool(got, key)
+
+    def items(self, key: str) -> Sequence[Json]:
+        """A list value (None, an empty list)."""
+        got, _open = self._given(key)
+        return () if got is None else as_list(got, key)
+
+    def ints(self, key: str) -> tuple[int, ...]:
+        return tuple(as_int(x, key) for x in self.items(key))
+
+    def maps(self, key: str) -> list[Mapping[str, Json]]:
+        """A list of mappings."""
+        return [as_map(x, key) for x in self.items(key)]
+
+    def unknown_keys(self) -> list[str]:
+        return self.ruleset.unknown_keys()
+
+    def stated_keys(self) -> list[str]:
+        return self.ruleset.stated_keys()
 
 
-def rules_from_ruleset(ruleset: Any) -> RaceRules:
-    """Read a composed ruleset (``.value(key)``, ``.citation(key)``) into :class:`RaceRules`.
+def rules_from_ruleset(ruleset: Ruleset) -> RaceRules:
+    """Read a composed ruleset into :class:`RaceRules`.
 
     Every value the ruleset declares open that the race needs is listed in one
     MissingRuleValueError; a value the engine has no primitive for raises
-    :class:`UnsupportedRuleError`. Nothing is defaulted.
+    :class:`UnsupportedRuleError`. Nothing is defaulted: an open value's stand-in only lets
+    the reading go on to find the others (a rule refused for a stand-in is then reported as
+    the open values it came from, any other error as itself).
     """
-    collecting = _Collecting(ruleset)
+    reader = RuleReader(ruleset)
     try:
-        out = _rules_from(collecting)
-    except (AveCaesarError, TypeError, ValueError, KeyError):
-        if collecting.missing:
-            raise _all_open(ruleset, collecting.missing) from None
+        out = _rules_from(reader)
+    except AveCaesarError:
+        if reader.missing:
+            raise _all_open(ruleset, reader.missing) from None
         raise
-    if collecting.missing:
-        raise _all_open(ruleset, collecting.missing)
+    if reader.missing:
+        raise _all_open(ruleset, reader.missing)
     return out
 
 
-def _all_open(ruleset: Any, found: list[MissingRuleValueError]) -> MissingRuleValueError:
+def _all_open(ruleset: Ruleset, found: list[MissingRuleValueError]) -> MissingRuleValueError:
     """One error for ``found`` and every other open value a race reads (the chariots nobody
     drives ask for theirs when a race has them; the tournament for its own)."""
     more = []
-    for key in getattr(ruleset, "unknown_keys", list)():
+    for key in ruleset.unknown_keys():
         if key.split(".")[0] in ("ownerless", "tournament"):
             continue
         try:
@@ -348,16 +410,16 @@ def _all_open(ruleset: Any, found: list[MissingRuleValueError]) -> MissingRuleVa
     return MissingRuleValueError.combined([*found, *more])
 
 
-def _six_joint(ruleset: Any) -> bool:
+def _six_joint(ruleset: RuleReader) -> bool:
     """Whether the 6-card rule binds joint leaders (``forbidden_when: [leading]``) or a
     sole leader only (``[leading_alone]``); the deck's split checked first."""
     v = ruleset.value
-    if int(v("deck.piles")) > 1:
+    if ruleset.integer("deck.piles") > 1:
         # dealt face down, a pile chosen blind gives an unseen card just like the top of the
         # shuffled deck: the engine draws the deck in order
         _check("deck.split", v("deck.split"), ("dealt_face_down",))
     key = RULE_KEYS["six_joint"]
-    forbidden = list(v(key))
+    forbidden = list(ruleset.items(key))
     if "leading" in forbidden:
         return True
     if "leading_alone" in forbidden:
@@ -365,7 +427,8 @@ def _six_joint(ruleset: Any) -> bool:
     raise UnsupportedRuleError(key, forbidden, ["[leading]", "[leading_alone]"])
 
 
-def _variant_values(ruleset: Any) -> tuple[int | None, str | None, tuple[int, ...] | None]:
+def _variant_values(ruleset: RuleReader
+                    ) -> tuple[int | None, str | None, tuple[int, ...] | None]:
     """The bonus piece's points, the ramming tie rule and the lap prizes, each None when the
     ruleset has no such variant (their fixed values checked)."""
     v = ruleset.value
@@ -374,7 +437,7 @@ def _variant_values(ruleset: Any) -> tuple[int | None, str | None, tuple[int, ..
         _check("bonus.granted", v("bonus.granted"), ("after_alley_stop",))
         _check("bonus.uses", v("bonus.uses"), (1,))
         _check("bonus.instead_of_card", v("bonus.instead_of_card"), (True,))
-        bonus = int(v("bonus.points"))
+        bonus = ruleset.integer("bonus.points")
     ramming = None
     if ruleset.has("ramming.trigger"):
         _check("ramming.trigger", v("ramming.trigger"), ("stop_beside_opponent_free_space_ahead",))
@@ -387,11 +450,11 @@ def _variant_values(ruleset: Any) -> tuple[int | None, str | None, tuple[int, ..
     if v("scoring.method") == "prize_money":
         _check("prize_money.alley_stop", v("prize_money.alley_stop"),
                ("reshuffle_forfeit_lap_prize",))
-        prizes = tuple(int(x) for x in v("prize_money.per_lap"))
+        prizes = ruleset.ints("prize_money.per_lap")
     return bonus, ramming, prizes
 
 
-def _rules_from(ruleset: Any) -> RaceRules:
+def _rules_from(ruleset: RuleReader) -> RaceRules:
     """:func:`rules_from_ruleset`'s reading.
 
     Long because it builds :class:`RaceRules` in one call, one line per field, so that each
@@ -412,15 +475,17 @@ def _rules_from(ruleset: Any) -> RaceRules:
     no_move = NO_MOVE[_check(k["no_move"], v(k["no_move"]), tuple(NO_MOVE))]
     alley_card = None
     if v("alley.tribute") == "race_card":
-        alley_card = int(v("alley.race_card"))
+        alley_card = ruleset.integer("alley.race_card")
     if v(k["alley_overtaking"]) is not False:
         raise UnsupportedRuleError(k["alley_overtaking"], v(k["alley_overtaking"]), ["false"])
     rows = v(k["start_rows"])
     water = v(k["water"])
     raw_cpp = v(k["chariots_per_player"])
     cpp: int | tuple[tuple[int, int], ...] = (
-        int(raw_cpp) if isinstance(raw_cpp, int)
-        else tuple((int(e["players"]), int(e["chariots"])) for e in raw_cpp))
+        raw_cpp if isinstance(raw_cpp, int) and not isinstance(raw_cpp, bool)
+        else tuple((as_int(e["players"], k["chariots_per_player"]),
+                    as_int(e["chariots"], k["chariots_per_player"]))
+                   for e in ruleset.maps(k["chariots_per_player"])))
     bonus, ramming, prizes = _variant_values(ruleset)
     team_order, team_scoring = "in_start_order", None
     if ruleset.has("teams.turn_order") or ruleset.has("teams.scoring") or cpp != 1:
@@ -428,27 +493,29 @@ def _rules_from(ruleset: Any) -> RaceRules:
         team_scoring = _check("teams.scoring", v("teams.scoring"), TEAM_SCORING)
     rules = RaceRules(
         deck=tuple(sorted(deck)),
-        hand_size=int(v(k["hand_size"])),
-        laps=int(v(k["laps"])),
-        six_card=int(v(k["six_card"])),
+        hand_size=ruleset.integer(k["hand_size"]),
+        laps=ruleset.integer(k["laps"]),
+        six_card=ruleset.integer(k["six_card"]),
         six_joint=joint,
         six_at_start=_check(k["six_at_start"], v(k["six_at_start"]) or "none", SIX_AT_START),
-        start_rows=None if rows is None else tuple(tuple(int(p) for p in r) for r in rows),
+        start_rows=None if rows is None else tuple(
+            tuple(as_int(p, k["start_rows"]) for p in as_list(r, k["start_rows"]))
+            for r in as_list(rows, k["start_rows"])),
         six_chicane=_conditions(k["six_chicane"], v(k["six_chicane"])),
         six_joint_exception=_joint_exception(k["six_joint_exception"],
                                              v(k["six_joint_exception"])),
         six_ends=_check(k["six_ends"], v(k["six_ends"]), SIX_ENDS),
-        alley_laps=tuple(int(x) for x in v(k["alley_laps"])),
-        alley_must_stop=bool(v(k["alley_must_stop"])),
+        alley_laps=ruleset.ints(k["alley_laps"]),
+        alley_must_stop=ruleset.flag(k["alley_must_stop"]),
         alley_wait=_check(k["alley_wait"], v(k["alley_wait"]), ALLEY_WAIT).replace(
             "must_move", "no_wait"),
         no_stop=NO_STOP[_check(k["no_stop"], v(k["no_stop"]), tuple(NO_STOP))],
-        dq_may_finish=bool(v(k["dq_may_finish"])),
-        dq_keeps_place=bool(v(k["dq_keeps_place"])),
+        dq_may_finish=ruleset.flag(k["dq_may_finish"]),
+        dq_keeps_place=ruleset.flag(k["dq_keeps_place"]),
         out_of_cards="remove",
-        places=tuple(int(p) for p in v(k["places"])),
-        not_finished_points=int(v(k["not_finished_points"])),
-        disqualified_points=int(v(k["disqualified_points"])),
+        places=ruleset.ints(k["places"]),
+        not_finished_points=ruleset.integer(k["not_finished_points"]),
+        disqualified_points=ruleset.integer(k["disqualified_points"]),
         water="skipped" if water == "skipped" else "space",
         ownerless=_ownerless(ruleset),
         no_move=no_move,
@@ -462,11 +529,11 @@ def _rules_from(ruleset: Any) -> RaceRules:
         team_scoring=team_scoring,
         six_free=_conditions(k["six_free"], v(k["six_free"])) if ruleset.has(k["six_free"])
         else None,
-        alley_wait_laps=tuple(int(x) for x in v(k["alley_wait_laps"]))
+        alley_wait_laps=ruleset.ints(k["alley_wait_laps"])
         if ruleset.has(k["alley_wait_laps"]) else None,
-        players_min=int(v(k["players_min"])) if ruleset.has(k["players_min"]) else 1,
-        players_max=int(v(k["players_max"])) if ruleset.has(k["players_max"]) else 6,
-        finishers_lead=bool(v(k["finishers_lead"])) if ruleset.has(k["finishers_lead"])
+        players_min=ruleset.integer(k["players_min"]) if ruleset.has(k["players_min"]) else 1,
+        players_max=ruleset.integer(k["players_max"]) if ruleset.has(k["players_max"]) else 6,
+        finishers_lead=ruleset.flag(k["finishers_lead"]) if ruleset.has(k["finishers_lead"])
         else False,
         citations=cites,
     )
@@ -516,21 +583,23 @@ NEXT_ORDER = {"loser_first": "loser_first", "last_starter_opens": "last_starter_
 TIE_BREAK = {"none": "none", "more_wins_then_seconds": "places"}
 
 
-def tournament_rules_from_ruleset(ruleset: Any) -> TournamentRules:
+def tournament_rules_from_ruleset(ruleset: Ruleset) -> TournamentRules:
     """Read the tournament group of a composed ruleset into :class:`TournamentRules`."""
-    v = ruleset.value
+    reader = RuleReader(ruleset, collect=False)
+    v = reader.value
     k = TOURNAMENT_KEYS
     rotation: dict[int, list[tuple[tuple[int, int] | None, str | None, str]]] = {}
-    for entry in v(k["rotation"]) or []:
+    for entry in reader.maps(k["rotation"]):
         players = entry.get("players")
         rng = None
         if players:
             lo, hi = [int(x) for x in str(players).split("-")]
             rng = (lo, hi)
-        rotation.setdefault(int(entry["race"]), []).append(
-            (rng, entry.get("course_id"), str(entry["course"])))
+        cid = entry.get("course_id")
+        rotation.setdefault(as_int(entry["race"], k["rotation"]), []).append(
+            (rng, None if cid is None else str(cid), str(entry["course"])))
     return TournamentRules(
-        races=int(v(k["races"])),
+        races=reader.integer(k["races"]),
         next_start_order=NEXT_ORDER[_check(k["next_start_order"], v(k["next_start_order"]),
                                            tuple(NEXT_ORDER))],
         course_choice=_check(k["course_choice"], v(k["course_choice"]),

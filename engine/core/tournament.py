@@ -15,13 +15,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from avecaesar.engine.core.race import Outcome, Policy, outcome, run_race
 from avecaesar.engine.core.race_setup import RaceSetup, Seat
 from avecaesar.engine.core.record import record_lines, replay
 from avecaesar.engine.core.ruleset_adapter import TournamentRules
 from avecaesar.engine.data.errors import AveCaesarError
+from avecaesar.engine.data.values import Json, JsonDict
 
 __all__ = ["FORMAT", "RaceResult", "Setup", "Standing", "Tournament", "TournamentError",
            "choose_course", "next_seats", "planned_courses", "race_result", "race_seed",
@@ -51,7 +51,7 @@ class RaceResult:
     places: tuple[int | None, ...]  # per player: the best place of their chariots
     points: tuple[int, ...]  # per player: the sum of their chariots' points
     termination: str
-    record: tuple[dict[str, Any], ...]
+    record: tuple[JsonDict, ...]
     all_places: tuple[tuple[int | None, ...], ...] = ()  # per player: each chariot's place
 
     def seat_name(self, names: Sequence[str], seat: int) -> str:
@@ -59,7 +59,7 @@ class RaceResult:
         per = max(1, len(self.seats) // len(names))
         return names[seat // per] + (f"/{seat % per + 1}" if per > 1 else "")
 
-    def to_json(self, names: Sequence[str]) -> dict[str, Any]:
+    def to_json(self, names: Sequence[str]) -> JsonDict:
         return {"race": self.race, "course": self.course, "seed": self.seed,
                 "seats": list(self.seats),
                 "start_order": [self.seat_name(names, s) for s in self.seats],
@@ -77,7 +77,7 @@ class Standing:
     points: tuple[int, ...]  # per race
     places: tuple[int | None, ...]  # per race
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"rank": self.rank, "player": self.name, "total": self.total,
                 "points": list(self.points), "places": list(self.places)}
 
@@ -87,15 +87,15 @@ class Tournament:
     names: tuple[str, ...]
     races: tuple[RaceResult, ...]
     standings: tuple[Standing, ...]
-    header: dict[str, Any]
+    header: JsonDict
     partial: bool = False  # stopped (Ctrl-C) before every race was run
 
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"races": [r.to_json(self.names) for r in self.races],
                 "standings": [s.to_json() for s in self.standings]}
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> JsonDict:
         """The tournament record: the header, each race's full game record, the standings."""
         return {"format": FORMAT, "version": VERSION, **self.header,
                 **({"partial": True} if self.partial else {}),
@@ -166,7 +166,7 @@ TIE_BREAKS: dict[str, bool] = {"none": False, "places": True}
 
 
 def _result(race: int, course: str, seed: int, seats: Sequence[int], out: Outcome,
-            players: int, record: Sequence[dict[str, Any]]) -> RaceResult:
+            players: int, record: Sequence[JsonDict]) -> RaceResult:
     per = max(1, len(seats) // players)
     all_places: list[list[int | None]] = [[] for _ in range(players)]
     points = [0] * players
@@ -189,7 +189,7 @@ def _result(race: int, course: str, seed: int, seats: Sequence[int], out: Outcom
 
 
 def race_result(race: int, course: str, seed: int, seats: Sequence[int], out: Outcome,
-                players: int, record: Sequence[dict[str, Any]]) -> RaceResult:
+                players: int, record: Sequence[JsonDict]) -> RaceResult:
     """One race's result from the players' side, for a table that plays a tournament's races
     one at a time (the web table)."""
     return _result(race, course, seed, seats, out, players, record)
@@ -221,7 +221,7 @@ def standings(names: Sequence[str], races: Sequence[RaceResult],
 
 def run_tournament(t: TournamentRules, setup: Setup, names: Sequence[str],
                    policies: Sequence[Policy], seed: int, courses: Sequence[str] | None = None,
-                   pool: Sequence[str] = (), header: dict[str, Any] | None = None,
+                   pool: Sequence[str] = (), header: JsonDict | None = None,
                    ownerless: Policy | None = None) -> Tournament:
     """Play the tournament; ``policies[i]`` drives player ``i`` in every race, ``ownerless``
     the chariots no player drives (see :func:`~avecaesar.engine.core.race.run_race`).
@@ -276,7 +276,7 @@ def _run_races(t: TournamentRules, setup: Setup, names: Sequence[str],
         seats = next_seats(t, res.seats, res.seat_order)
 
 
-def replay_tournament(doc: dict[str, Any], t: TournamentRules, setup: Setup,
+def replay_tournament(doc: JsonDict, t: TournamentRules, setup: Setup,
                       file: str = "record", pool: Sequence[str] = ()) -> Tournament:
     """Re-check a tournament record: every race's moves, its course and start order as the
     rules give them (the header's ``courses`` and ``tournament_seed`` as given to the run),
@@ -316,5 +316,5 @@ def replay_tournament(doc: dict[str, Any], t: TournamentRules, setup: Setup,
     return Tournament(tuple(names), tuple(results), table, header)
 
 
-def state_seats(lines: Sequence[dict[str, Any]]) -> list[int]:
+def state_seats(lines: Sequence[JsonDict]) -> list[int]:
     return list(lines[0]["seats"])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypeVar
 
 __all__ = ["FINISHED", "LETTERS", "RACING", "REMOVED", "WAIT", "Event", "Move", "SkipReason",
            "Status", "Termination", "with_item"]
@@ -55,7 +55,10 @@ class SkipReason(StrEnum):
     RACE_OVER = "race_over"  # the race has ended: nobody moves
 
 
-def with_item(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+T = TypeVar("T")
+
+
+def with_item(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     """``values`` with item ``i`` replaced: the per-chariot tuples of a state (bonus,
     money, forfeit) are immutable, shared by copies and replaced on change."""
     return (*values[:i], value, *values[i + 1:])

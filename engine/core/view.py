@@ -40,6 +40,7 @@ from avecaesar.engine.core.position import Position
 from avecaesar.engine.core.reasons import Reason
 from avecaesar.engine.core.rule_values import CardRestriction
 from avecaesar.engine.core.types import LETTERS, RACING, Event
+from avecaesar.engine.data.values import JsonDict
 
 __all__ = ["HAND_CONDITIONS", "PRIVATE_HEADER", "distance_to_finish", "private_view",
            "public_card_status", "public_event", "public_record", "public_view",
@@ -144,14 +145,14 @@ def distance_to_finish(state: Position, c: int) -> int | None:
 
 
 # -- the views --------------------------------------------------------------------------------
-def _public_chariot(state: Position, c: int) -> dict[str, Any]:
+def _public_chariot(state: Position, c: int) -> JsonDict:
     game = state.game
     racing = state.status[c] == RACING
-    six: dict[str, Any] | None = None
+    six: JsonDict | None = None
     if racing and game.rules.six_card in game.rules.restricted_cards:
         status, why = public_card_status(state, c, game.rules.six_card)
         six = {"status": status, "why": None if why is None else why.to_json()}
-    out: dict[str, Any] = {
+    out: JsonDict = {
         "letter": LETTERS[c], "name": game.names[c], "pos": state.pos[c],
         "lap": max(state.lap(c), 0), "laps": game.rules.laps,
         "alley": "done" if state.stopped[c] else "to do",
@@ -169,7 +170,7 @@ def _public_chariot(state: Position, c: int) -> dict[str, Any]:
     return out
 
 
-def public_view(state: Position) -> dict[str, Any]:
+def public_view(state: Position) -> JsonDict:
     """What every device at the table may see: no hand, no deck order, no seed."""
     return {"ply": state.ply, "over": state.over, "end": state.end,
             "turn": state.current(),
@@ -178,12 +179,12 @@ def public_view(state: Position) -> dict[str, Any]:
             "chariots": [_public_chariot(state, c) for c in range(state.game.chariots)]}
 
 
-def private_view(state: Position, chariots: Iterable[int]) -> dict[str, Any]:
+def private_view(state: Position, chariots: Iterable[int]) -> JsonDict:
     """What the seat driving ``chariots`` sees beyond the public view: their hands and
     their full 6-card status (the engine's own reason as JSON data, with its citation;
     None: free)."""
     hands: dict[str, list[int]] = {}
-    six: dict[str, dict[str, Any] | None] = {}
+    six: dict[str, JsonDict | None] = {}
     for c in sorted(set(chariots)):
         hands[LETTERS[c]] = list(state.hands[c])
         why = six_rule(state, c) if state.status[c] == RACING else None
@@ -191,7 +192,7 @@ def private_view(state: Position, chariots: Iterable[int]) -> dict[str, Any]:
     return {"hands": hands, "six": six}
 
 
-def view_for(state: Position, chariots: Iterable[int] = ()) -> dict[str, Any]:
+def view_for(state: Position, chariots: Iterable[int] = ()) -> JsonDict:
     """The one view of a race for a device: the public view and, for a seat, its own."""
     return {"public": public_view(state), "private": private_view(state, chariots)}
 
@@ -204,7 +205,7 @@ def public_event(e: Event) -> Event:
     return Event(e.kind, e.chariot, {**e.data, hidden: None})
 
 
-def public_record(lines: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def public_record(lines: Sequence[JsonDict]) -> list[JsonDict]:
     """A record as the table has seen it: a finished race's record whole; a race in
     progress without the seed, the start notation and the legal-move counts (a record
     without its result line is in progress)."""

@@ -20,7 +20,6 @@ import bisect
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import networkx as nx
 
@@ -28,6 +27,7 @@ from avecaesar.engine.course.layout import Layout, lane_offset
 from avecaesar.engine.course.model import AlleySpec, CourseModel, Where
 from avecaesar.engine.data.errors import Problem
 from avecaesar.engine.data.suggest import did_you_mean
+from avecaesar.engine.data.values import JsonDict
 
 __all__ = ["Space", "build_graph", "build_spaces"]
 
@@ -389,7 +389,7 @@ def _bad_step(g: nx.DiGraph, u: int, v: int,
     return None
 
 
-def _neighbours(du: dict[str, Any], dv: dict[str, Any], period: int) -> bool:
+def _neighbours(du: JsonDict, dv: JsonDict, period: int) -> bool:
     """Whether v is the next space after u: in u's lane it starts where u ends; in a lane
     beside it, it starts after u starts, no later than u ends, and ends after u ends."""
     def rel(x: Fraction) -> Fraction:

@@ -17,6 +17,7 @@ from avecaesar.engine.data.limits import MAX_COURSE_SPACES, MAX_INCLUDE_DEPTH, M
 from avecaesar.engine.data.safeio import allowed_roots, check_inside, real_path
 from avecaesar.engine.data.schemas import schema_problems
 from avecaesar.engine.data.suggest import did_you_mean
+from avecaesar.engine.data.values import JsonDict
 from avecaesar.engine.data.yamlsource import Source, load_yaml, load_yaml_text
 
 __all__ = ["AlleySpec", "CourseModel", "Piece", "Where", "read_course"]
@@ -75,7 +76,7 @@ class CourseModel:
     players: tuple[int, int] | None
     lanes: int
     reconstructed: bool
-    provenance: dict[str, Any]
+    provenance: JsonDict
     description: str
     pieces: list[Piece]
     finish_before: str
@@ -86,8 +87,8 @@ class CourseModel:
     remove_spaces: list[str]
     add_steps: list[tuple[str, str]]
     remove_steps: list[tuple[str, str]]
-    reverse: dict[str, Any] | None
-    figures: dict[str, Any]
+    reverse: JsonDict | None
+    figures: JsonDict
     problems: list[Problem] = field(default_factory=list)
     # every module file an include named (resolved; read or not): with the course file, the
     # inputs of the compiled course (editor/cli/result_cache.py keys cached figures by them)
@@ -95,7 +96,7 @@ class CourseModel:
     space_mm: float | None = None  # a space's length on the printed board (course print)
 
 
-def _piece(entry: dict[str, Any], lanes: int, where: Where, index: int,
+def _piece(entry: JsonDict, lanes: int, where: Where, index: int,
            problems: list[Problem]) -> Piece:
     ((kind, spec),) = entry.items()
     name = spec.get("name") or f"{kind}{index + 1}"
@@ -225,7 +226,7 @@ def _expand(track: list[Any], lanes: int, source: Source, path: tuple[str | int,
     return out
 
 
-def _module_file(inc: dict[str, Any], source: Source, where: Where,
+def _module_file(inc: JsonDict, source: Source, where: Where,
                  roots: list[Path] | None, problems: list[Problem]) -> Path | None:
     """The module file an include names: a bundled piece file by ``id`` (from anywhere), or
     a ``file`` relative to the including file inside ``roots`` (None: a course given as text,

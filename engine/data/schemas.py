@@ -20,14 +20,15 @@ from referencing.jsonschema import DRAFT202012
 from avecaesar.engine.data.errors import Problem
 from avecaesar.engine.data.paths import SCHEMAS_DIR
 from avecaesar.engine.data.suggest import did_you_mean, unknown_name
+from avecaesar.engine.data.values import JsonDict
 from avecaesar.engine.data.yamlsource import Source
 
 __all__ = ["data_messages", "registry", "schema", "schema_problems", "validator"]
 
 
 @cache
-def _schemas() -> dict[str, dict[str, Any]]:
-    found: dict[str, dict[str, Any]] = {}
+def _schemas() -> dict[str, JsonDict]:
+    found: dict[str, JsonDict] = {}
     for path in sorted(SCHEMAS_DIR.glob("*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
         found[doc["$id"]] = doc
@@ -42,7 +43,7 @@ def registry() -> Registry:
     return Registry().with_resources(resources)
 
 
-def schema(schema_id: str) -> dict[str, Any]:
+def schema(schema_id: str) -> JsonDict:
     """The schema document with this ``$id``."""
     return _schemas()[schema_id]
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from avecaesar.engine.course.figures import RaceFigures
 from avecaesar.engine.course.load import Course, CourseFigures
@@ -63,7 +62,7 @@ class Proposal:
         """The verified spread (the screened one before verification)."""
         return (self.verified or self.screened).spread.b
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"edits": [e.to_json() for e in self.edits],
                 "figures": self.figures.to_json(), "warnings": self.warnings,
                 "screened_spread": self.screened.spread.b,
@@ -97,7 +96,7 @@ class Advice:
         return any(p.verified is not None and p.spread <= self.target
                    for p in self.proposals)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"course": self.course.id, "ruleset": self.spec.ruleset,
                 "players": self.spec.players, "target": self.target,
                 "reserve": self.reserve, "screen_races": self.screen_races,

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from avecaesar.engine.data.values import Json, JsonDict
 from avecaesar.engine.lab.stats import wilson_interval
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ class GroupRate:
         c = self.chariots or 1.0
         return (lo / c, hi / c)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"name": self.name, "chariots_per_race": self.chariots, "wins": self.wins,
                 "races": self.races, "win_rate_per_chariot": self.rate, "ci": list(self.ci)}
 
@@ -70,7 +71,7 @@ class SeatAdvantage:
     first_places: dict[int, int]  # start place (1-based) → races it moved first
     rows: list[tuple[list[int], GroupRate]]  # (start places, 1-based; its rate), front first
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"even_share": self.even, "first_mover": self.first_mover.to_json(),
                 "first_mover_start_places": {str(k): v for k, v in self.first_places.items()},
                 "rows": [{"start_places": p, **g.to_json()} for p, g in self.rows]}
@@ -88,7 +89,7 @@ def seat_advantage(rows: Sequence[RaceSummary], front: list[list[int]]) -> SeatA
     return SeatAdvantage(1 / n, first, dict(sorted(places.items())), by_row)
 
 
-def attrition(rows: Sequence[RaceSummary]) -> list[dict[str, Any]]:
+def attrition(rows: Sequence[RaceSummary]) -> list[JsonDict]:
     """Chariots that left the race (or were disqualified), by lap and why: one row per
     (lap, why), laps in order, the most frequent reason first."""
     counts: dict[tuple[int, str], int] = {}
@@ -137,7 +138,7 @@ class SkillTable:
             return None
         return won / decided, wilson_interval(won, decided)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         versus = []
         for (a, b), (won, decided) in self.versus.items():
             h = self.head_to_head(a, b)

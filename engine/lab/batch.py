@@ -5,12 +5,14 @@ is raced at its first choice and the run says so; ``--set`` or ``--house`` choos
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import check_player_count, check_seats, player_counts
 from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup
+from avecaesar.engine.core.ruleset_adapter import RaceRules
 from avecaesar.engine.data.errors import MissingRuleValueError, UsageError
+from avecaesar.engine.data.values import HouseRules
 from avecaesar.engine.lab.simulate import SimSpec
 
 __all__ = ["batch_spec", "edition_of", "max_players", "settle_open_values"]
@@ -26,7 +28,7 @@ def _text(value: object) -> str:
 
 def settle_open_values(ruleset: str, variants: Sequence[str],
                        settings: Sequence[tuple[str, str]], course: str,
-                       house: Mapping[str, Mapping[str, Any]] | None = None
+                       house: HouseRules | None = None
                        ) -> tuple[tuple[tuple[str, str], ...], list[str]]:
     """``settings`` with every value the rules leave open set to its first choice, and one
     note per value so set. A value with no listed choices stays an error (raised)."""
@@ -35,7 +37,7 @@ def settle_open_values(ruleset: str, variants: Sequence[str],
 
 
 def _settled(ruleset: str, variants: Sequence[str], settings: Sequence[tuple[str, str]],
-             course: str, house: Mapping[str, Mapping[str, Any]] | None
+             course: str, house: HouseRules | None
              ) -> tuple[tuple[tuple[str, str], ...], list[str], RaceSetup]:
     """:func:`settle_open_values` and the setup it settled on."""
     out = list(settings)
@@ -56,7 +58,7 @@ def _settled(ruleset: str, variants: Sequence[str], settings: Sequence[tuple[str
     return tuple(out), notes, setup
 
 
-def max_players(rules: Any, board: Any) -> int:
+def max_players(rules: RaceRules, board: Board) -> int:
     """The most players the rules seat on the board (each player's chariots on their own
     start places) and are written for."""
     allowed = player_counts(rules, board).allowed
@@ -66,7 +68,7 @@ def max_players(rules: Any, board: Any) -> int:
 def batch_spec(course: str, ruleset: str | None, players: int | None, races: int, seed: int,
                bots: tuple[str, ...], variants: tuple[str, ...] = (),
                settings: tuple[tuple[str, str], ...] = (), house: str = "",
-               house_rules: Mapping[str, Mapping[str, Any]] | None = None
+               house_rules: HouseRules | None = None
                ) -> tuple[SimSpec, list[str]]:
     """The simulation of one course in a batch, and the notes on what was chosen for it:
     ``ruleset`` None is the course's edition, ``players`` None the most it seats."""

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 from avecaesar.engine.core.board import Board
+from avecaesar.engine.core.ruleset_adapter import RaceRules
 from avecaesar.engine.course.grid_edits import grid_edits
 from avecaesar.engine.course.load import Course, contract_water, load_course
 from avecaesar.engine.course.whatif import Edit, _recompile, candidate_edits
@@ -62,7 +62,7 @@ def _edited(ref: str, names: tuple[str, ...]) -> Course:
     return _recompile(course, *find_edits(course, names))
 
 
-def edited_board(ref: str, names: Sequence[str], rules: Any) -> Board:
+def edited_board(ref: str, names: Sequence[str], rules: RaceRules) -> Board:
     """The board of the edited course, water contracted as the rules say."""
     changed = edited_course(ref, names)
     g = contract_water(changed.graph) if rules.water_skipped else changed.graph

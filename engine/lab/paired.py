@@ -24,8 +24,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from avecaesar.engine.data.values import Json
 from avecaesar.engine.lab.stats import Z95, variance
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class Difference:
         """Whether the interval leaves out 0."""
         return self.ci[0] > 0 or self.ci[1] < 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"figure": self.name, "a": self.a, "b": self.b, "difference": self.diff,
                 "ci": list(self.ci), "efficiency": self.efficiency, "unit": self.unit,
                 "significant": self.significant}
@@ -89,7 +90,7 @@ class Comparison:
     def spread(self) -> Difference:
         return self.get("spread")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {"races": self.races, "differences": [d.to_json() for d in self.differences]}
 
 

@@ -7,10 +7,10 @@ loop). :func:`avecaesar.engine.lab.simulate.summarise_race` turns the tally into
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from avecaesar.engine.core.race import Policy, play_turn
 from avecaesar.engine.core.state import RaceState
+from avecaesar.engine.data.values import JsonDict
 
 __all__ = ["TURN_LIMIT", "RaceTally", "race_to_end"]
 
@@ -36,7 +36,7 @@ class RaceTally:
         self.lap: list[int | None] = [None] * chariots
         self.why: list[str] = [""] * chariots
 
-    def count(self, state: RaceState, c: int, turn: dict[str, Any]) -> None:
+    def count(self, state: RaceState, c: int, turn: JsonDict) -> None:
         """Add chariot ``c``'s turn (``play_turn``'s answer) to the tally."""
         self.turns += 1
         reason = turn.get("skip")

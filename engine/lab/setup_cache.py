@@ -33,8 +33,21 @@ import os
 import pickle
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+    from avecaesar.engine.core.board import Board
+    from avecaesar.engine.core.ruleset_adapter import RaceRules
+
+#: a simulation spec's key (engine/lab/simulate.py): ruleset, variants, ``--set`` values,
+#: course, house rules (JSON text), course edits
+SpecKey = tuple[str, tuple[str, ...], tuple[tuple[str, str], ...], str, str, tuple[str, ...]]
+#: the rules and board a spec races on
+Built = tuple["RaceRules", "Board"]
 
 __all__ = ["code_version", "load", "store"]
 
@@ -74,7 +87,7 @@ def _digest(path: Path) -> str:
         return "missing"
 
 
-def _tree(h: Any, top: Path, suffixes: tuple[str, ...]) -> None:
+def _tree(h: hashlib._Hash, top: Path, suffixes: tuple[str, ...]) -> None:
     for dirpath, dirnames, names in os.walk(top):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
         for n in sorted(names):
@@ -115,7 +128,7 @@ def _course_file(ref: str) -> tuple[Path, str]:
     return file, direction or "as-file"
 
 
-def _key(spec_key: tuple[Any, ...]) -> tuple[str, Path] | None:
+def _key(spec_key: SpecKey) -> tuple[str, Path] | None:
     ruleset, variants, settings, course, *rest = spec_key
     from avecaesar.engine.data.errors import AveCaesarError
 
@@ -129,7 +142,8 @@ def _key(spec_key: tuple[Any, ...]) -> tuple[str, Path] | None:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest(), file
 
 
-def _reduce_dataclass(obj: Any) -> tuple[Any, ...]:
+def _reduce_dataclass(obj: DataclassInstance
+                      ) -> tuple[Callable[..., DataclassInstance], tuple[object, ...]]:
     """A dataclass as its constructor's arguments and its derived fields, but the tables
     it fills on first use (``metadata={"transient": True}``: the board's distance tables and
     the bots' tables, rebuilt by the process that loads it)."""
@@ -139,14 +153,15 @@ def _reduce_dataclass(obj: Any) -> tuple[Any, ...]:
     return (_rebuild, (type(obj), kwargs, extra))
 
 
-def _rebuild(cls: Any, kwargs: dict[str, Any], extra: dict[str, Any]) -> Any:
+def _rebuild(cls: Callable[..., DataclassInstance], kwargs: dict[str, object],
+             extra: dict[str, object]) -> DataclassInstance:
     obj = cls(**kwargs)
     for k, v in extra.items():
         object.__setattr__(obj, k, v)
     return obj
 
 
-def _register(obj: Any, seen: set[type]) -> None:
+def _register(obj: object, seen: set[type]) -> None:
     """Teach pickle the frozen dataclasses in ``obj`` (the compiled ones refuse its default
     way): each is rebuilt through its constructor."""
     stack = [obj]
@@ -179,13 +194,13 @@ _UNREADABLE = (OSError, EOFError, ValueError, KeyError, TypeError, AttributeErro
 _UNWRITABLE = (OSError, TypeError, AttributeError, pickle.PicklingError)
 
 
-def _board_state(board: Any) -> Any:
+def _board_state(board: Board) -> Board:
     """The board without its walk tables (rebuilt from the moves, which are kept)."""
     return dataclasses.replace(board, _paths=dict(board._paths), _moves=dict(board._moves),
                                _finish_steps=[], _tables={})
 
 
-def load(spec_key: tuple[Any, ...]) -> tuple[Any, Any] | None:
+def load(spec_key: SpecKey) -> tuple[RaceRules, Board] | None:
     """The cached (rules, board) of a spec, or None."""
     try:
         folder = _folder()
@@ -199,12 +214,17 @@ def load(spec_key: tuple[Any, ...]) -> tuple[Any, Any] | None:
             if any(_logged(file.parent / rel) != d for rel, d in header["includes"].items()):
                 return None
             rules, board = pickle.loads(f.read())
+        from avecaesar.engine.core.board import Board
+        from avecaesar.engine.core.ruleset_adapter import RaceRules
+
+        if not (isinstance(rules, RaceRules) and isinstance(board, Board)):
+            return None  # an entry of something else: a miss
         return rules, board
     except _UNREADABLE:
         return None
 
 
-def store(spec_key: tuple[Any, ...], rules: Any, board: Any, includes: list[str]) -> None:
+def store(spec_key: SpecKey, rules: RaceRules, board: Board, includes: list[str]) -> None:
     """Keep (rules, board) for the spec; ``includes``: the module files the course named."""
     try:
         folder = _folder()

@@ -13,12 +13,14 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any
+from multiprocessing.context import ForkContext
+from typing import TYPE_CHECKING
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.race import new_race, outcome
 from avecaesar.engine.data.content_memo import ContentMemo
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
+from avecaesar.engine.data.values import Json, JsonDict
 from avecaesar.engine.lab.balance import (
     SeatAdvantage,
     SkillTable,
@@ -31,6 +33,10 @@ from avecaesar.engine.lab.balance import (
 from avecaesar.engine.lab.race_loop import race_to_end
 from avecaesar.engine.lab.stats import mean, mean_interval, wilson_interval
 from avecaesar.engine.lab.summary import RaceSummary
+
+if TYPE_CHECKING:
+    from avecaesar.engine.core.ruleset_adapter import RaceRules
+    from avecaesar.engine.lab.setup_cache import Built, SpecKey
 
 __all__ = ["RaceSummary", "SimReport", "SimSpec", "race_seed", "report", "run_many", "simulate",
            "summarise_race"]
@@ -66,7 +72,7 @@ def race_seed(seed: int, index: int) -> int:
 class _Setup:
     """A spec's rules and board, with what the setup cache on disk holds of them."""
 
-    pair: tuple[Any, Any]  # (rules, board)
+    pair: Built
     includes: list[str] | None = None  # the course's module files (None: not read here)
     stored: int | None = None  # the walk tables the disk entry holds (None: not ours)
 
@@ -74,21 +80,21 @@ class _Setup:
 _SETUPS: ContentMemo[_Setup] = ContentMemo(16)
 
 
-def _setup(spec_key: tuple[Any, ...]) -> tuple[Any, Any]:
+def _setup(spec_key: SpecKey) -> Built:
     """Rules and board for a spec, built once per content of the files they are read from."""
     return _setup_read(spec_key)[0]
 
 
-def _setup_read(spec_key: tuple[Any, ...]) -> tuple[tuple[Any, Any], dict[str, str]]:
+def _setup_read(spec_key: SpecKey) -> tuple[Built, dict[str, str]]:
     entry, reads = _setup_entry(spec_key)
     return entry.pair, reads
 
 
-def _setup_entry(spec_key: tuple[Any, ...]) -> tuple[_Setup, dict[str, str]]:
+def _setup_entry(spec_key: SpecKey) -> tuple[_Setup, dict[str, str]]:
     return _SETUPS.get(spec_key, lambda: _build(spec_key))
 
 
-def _setup_as_read(spec_key: tuple[Any, ...], reads: dict[str, str]) -> tuple[Any, Any]:
+def _setup_as_read(spec_key: SpecKey, reads: dict[str, str]) -> Built:
     """Rules and board built from exactly the files the simulation started with (``reads``:
     their digests): a forked worker uses its parent's as they are; a worker that builds its
     own and finds a file changed stops the simulation rather than mix two courses in one
@@ -106,14 +112,12 @@ def _setup_as_read(spec_key: tuple[Any, ...], reads: dict[str, str]) -> tuple[An
     return value
 
 
-def _build(spec_key: tuple[Any, ...]) -> _Setup:
+def _build(spec_key: SpecKey) -> _Setup:
     """Rules and board for a spec — or loaded from the setup cache
     (engine/lab/setup_cache.py), which keeps them by the content they are built from."""
     from avecaesar.engine.lab import setup_cache
 
-    ruleset, variants, settings, course, *rest = spec_key  # rest: house rules, edits
-    house = rest[0] if rest else ""
-    edits = rest[1] if len(rest) > 1 else ()
+    ruleset, variants, settings, course, house, edits = spec_key
     if edits:
         from avecaesar.engine.lab.edited import edited_board
 
@@ -156,7 +160,7 @@ def _store_warm(specs: Sequence[SimSpec]) -> None:
 
 @cache
 def _rules(ruleset: str, variants: tuple[str, ...], settings: tuple[tuple[str, str], ...],
-           house: str) -> Any:
+           house: str) -> RaceRules:
     """The race rules alone (an edited course's simulations share them)."""
     from avecaesar.engine.core.race_setup import ChosenRules
 
@@ -164,12 +168,12 @@ def _rules(ruleset: str, variants: tuple[str, ...], settings: tuple[tuple[str, s
                                json.loads(house) if house else None).race_rules
 
 
-def _spec_key(spec: SimSpec) -> tuple[Any, ...]:
+def _spec_key(spec: SimSpec) -> SpecKey:
     return (spec.ruleset, spec.variants, spec.settings, spec.course, spec.house, spec.edits)
 
 
 def summarise_race(spec: SimSpec, index: int, heat: bool = False,
-                   built: tuple[Any, Any] | None = None) -> RaceSummary:
+                   built: Built | None = None) -> RaceSummary:
     """Run race ``index`` of the simulation and summarise it (``heat``: count, per space,
     the turns chariots stood, were blocked and waited there; ``built``: the rules and
     board, when given)."""
@@ -241,7 +245,7 @@ class PlaceStats:
     mean_points: float = 0.0
     points_ci: tuple[float, float] = (0.0, 0.0)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Json]:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
 
 
@@ -267,7 +271,7 @@ class SimReport:
     waited_at: dict[int, int] = field(default_factory=dict)
     lead_changes_ci: tuple[float, float] = (0.0, 0.0)
     seat: SeatAdvantage | None = None
-    attrition: list[dict[str, Any]] = field(default_factory=list)
+    attrition: list[JsonDict] = field(default_factory=list)
     lengths: list[tuple[int, int, int]] = field(default_factory=list)  # (from, to, races)
     skill: SkillTable | None = None
     heat: bool = False  # the per-space counts were kept (stood, blocked_at, waited_at)
@@ -277,7 +281,7 @@ class SimReport:
         """Share of the races that ended in deadlock."""
         return self.deadlocks / self.races if self.races else 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             **({"partial": True, "races_planned": self.spec.races} if self.partial else {}),
             "spec": {**self.spec.__dict__, "variants": list(self.spec.variants),
@@ -486,7 +490,7 @@ def _on_processes(workers: int, jobs: list[Job], heat: bool,
     return False
 
 
-def _quiet_context() -> Any:
+def _quiet_context() -> ForkContext:
     """The fork context with workers that exit without a word when the parent's pipe is
     gone (the parent stopped or killed while they send a result): no ``BrokenPipeError``
     traceback on the way down."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from avecaesar.engine.data.errors import InputError, Problem
 from avecaesar.engine.data.yamlsource import Source, load_yaml
@@ -85,7 +84,7 @@ def read_suites(folder: Path) -> tuple[SuiteSpec, ...]:
     return tuple(out)
 
 
-def _spec(source: Source, i: int, entry: Any, problems: list[Problem]) -> SuiteSpec | None:
+def _spec(source: Source, i: int, entry: object, problems: list[Problem]) -> SuiteSpec | None:
     where: list[str | int] = ["suites", i]
     if not isinstance(entry, Mapping):
         problems.append(source.problem(where, "a suite is a mapping with name, ruleset and "
@@ -122,7 +121,7 @@ def _spec(source: Source, i: int, entry: Any, problems: list[Problem]) -> SuiteS
                      n["races"], n["tournaments"], hand)
 
 
-def _hand(source: Source, where: list[str | int], raw: Any, problems: list[Problem]
+def _hand(source: Source, where: list[str | int], raw: object, problems: list[Problem]
           ) -> tuple[HandVector, ...]:
     if not isinstance(raw, list):
         problems.append(source.problem(where, "hand: a list of {count, position, note}"))

@@ -32,7 +32,6 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import card_reason, why_not
@@ -46,8 +45,10 @@ from avecaesar.engine.core.types import SkipReason
 from avecaesar.engine.course.load import Course, bundled_course_ids, bundled_courses, load_course
 from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem
 from avecaesar.engine.data.limits import record_bytes_limit
+from avecaesar.engine.data.paths import RULESETS_DIR
 from avecaesar.engine.data.safeio import read_text
 from avecaesar.engine.data.schemas import validator
+from avecaesar.engine.data.values import HouseRules, Json, JsonDict
 
 __all__ = ["BOARD_FORMAT", "FORMAT", "KINDS", "SCHEMA_ID", "SKIP", "VERSION", "Checked",
            "Failure", "Suite", "board_table", "check_folder", "count_answer", "game_for",
@@ -76,14 +77,14 @@ class Suite:
     course: str
     variants: tuple[str, ...] = ()
     overrides: tuple[tuple[str, str], ...] = ()
-    house: Mapping[str, Mapping[str, Any]] | None = None
+    house: HouseRules | None = None
 
-    def rules_json(self) -> dict[str, Any]:
+    def rules_json(self) -> JsonDict:
         return {"ruleset": self.ruleset, "variants": list(self.variants),
                 "set": dict(self.overrides), "house": _plain(self.house)}
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> Suite:
+    def from_json(cls, doc: JsonDict) -> Suite:
         rules = doc["rules"]
         return cls(doc["suite"], rules["ruleset"], doc["course"],
                    tuple(rules.get("variants", [])),
@@ -100,32 +101,45 @@ class Suite:
               loaded: Course | None = None) -> RaceSetup:
         """The suite's rules (with ``changes``: more ``--set`` values, applied last) on its
         course (``loaded``: the course already loaded)."""
-        chosen = ChosenRules.compose(self.ruleset, self.variants,
+        chosen = ChosenRules.compose(self.ruleset, [self.file_ref(v, folder)
+                                                    for v in self.variants],
                                      {**dict(self.overrides), **dict(changes or {})},
                                      self.house)
         return chosen.on(self.course_ref(folder), loaded)
+
+    @staticmethod
+    def file_ref(name: str, folder: Path) -> str:
+        """A variant as the engine loads it: a bundled id as it is; a file named relative
+        to the vectors folder or to the project's data root (``rulesets/examples/…``, the
+        bundled house-rule examples) found there, whatever the working folder."""
+        if not name.endswith((".yaml", ".yml")) or Path(name).is_absolute():
+            return name
+        for base in (folder, RULESETS_DIR.parent):
+            if (base / name).is_file():
+                return str(base / name)
+        return name
 
     def course_of(self, folder: Path) -> Course:
         """The suite's course, loaded (to build several setups on it)."""
         return load_course(self.course_ref(folder))
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> Json:
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
-    return value
+    return value  # type: ignore[return-value]  # a YAML or JSON scalar
 
 
 # --- what a file carries besides its vectors --------------------------------------------
 
-def rule_values(chosen: ChosenRules) -> tuple[dict[str, Any], dict[str, Any]]:
+def rule_values(chosen: ChosenRules) -> tuple[JsonDict, JsonDict]:
     """The composed rules as a vector file carries them: every stated key's value (``open``
     for a value no text decides) and its citation."""
     rs = chosen.composed
-    values: dict[str, Any] = {}
-    cites: dict[str, Any] = {}
+    values: JsonDict = {}
+    cites: JsonDict = {}
     for key in rs.stated_keys():
         rule = rs.rule(key)
         values[key] = "open" if rule.get("unknown") else _plain(rule.get("value"))
@@ -133,7 +147,7 @@ def rule_values(chosen: ChosenRules) -> tuple[dict[str, Any], dict[str, Any]]:
     return values, cites
 
 
-def board_table(board: Board) -> dict[str, Any]:
+def board_table(board: Board) -> JsonDict:
     """A course's lane graph as the engine's board tables (engine/core/board.py): per
     space its label, lane, piece kind, progress, alley and chicane flags, whether it lies on
     a bridge, whether an alley space can still be reached from it in this lap, the steps to
@@ -172,7 +186,7 @@ def board_file(suite: Suite, folder: Path) -> str:
 
 # --- the answers ----------------------------------------------------------------------
 
-def game_for(setup: RaceSetup, vector: Mapping[str, Any]) -> RaceGame:
+def game_for(setup: RaceSetup, vector: JsonDict) -> RaceGame:
     """The race a position vector is a moment of: its chariots (as many as the notation
     has), those no player drives (``ownerless``, letters) and the player driving each when
     players drive several (``owners``)."""
@@ -187,7 +201,7 @@ def game_for(setup: RaceSetup, vector: Mapping[str, Any]) -> RaceGame:
     return RaceGame(setup.race_rules, setup.board, tuple(LETTERS[:n]), flags, owners, players)
 
 
-def state_of(setup: RaceSetup, vector: Mapping[str, Any]) -> RaceState:
+def state_of(setup: RaceSetup, vector: JsonDict) -> RaceState:
     state = RaceState.parse(game_for(setup, vector), str(vector["position"]))
     state.log = False
     return state
@@ -197,18 +211,18 @@ def _ordered(moves: Iterable[Move]) -> list[Move]:
     return sorted(moves, key=lambda m: (m.card, m.path, m.ram))
 
 
-def _reason(reason: Reason | None) -> dict[str, Any] | None:
+def _reason(reason: Reason | None) -> JsonDict | None:
     return None if reason is None else reason.to_json()
 
 
-def position_answer(state: RaceState, probes: Sequence[str] = ()) -> dict[str, Any]:
+def position_answer(state: RaceState, probes: Sequence[str] = ()) -> JsonDict:
     """The answer of a position vector: the legal moves (as ``Move`` text, ordered by card,
     path and ramming target), the skip reason when there is none, the reason of every card
     without a move, and :func:`why_not` of each probe."""
     moves = state.legal_moves()
     legal = _ordered(moves)
     have = {m.card for m in legal}
-    cards: dict[str, Any] = {}
+    cards: JsonDict = {}
     if state.end is None:
         for k in sorted(set(state.cards(state.turn))):
             if k not in have:
@@ -250,10 +264,10 @@ def perft(state: RaceState, depth: int) -> int:
     return sum(perft(_after(state, o), depth - 1) for o in options)
 
 
-def count_answer(state: RaceState, depth: int = DEPTH) -> dict[str, Any]:
+def count_answer(state: RaceState, depth: int = DEPTH) -> JsonDict:
     """The answer of a counts vector: ``counts[d - 1]`` sequences of ``d`` turns for ``d`` up
     to ``depth``, and per first turn the counts of the sequences after it (``divide``)."""
-    divide: list[list[Any]] = []
+    divide: list[list[str | int]] = []
     below: list[list[int]] = []
     for o in turn_options(state):
         child = _after(state, o)
@@ -305,7 +319,7 @@ def vector_lines(text: str) -> dict[str, int]:
     return out
 
 
-def read_vector_file(path: Path) -> tuple[dict[str, Any], str, list[str]]:
+def read_vector_file(path: Path) -> tuple[JsonDict, str, list[str]]:
     """A vector or board file, its text and its schema problems (each ``where: message``);
     a file that is not JSON is an :class:`InputError` located at the mistake."""
     text = read_text(path, record_bytes_limit(), "vector file")
@@ -370,7 +384,7 @@ def _check_file(folder: Path, path: Path, changes: Mapping[str, str] | None,
                 out.failures.append(Failure(name, lines.get(vid, 1), vid, message))
 
 
-def _check_foundations(folder: Path, name: str, doc: Mapping[str, Any], suite: Suite,
+def _check_foundations(folder: Path, name: str, doc: JsonDict, suite: Suite,
                        setup: RaceSetup) -> list[Failure]:
     """The rule values, the player counts and the board a file's answers rest on."""
     out = []
@@ -395,7 +409,7 @@ def _check_foundations(folder: Path, name: str, doc: Mapping[str, Any], suite: S
     return out
 
 
-def vector_problem(kind: str, setup: RaceSetup, vector: Mapping[str, Any],
+def vector_problem(kind: str, setup: RaceSetup, vector: JsonDict,
                    suite: Suite | None = None) -> str | None:
     """What differs between a vector's recorded answer and the engine's (None: nothing)."""
     try:
@@ -407,7 +421,7 @@ def vector_problem(kind: str, setup: RaceSetup, vector: Mapping[str, Any],
             return _differs(vector, count_answer(state_of(setup, vector)),
                             ("counts", "divide"))
         if kind == "races":
-            return _race_problem(setup, vector)
+            return _race_problem(setup, vector, suite)
         return _tournament_problem(setup, vector)
     except AveCaesarError as err:
         return f"the engine refuses it: {err}"
@@ -416,7 +430,7 @@ def vector_problem(kind: str, setup: RaceSetup, vector: Mapping[str, Any],
         return f"the engine cannot play it under these rules ({type(err).__name__}: {err})"
 
 
-def _differs(vector: Mapping[str, Any], got: Mapping[str, Any],
+def _differs(vector: JsonDict, got: JsonDict,
              fields: Sequence[str]) -> str | None:
     for f in fields:
         want = vector.get(f, [] if f in ("probes",) else None)
@@ -427,23 +441,26 @@ def _differs(vector: Mapping[str, Any], got: Mapping[str, Any],
     return None
 
 
-def _short(value: Any, n: int = 160) -> str:
+def _short(value: object, n: int = 160) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-def _race_problem(setup: RaceSetup, vector: Mapping[str, Any]) -> str | None:
+def _race_problem(setup: RaceSetup, vector: JsonDict,
+                  suite: Suite | None = None) -> str | None:
     lines = [{**line, "_line": i} for i, line in enumerate(vector["record"], start=1)]
     head = lines[0]
     named = (head.get("ruleset"), list(head.get("variants", [])), head.get("overrides", {}))
     want = (setup.rules.ruleset, list(setup.rules.variants), setup.rules.overrides_dict)
+    if suite is not None:  # the names as the suite gives them (not where its files lie)
+        want = (suite.ruleset, list(suite.variants), want[2])
     if named[:2] != want[:2]:
         return f"the record's header names {named[:2]}, the suite {want[:2]}"
     replay(lines, setup.race_rules, setup.board, f"race {vector['id']}")
     return None
 
 
-def _tournament_problem(setup: RaceSetup, vector: Mapping[str, Any]) -> str | None:
+def _tournament_problem(setup: RaceSetup, vector: JsonDict) -> str | None:
     chosen = setup.rules
     doc = dict(vector["record"])
     boards: dict[str, RaceSetup] = {}

@@ -21,12 +21,11 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.player_counts import player_counts
-from avecaesar.engine.core.race import run_race
+from avecaesar.engine.core.race import Policy, run_race
 from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup, Seat
 from avecaesar.engine.core.reasons import REASONS
 from avecaesar.engine.core.record import record_lines
@@ -37,6 +36,7 @@ from avecaesar.engine.course.load import Course, bundled_course_ids, bundled_cou
 from avecaesar.engine.data.errors import AveCaesarError
 from avecaesar.engine.data.paths import VECTORS_DIR
 from avecaesar.engine.data.safeio import write_atomic
+from avecaesar.engine.data.values import Json, JsonDict, as_int, as_list
 from avecaesar.engine.lab.vector_suites import SUITES_FILE, SuiteSpec, find_suite, read_suites
 from avecaesar.engine.lab.vectors import (
     FORMAT,
@@ -76,14 +76,14 @@ class _Moment:
     """A position met in a sampled race, with what the engine answers there."""
 
     state: RaceState
-    question: dict[str, Any]
-    answer: dict[str, Any]
+    question: JsonDict
+    answer: JsonDict
     tags: list[str] = field(default_factory=list)
 
 
-def _question(state: RaceState) -> dict[str, Any]:
+def _question(state: RaceState) -> JsonDict:
     game = state.game
-    q: dict[str, Any] = {"position": state.notation()}
+    q: JsonDict = {"position": state.notation()}
     if game.ownerless and any(game.ownerless):
         q["ownerless"] = "".join(LETTERS[c] for c, f in enumerate(game.ownerless) if f)
     if game.owners:
@@ -91,7 +91,7 @@ def _question(state: RaceState) -> dict[str, Any]:
     return q
 
 
-def _policies(spec: SuiteSpec, seed: int) -> tuple[list[str], list[str], list[Any]]:
+def _policies(spec: SuiteSpec, seed: int) -> tuple[list[str], list[str], list[Policy]]:
     kinds = [b for b in spec.bots.split(",") if b]
     seats = [kinds[i % len(kinds)] for i in range(spec.players)]
     names = [f"P{i + 1}-{k}" for i, k in enumerate(seats)]
@@ -224,7 +224,7 @@ def _past_the_line(state: RaceState, c: int, m: Move) -> list[Move]:
     return [Move(m.card, (*m.path, nxt[0][0]))] if nxt else []
 
 
-def _counts_from(moments: list[_Moment], n: int) -> list[tuple[_Moment, dict[str, Any]]]:
+def _counts_from(moments: list[_Moment], n: int) -> list[tuple[_Moment, JsonDict]]:
     """Positions whose sequences of 3 turns are at most :data:`MAX_PERFT`, spread over the
     races, with their counts; those with a skip, a wait or a ramming attack first."""
     if n <= 0:
@@ -233,7 +233,7 @@ def _counts_from(moments: list[_Moment], n: int) -> list[tuple[_Moment, dict[str
     keen = [m for m in small if m.tags]
     rest = [m for m in small if not m.tags]
     step = max(1, len(rest) // (n + 1))
-    out: list[tuple[_Moment, dict[str, Any]]] = []
+    out: list[tuple[_Moment, JsonDict]] = []
     for m in [*keen, *rest[step::step]]:
         if len(out) >= n:
             break
@@ -243,20 +243,21 @@ def _counts_from(moments: list[_Moment], n: int) -> list[tuple[_Moment, dict[str
     return out
 
 
-def _race_vector(spec: SuiteSpec, setup: RaceSetup, seed: int) -> dict[str, Any]:
+def _race_vector(spec: SuiteSpec, setup: RaceSetup, seed: int) -> JsonDict:
     names, kinds, policies = _policies(spec, seed)
     race = setup.for_race(seats=[Seat(n, k) for n, k in zip(names, kinds, strict=True)],
                           seed=seed)
     run = run_race(race.race_rules, race.board, names, policies, seed, ownerless=OWNERLESS)
     # the course as the suite names it (a file relative to the vectors folder, wherever
     # that folder is), so the record is the same whichever folder it was made in
-    header = {**race.header(), "course": spec.suite.course}
+    header = {**race.header(), "course": spec.suite.course,
+              "variants": list(spec.suite.variants)}
     return {"seed": seed, "players": [{"name": n, "bot": k} for n, k in zip(names, kinds,
                                                                              strict=True)],
             "record": record_lines(run, header)}
 
 
-def _tournament_vector(spec: SuiteSpec, setup: RaceSetup, seed: int) -> dict[str, Any]:
+def _tournament_vector(spec: SuiteSpec, setup: RaceSetup, seed: int) -> JsonDict:
     chosen = setup.rules
     names, kinds, policies = _policies(spec, seed)
     on: dict[str, RaceSetup] = {}
@@ -278,10 +279,10 @@ def _tournament_vector(spec: SuiteSpec, setup: RaceSetup, seed: int) -> dict[str
 # --- the suite's document -------------------------------------------------------------------
 
 def _position_vector(m: _Moment, vid: str, note: str | None = None,
-                     hand: int | None = None) -> dict[str, Any]:
+                     hand: int | None = None) -> JsonDict:
     probes = probes_for(m.state)
     answer = position_answer(m.state, probes)
-    v: dict[str, Any] = {"id": vid, **m.question}
+    v: JsonDict = {"id": vid, **m.question}
     if note or m.tags:
         v["note"] = note or "; ".join(m.tags)
     if hand is not None:
@@ -289,21 +290,21 @@ def _position_vector(m: _Moment, vid: str, note: str | None = None,
     return {**v, **answer}
 
 
-def _asked(setup: RaceSetup, vector: Mapping[str, Any]) -> _Moment:
+def _asked(setup: RaceSetup, vector: JsonDict) -> _Moment:
     state = state_of(setup, vector)
     return _Moment(state, {k: vector[k] for k in ("position", "ownerless", "owners")
                            if k in vector}, position_answer(state))
 
 
-def suite_document(spec: SuiteSpec, folder: Path, old: Mapping[str, Any] | None = None
-                   ) -> dict[str, Any]:
+def suite_document(spec: SuiteSpec, folder: Path, old: JsonDict | None = None
+                   ) -> JsonDict:
     """A suite's vector file: its questions (``old``'s if given, else sampled, and the hand
     counts) with the engine's answers now and what they rest on (what each vector covers:
     :func:`annotate`)."""
     suite = spec.suite
     setup = suite.setup(folder)
     values, cites = rule_values(setup.rules)
-    doc: dict[str, Any] = {
+    doc: JsonDict = {
         "format": FORMAT, "version": VERSION, "suite": suite.name, "rules": suite.rules_json(),
         "course": suite.course, "board": board_file(suite, folder), "players": list(
             player_counts(setup.race_rules, setup.board).allowed),
@@ -317,7 +318,7 @@ def suite_document(spec: SuiteSpec, folder: Path, old: Mapping[str, Any] | None 
     return doc
 
 
-def _hand_vectors(spec: SuiteSpec, setup: RaceSetup) -> list[dict[str, Any]]:
+def _hand_vectors(spec: SuiteSpec, setup: RaceSetup) -> list[JsonDict]:
     out = []
     for i, h in enumerate(spec.hand, start=1):
         m = _asked(setup, {"position": h.position})
@@ -325,7 +326,7 @@ def _hand_vectors(spec: SuiteSpec, setup: RaceSetup) -> list[dict[str, Any]]:
     return out
 
 
-def _sampled(spec: SuiteSpec, setup: RaceSetup) -> dict[str, Any]:
+def _sampled(spec: SuiteSpec, setup: RaceSetup) -> JsonDict:
     moments = [m for _s, _p, m in _moments(spec, setup)]
     picked = _select(moments, spec.positions)
     positions = _hand_vectors(spec, setup) + [
@@ -340,9 +341,9 @@ def _sampled(spec: SuiteSpec, setup: RaceSetup) -> dict[str, Any]:
     return {"positions": positions, "counts": counts, "races": races, "tournaments": tours}
 
 
-def _asked_again(spec: SuiteSpec, setup: RaceSetup, old: Mapping[str, Any]
-                 ) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _asked_again(spec: SuiteSpec, setup: RaceSetup, old: JsonDict
+                 ) -> JsonDict:
+    out: JsonDict = {}
     positions = []
     for v in old.get("positions", []):
         state = state_of(setup, v)
@@ -389,12 +390,13 @@ def mutations(chosen: ChosenRules) -> dict[str, list[str]]:
     return out
 
 
-def _list_alternatives(key: str, value: Any) -> list[Any]:
+def _list_alternatives(key: str, value: Json) -> list[Json]:
     """Values to try for a rule whose value is a list of conditions or entries."""
     if key.startswith("six_rule."):
         return [None, ["on_chicane"], ["leading"]]
     if key == "deck.composition":  # a 1 and a 5 become two 3s: the same points and cards
-        counts = {int(e["card"]): int(e["count"]) for e in value}
+        entries = [e for e in as_list(value, key) if isinstance(e, Mapping)]
+        counts = {as_int(e["card"], key): as_int(e["count"], key) for e in entries}
         if counts.get(1) and counts.get(5):
             counts[1] -= 1
             counts[5] -= 1
@@ -425,7 +427,7 @@ def _mutated(suite: Suite, folder: Path, key: str, alt: str, base: RaceSetup,
     return None if same else setup
 
 
-def annotate(doc: dict[str, Any], base: RaceSetup, folder: Path) -> None:
+def annotate(doc: JsonDict, base: RaceSetup, folder: Path) -> None:
     """Fill each vector's ``breaks_if`` (the rule changes that change its answer, each the
     first value of :func:`mutations` that does) and ``shows`` (:data:`WITNESSES`)."""
     suite = Suite.from_json(doc)
@@ -453,7 +455,7 @@ def annotate(doc: dict[str, Any], base: RaceSetup, folder: Path) -> None:
                 v["shows"] = shown
 
 
-def _moves_of(kind: str, v: Mapping[str, Any]) -> list[str]:
+def _moves_of(kind: str, v: JsonDict) -> list[str]:
     """The moves a position or count vector lists (not the skip)."""
     if kind == "positions":
         return list(v.get("legal", []))
@@ -462,7 +464,7 @@ def _moves_of(kind: str, v: Mapping[str, Any]) -> list[str]:
     return []
 
 
-def _record_lines(kind: str, v: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _record_lines(kind: str, v: JsonDict) -> list[JsonDict]:
     if kind == "races":
         return list(v["record"])
     if kind == "tournaments":
@@ -470,7 +472,7 @@ def _record_lines(kind: str, v: Mapping[str, Any]) -> list[dict[str, Any]]:
     return []
 
 
-def _lapses(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any], base: RaceSetup) -> bool:
+def _lapses(kind: str, v: JsonDict, doc: JsonDict, base: RaceSetup) -> bool:
     """A legal move ends at the step over the line with points to spare (they lapse)."""
     board = base.board
     for text in _moves_of(kind, v):
@@ -485,7 +487,7 @@ def _lapses(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any], base: RaceS
     return False
 
 
-def _alley_queue(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any],
+def _alley_queue(kind: str, v: JsonDict, doc: JsonDict,
                  base: RaceSetup) -> bool:
     """The chariot to move stands in the alley with another chariot ahead of it there."""
     if kind not in ("positions", "counts"):
@@ -498,21 +500,21 @@ def _alley_queue(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any],
         for o, q in enumerate(state.pos) if o != state.turn)
 
 
-def _race_shows(test: Callable[[list[dict[str, Any]], Mapping[str, Any]], bool]
-                ) -> Callable[[str, Mapping[str, Any], Mapping[str, Any], RaceSetup], bool]:
-    def witness(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any],
+def _race_shows(test: Callable[[list[JsonDict], JsonDict], bool]
+                ) -> Callable[[str, JsonDict, JsonDict, RaceSetup], bool]:
+    def witness(kind: str, v: JsonDict, doc: JsonDict,
                 base: RaceSetup) -> bool:
         lines = _record_lines(kind, v)
         return bool(lines) and test(lines, doc)
     return witness
 
 
-def _after_finish(lines: list[dict[str, Any]], doc: Mapping[str, Any]) -> bool:
+def _after_finish(lines: list[JsonDict], doc: JsonDict) -> bool:
     final = [line for line in lines if line.get("type") == "result"]
     return any(len([p for p in r.get("placings", []) if p.get("place")]) > 1 for r in final)
 
 
-def _deck_points(lines: list[dict[str, Any]], doc: Mapping[str, Any]) -> bool:
+def _deck_points(lines: list[JsonDict], doc: JsonDict) -> bool:
     head = lines[0]
     groups = str(head.get("start", "")).split("|")[0].split()
     sums = {sum(int(x) for part in g.split(",")[3:6] for x in part if x.isdigit())
@@ -520,52 +522,52 @@ def _deck_points(lines: list[dict[str, Any]], doc: Mapping[str, Any]) -> bool:
     return sums == {doc["values"].get("deck.points")}
 
 
-def _reveal_tie(lines: list[dict[str, Any]], doc: Mapping[str, Any]) -> bool:
+def _reveal_tie(lines: list[JsonDict], doc: JsonDict) -> bool:
     """The start order needed a second reveal: a tie for the highest card redrew."""
     return len(lines[0].get("reveals", [])) > 1
 
 
-def _nobody_drives(lines: list[dict[str, Any]], doc: Mapping[str, Any]) -> bool:
+def _nobody_drives(lines: list[JsonDict], doc: JsonDict) -> bool:
     head = lines[0]
     return len(head.get("chariots", [])) > len(head.get("players", []))
 
 
-def _rule_is(key: str, want: Callable[[Any], bool]
-             ) -> Callable[[str, Mapping[str, Any], Mapping[str, Any], RaceSetup], bool]:
-    def witness(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any],
+def _rule_is(key: str, want: Callable[[Json], bool]
+             ) -> Callable[[str, JsonDict, JsonDict, RaceSetup], bool]:
+    def witness(kind: str, v: JsonDict, doc: JsonDict,
                 base: RaceSetup) -> bool:
         return kind in ("positions", "counts", "races") and want(doc["values"].get(key))
     return witness
 
 
-def _bonus_used(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any],
+def _bonus_used(kind: str, v: JsonDict, doc: JsonDict,
                 base: RaceSetup) -> bool:
     moves = _moves_of(kind, v) + [str(line.get("card")) for line in _record_lines(kind, v)]
     return any(str(m).startswith(("+", "-")) for m in moves)
 
 
-def _rams(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any], base: RaceSetup) -> bool:
+def _rams(kind: str, v: JsonDict, doc: JsonDict, base: RaceSetup) -> bool:
     return any("!" in m for m in _moves_of(kind, v)) or any(
         "ram" in line for line in _record_lines(kind, v))
 
 
-def _leader_reason(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any],
+def _leader_reason(kind: str, v: JsonDict, doc: JsonDict,
                    base: RaceSetup) -> bool:
     return kind == "positions" and any(
         r and r.get("code") == "lead_no" for r in v.get("cards", {}).values())
 
 
-def _course_direction(kind: str, v: Mapping[str, Any], doc: Mapping[str, Any],
+def _course_direction(kind: str, v: JsonDict, doc: JsonDict,
                       base: RaceSetup) -> bool:
     return kind == "races" and str(doc["course"]).endswith("-ccw")
 
 
-def _six_chariots(lines: list[dict[str, Any]], doc: Mapping[str, Any]) -> bool:
+def _six_chariots(lines: list[JsonDict], doc: JsonDict) -> bool:
     return bool(len(lines[0].get("chariots", [])) == doc["values"].get("race.max_chariots"))
 
 
 #: the rule keys with one supported value, and how a vector shows that value at work
-WITNESSES: dict[str, Callable[[str, Mapping[str, Any], Mapping[str, Any], RaceSetup], bool]] = {
+WITNESSES: dict[str, Callable[[str, JsonDict, JsonDict, RaceSetup], bool]] = {
     "finish.overshoot": _lapses,
     "alley.overtaking": _alley_queue,
     "finish.others_continue": _race_shows(_after_finish),
@@ -596,7 +598,7 @@ WITNESSES: dict[str, Callable[[str, Mapping[str, Any], Mapping[str, Any], RaceSe
 
 # --- writing, refusing a changed answer -----------------------------------------------------
 
-def write_document(doc: Mapping[str, Any]) -> str:
+def write_document(doc: JsonDict) -> str:
     """A vector file's text: the header fields one per line, the rule values and citations
     one key a line, every vector on a line of its own (a changed answer is a changed line)."""
     out = ["{"]
@@ -624,11 +626,11 @@ def write_document(doc: Mapping[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def _line(value: Any) -> str:
+def _line(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _board_text(board: Mapping[str, Any]) -> str:
+def _board_text(board: JsonDict) -> str:
     head = {k: v for k, v in board.items() if k != "nodes"}
     lines = ["{"] + [f" {json.dumps(k)}: {_line(v)}," for k, v in head.items()]
     nodes = board["nodes"]
@@ -638,7 +640,7 @@ def _board_text(board: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def reasons_doc() -> dict[str, Any]:
+def reasons_doc() -> JsonDict:
     """``reasons.json``: every reason code with its meaning and English sentence (the
     registry engine/core/reasons.py), the documentation a vector's codes are checked
     against."""
@@ -657,12 +659,12 @@ class Made:
     vectors: int = 0
 
 
-def _question_key(kind: str, v: Mapping[str, Any]) -> str:
+def _question_key(kind: str, v: JsonDict) -> str:
     return json.dumps([v.get(k) for k in QUESTION[kind] if k != "probes_asked"],
                       sort_keys=True)
 
 
-def changes(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+def changes(old: JsonDict, new: JsonDict) -> list[str]:
     """What a new suite file changes in the old one's answers (empty: nothing refused):
     the rule values and each vector whose answer differs or that is gone."""
     out = []
@@ -732,7 +734,7 @@ def make_folder(folder: Path, names: Sequence[str] = (), accept: bool = False,
     return made
 
 
-def _annotations_kept(old: Mapping[str, Any], doc: dict[str, Any]) -> None:
+def _annotations_kept(old: JsonDict, doc: JsonDict) -> None:
     """Each vector's ``breaks_if`` and ``shows`` as the old file had them (same ids, same
     answers: what changes them is a change of the rules, refused or accepted first)."""
     for kind in KINDS:
@@ -755,7 +757,7 @@ def _courses_there(folder: Path, suites: Sequence[SuiteSpec]) -> None:
         write_atomic(folder / course, source.read_text(encoding="utf-8"))
 
 
-def _hand_problems(doc: Mapping[str, Any]) -> list[str]:
+def _hand_problems(doc: JsonDict) -> list[str]:
     """The hand-counted positions whose count the engine does not give."""
     return [f"{v['id']}: counted by hand as {v['hand_count']}, the engine gives "
             f"{len(v['legal'])} ({v['position']})"

@@ -21,10 +21,13 @@ import pickle
 from collections import deque
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
-from typing import Any, Generic, TypeVar
+from multiprocessing.context import DefaultContext, ForkContext
+from typing import Generic, TypeVar
 
 __all__ = ["WorkerLost", "run_unordered"]
 
+#: what makes the workers: the fork context (Linux) or the platform's default
+ProcessContext = ForkContext | DefaultContext
 Task = TypeVar("Task")
 Result = TypeVar("Result")
 
@@ -40,8 +43,8 @@ class WorkerLost(OSError):
                          f"races were done ({how}); run again, or with --workers 1")
 
 
-def _serve(conn: Connection, func: Callable[[Any], Any],
-           init: Callable[..., None], initargs: tuple[Any, ...]) -> None:
+def _serve(conn: Connection, func: Callable[[Task], Result],
+           init: Callable[..., None], initargs: tuple[object, ...]) -> None:
     """A worker's life: run each task the parent sends until it sends ``None`` or its pipe
     closes; an exception is sent back to be raised in the parent."""
     init(*initargs)
@@ -53,7 +56,7 @@ def _serve(conn: Connection, func: Callable[[Any], Any],
         if task is None:
             return
         try:
-            answer: tuple[str, Any] = ("ok", func(task))
+            answer: tuple[str, object] = ("ok", func(task))
         except Exception as exc:  # not swallowed: sent, and raised again in the parent
             answer = ("error", _portable(exc))
         conn.send(answer)
@@ -71,9 +74,9 @@ def _portable(exc: Exception) -> Exception:
     return exc
 
 
-class _Worker(Generic[Task]):
-    def __init__(self, context: Any, func: Callable[[Task], Any],
-                 init: Callable[..., None], initargs: tuple[Any, ...]) -> None:
+class _Worker(Generic[Task, Result]):
+    def __init__(self, context: ProcessContext, func: Callable[[Task], Result],
+                 init: Callable[..., None], initargs: tuple[object, ...]) -> None:
         self.conn, theirs = context.Pipe()
         self.process = context.Process(target=_serve, args=(theirs, func, init, initargs),
                                        daemon=True)
@@ -97,17 +100,17 @@ class _Worker(Generic[Task]):
         self.conn.close()
 
 
-def run_unordered(context: Any, processes: int, func: Callable[[Task], Result],
+def run_unordered(context: ProcessContext, processes: int, func: Callable[[Task], Result],
                   tasks: Sequence[Task], on_result: Callable[[Result], None],
-                  init: Callable[..., None], initargs: tuple[Any, ...] = ()) -> None:
-    """Run ``func`` on every task in ``processes`` worker processes made by ``context``
+                  init: Callable[..., None], initargs: tuple[object, ...] = ()) -> None:
+    """Run ``func`` on every task in ``processes`` worker processes made by the fork ``context``
     (``init(*initargs)`` first in each) and call ``on_result`` in this process with each
     result, in the order they finish. A task's exception is raised here; a worker that
     ends without its result raises :class:`WorkerLost`. Whatever way this returns or
     raises (an exception in ``on_result``, a ``KeyboardInterrupt``), no worker is left:
     those still running are killed."""
     todo: deque[Task] = deque(tasks)
-    workers: list[_Worker[Task]] = []
+    workers: list[_Worker[Task, Result]] = []
     finished = False
     try:
         for _ in range(min(processes, len(todo))):
@@ -132,8 +135,8 @@ def run_unordered(context: Any, processes: int, func: Callable[[Task], Result],
             w.kill()
 
 
-def _take(w: _Worker[Task], busy: dict[Connection, _Worker[Task]], todo: deque[Task],
-          on_result: Callable[[Any], None]) -> None:
+def _take(w: _Worker[Task, Result], busy: dict[Connection, _Worker[Task, Result]],
+          todo: deque[Task], on_result: Callable[[Result], None]) -> None:
     """Receive ``w``'s answer (or find it dead), give it the next task or let it go idle."""
     if not w.conn.poll():
         if w.process.is_alive():

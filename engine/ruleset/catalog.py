@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from avecaesar.engine.data.errors import InputError, Problem, UnknownNameError
 from avecaesar.engine.data.limits import MAX_DATA_BYTES
 from avecaesar.engine.data.paths import RULESETS_DIR
 from avecaesar.engine.data.safeio import read_text
 from avecaesar.engine.data.schemas import schema_problems
+from avecaesar.engine.data.values import JsonDict
 from avecaesar.engine.data.yamlsource import Source, load_yaml, load_yaml_text
 from avecaesar.engine.ruleset.checks import name_issues, rule_issues
 from avecaesar.engine.ruleset.embedded import embedded_text, note_read
@@ -47,7 +47,7 @@ class RulesetEntry:
 
 
 def _entry(source: Source, path: Path) -> RulesetEntry:
-    d: dict[str, Any] = source.data
+    d: JsonDict = source.data
     return RulesetEntry(
         id=str(d["id"]), kind=str(d["kind"]), title=str(d["title"]),
         applies_to=tuple(str(a) for a in d.get("applies_to", ())),
@@ -142,7 +142,7 @@ def _problems(source: Source) -> list[Problem]:
     problems = schema_problems(source, RULESET_SCHEMA)
     if problems or not isinstance(source.data, dict):
         return problems
-    data: dict[str, Any] = source.data
+    data: JsonDict = source.data
     complete = data.get("kind") != "variant" and "extends" not in data
     issues = rule_issues(data, complete)
     known = bundled()

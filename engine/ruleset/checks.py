@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from avecaesar.engine.data.suggest import did_you_mean
+from avecaesar.engine.data.values import JsonDict
 from avecaesar.engine.ruleset.keys import group_names, rule_keys, value_errors
 
 __all__ = ["Issue", "name_issues", "rule_issues"]
@@ -17,7 +18,7 @@ __all__ = ["Issue", "name_issues", "rule_issues"]
 Issue = tuple[list[str | int], str]
 
 
-def _leaf(rules: dict[str, Any], key: str) -> tuple[bool, Any]:
+def _leaf(rules: JsonDict, key: str) -> tuple[bool, Any]:
     """(present with a known value, value) of ``group.key`` in a rules mapping."""
     group, _, name = key.partition(".")
     leaf = rules.get(group, {}).get(name) if isinstance(rules.get(group), dict) else None
@@ -31,7 +32,7 @@ def _path(key: str, *rest: str | int) -> list[str | int]:
     return ["rules", group, name, *rest]
 
 
-def rule_issues(data: dict[str, Any], complete: bool) -> list[Issue]:
+def rule_issues(data: JsonDict, complete: bool) -> list[Issue]:
     """Semantic problems of the ``rules`` in a ruleset or variant mapping.
 
     ``complete``: the rules are a whole ruleset (a composed one, or an edition), so rules
@@ -54,7 +55,7 @@ def rule_issues(data: dict[str, Any], complete: bool) -> list[Issue]:
     return issues
 
 
-def _scoring_descends(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
+def _scoring_descends(rules: JsonDict, complete: bool) -> Iterable[Issue]:
     ok, places = _leaf(rules, "scoring.places")
     if ok and isinstance(places, list):
         for i in range(1, len(places)):
@@ -66,7 +67,7 @@ def _scoring_descends(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
                 break
 
 
-def _deck_total(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
+def _deck_total(rules: JsonDict, complete: bool) -> Iterable[Issue]:
     ok_c, comp = _leaf(rules, "deck.composition")
     ok_p, points = _leaf(rules, "deck.points")
     if not (ok_c and isinstance(comp, list)):
@@ -86,7 +87,7 @@ def _deck_total(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
                    "make them agree")
 
 
-def _alley_laps(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
+def _alley_laps(rules: JsonDict, complete: bool) -> Iterable[Issue]:
     ok, laps = _leaf(rules, "alley.laps")
     if not (ok and isinstance(laps, list)):
         return
@@ -100,7 +101,7 @@ def _alley_laps(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
                    f"alley lap(s) {late} beyond the race's {race_laps} laps")
 
 
-def _players(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
+def _players(rules: JsonDict, complete: bool) -> Iterable[Issue]:
     ok_lo, lo = _leaf(rules, "players.min")
     ok_hi, hi = _leaf(rules, "players.max")
     if ok_lo and ok_hi and isinstance(lo, int) and isinstance(hi, int) and lo > hi:
@@ -113,7 +114,7 @@ def _players(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
                f"players.max ({hi}) is more than race.max_chariots ({most})")
 
 
-def _places_fit(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
+def _places_fit(rules: JsonDict, complete: bool) -> Iterable[Issue]:
     ok, places = _leaf(rules, "scoring.places")
     ok_m, most = _leaf(rules, "race.max_chariots")
     if complete and ok and ok_m and isinstance(places, list) and isinstance(most, int) \
@@ -122,7 +123,7 @@ def _places_fit(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
                f"{len(places)} places scored but at most {most} chariots race")
 
 
-def _hand_fits(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
+def _hand_fits(rules: JsonDict, complete: bool) -> Iterable[Issue]:
     ok_h, hand = _leaf(rules, "hand.size")
     ok_c, comp = _leaf(rules, "deck.composition")
     if complete and ok_h and ok_c and isinstance(hand, int) and isinstance(comp, list):
@@ -133,7 +134,7 @@ def _hand_fits(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
                    f"a hand of {hand} is more than the deck's {cards} cards")
 
 
-def _ownerless_complete(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
+def _ownerless_complete(rules: JsonDict, complete: bool) -> Iterable[Issue]:
     ok, when = _leaf(rules, "ownerless.when")
     if not (complete and ok and when != "never"):
         return
@@ -150,7 +151,7 @@ def _ownerless_complete(rules: dict[str, Any], complete: bool) -> Iterable[Issue
         yield (["rules", "ownerless"], "move: first_card_then_position needs position_moves")
 
 
-def _choices_fit(rules: dict[str, Any], complete: bool) -> Iterable[Issue]:
+def _choices_fit(rules: JsonDict, complete: bool) -> Iterable[Issue]:
     """Each of an open rule's ``choices`` is a possible value of its key (the schema's one
     ``$defs/rule`` cannot see the key's value schema, so the check is here)."""
     for group, keys in rules.items():
@@ -178,13 +179,13 @@ def _short(value: object, n: int = 40) -> str:
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
-_RULE_CHECKS: list[Callable[[dict[str, Any], bool], Iterable[Issue]]] = [
+_RULE_CHECKS: list[Callable[[JsonDict, bool], Iterable[Issue]]] = [
     _choices_fit, _scoring_descends, _deck_total, _alley_laps, _players, _places_fit, _hand_fits,
     _ownerless_complete,
 ]
 
 
-def name_issues(data: dict[str, Any], rulesets: list[str], variants: list[str]) -> list[Issue]:
+def name_issues(data: JsonDict, rulesets: list[str], variants: list[str]) -> list[Issue]:
     """References to other rulesets and variants that do not exist, and unknown keys in
     ``remove``; ``rulesets``/``variants`` are the known ids."""
     issues: list[Issue] = []

@@ -18,6 +18,7 @@ import yaml
 from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.limits import MAX_SET_VALUE_CHARS
 from avecaesar.engine.data.schemas import data_messages
+from avecaesar.engine.data.values import HouseRules, JsonDict
 from avecaesar.engine.ruleset.catalog import (
     RulesetEntry,
     load_checked,
@@ -47,13 +48,13 @@ class Composed:
     kind: str
     title: str
     lineage: list[str]  # the rulesets it extends, oldest first, then its own id
-    rules: dict[str, dict[str, Any]]
+    rules: dict[str, JsonDict]
     variants: list[str] = field(default_factory=list)
     conflicts: dict[str, list[str]] = field(default_factory=dict)
     origins: dict[str, str] = field(default_factory=dict)
-    house: dict[str, Any] = field(default_factory=dict)  # the house rules given, by key
+    house: JsonDict = field(default_factory=dict)  # the house rules given, by key
 
-    def data(self) -> dict[str, Any]:
+    def data(self) -> JsonDict:
         return {"id": self.id, "kind": self.kind, "title": self.title,
                 "based_on": self.lineage[:-1], "variants": list(self.variants),
                 "rules": self.rules}
@@ -84,7 +85,7 @@ def _base(entry: RulesetEntry, seen: tuple[str, ...] = ()) -> Composed:
         raise RulesetConflictError(f"ruleset {entry.id!r} extends itself (via "
                                    f"{' → '.join(seen)})")
     assert entry.path is not None
-    data: dict[str, Any] = load_checked(entry.path).data
+    data: JsonDict = load_checked(entry.path).data
     if "extends" in data:
         state = _base(resolve(str(data["extends"])), (*seen, entry.id))
         state.lineage.append(entry.id)
@@ -103,7 +104,7 @@ def apply_variant(state: Composed, entry: RulesetEntry) -> None:
     """Apply one variant to ``state``, checking what it is written for, requires and
     conflicts with."""
     assert entry.path is not None
-    data: dict[str, Any] = load_checked(entry.path).data
+    data: JsonDict = load_checked(entry.path).data
     vid = entry.id
     if vid in state.variants:
         raise RulesetConflictError(f"variant {vid!r} is applied twice — name it once")
@@ -158,7 +159,7 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 def compose(name: str, variants: Sequence[str] = (),
             overrides: Mapping[str, str] | None = None,
-            house: Mapping[str, Mapping[str, Any]] | None = None) -> Composed:
+            house: HouseRules | None = None) -> Composed:
     """The ruleset ``name`` with ``variants`` applied in order, then the ``house`` rules
     (dotted key → rule, :func:`~avecaesar.engine.ruleset.house.load_house`), then the
     ``overrides``."""
@@ -169,7 +170,7 @@ def compose(name: str, variants: Sequence[str] = (),
 
 
 def _composed(name: str, variants: Sequence[str], overrides: Mapping[str, str] | None,
-              house: Mapping[str, Mapping[str, Any]] | None) -> Composed:
+              house: HouseRules | None) -> Composed:
     state = _base(resolve(name))
     for v in variants:
         apply_variant(state, resolve_variant(v))

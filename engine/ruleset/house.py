@@ -21,6 +21,7 @@ from typing import Any
 from avecaesar.engine.data.errors import InputError, Problem
 from avecaesar.engine.data.paths import schema_modeline
 from avecaesar.engine.data.suggest import did_you_mean
+from avecaesar.engine.data.values import Json, JsonDict
 from avecaesar.engine.data.yamlsource import Source, load_yaml
 from avecaesar.engine.ruleset.keys import leaf_schema, rule_keys, value_errors
 
@@ -41,7 +42,7 @@ def is_house_file(data: object) -> bool:
     return isinstance(rules, Mapping) and (not rules or any("." in str(k) for k in rules))
 
 
-def load_house(path: str | Path) -> dict[str, dict[str, Any]]:
+def load_house(path: str | Path) -> dict[str, JsonDict]:
     """The house rules of ``path`` as dotted key → rule (``value``, ``source``, maybe
     ``note``); an :class:`InputError` with every problem located otherwise."""
     source = load_yaml(path)
@@ -51,7 +52,7 @@ def load_house(path: str | Path) -> dict[str, dict[str, Any]]:
     return rules
 
 
-def house_rules_of(source: Source) -> tuple[dict[str, dict[str, Any]], list[Problem]]:
+def house_rules_of(source: Source) -> tuple[dict[str, JsonDict], list[Problem]]:
     """The house rules of a read file and every problem in it, each located."""
     problems: list[Problem] = []
     data = source.data
@@ -67,7 +68,7 @@ def house_rules_of(source: Source) -> tuple[dict[str, dict[str, Any]], list[Prob
             problems.append(source.problem([], f"unknown key {key!r} — a house-rules file "
                                            f"holds {', '.join(HOUSE_KEYS)}", key=str(key)))
     default_source = _citation(data.get("source"), Path(source.file).name)
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, JsonDict] = {}
     for key, raw in data["rules"].items():
         where = ["rules", key]
         if str(key) not in rule_keys():
@@ -88,13 +89,13 @@ def house_rules_of(source: Source) -> tuple[dict[str, dict[str, Any]], list[Prob
 _WHERE: dict[str, str] = {}
 
 
-def _fingerprint(key: str, rule: Mapping[str, Any]) -> str:
+def _fingerprint(key: str, rule: Mapping[str, Json]) -> str:
     import json
 
     return key + "\0" + json.dumps(rule, sort_keys=True, default=str)
 
 
-def house_location(key: str, rule: Mapping[str, Any]) -> str | None:
+def house_location(key: str, rule: Mapping[str, Json]) -> str | None:
     """``file:line:col`` of house rule ``key`` as read by :func:`load_house` (None: not read
     from a file in this process, e.g. replayed from a record)."""
     return _WHERE.get(_fingerprint(key, rule))
@@ -108,7 +109,7 @@ def _citation(given: object, name: str) -> str:
 
 
 def _rule(source: Source, where: list[str | int], raw: Any, default_source: str,
-          problems: list[Problem]) -> dict[str, Any] | None:
+          problems: list[Problem]) -> JsonDict | None:
     long = isinstance(raw, Mapping) and "value" in raw
     if long:
         extra = [k for k in raw if k not in LONG_FORM]

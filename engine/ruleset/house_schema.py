@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from avecaesar.engine.data.paths import SCHEMAS_DIR
+from avecaesar.engine.data.values import JsonDict
 from avecaesar.engine.ruleset.keys import RULESET_SCHEMA, rule_keys
 
 __all__ = ["HOUSE_SCHEMA", "house_schema", "house_schema_text"]
@@ -42,13 +43,13 @@ def _refs(node: Any) -> set[str]:
     return found
 
 
-def house_schema() -> dict[str, Any]:
+def house_schema() -> JsonDict:
     """The house-rules schema (draft 2020-12), as a JSON document."""
     from avecaesar.engine.data.schemas import schema
 
     defs = schema(RULESET_SCHEMA)["$defs"]
-    rules: dict[str, Any] = {}
-    values: dict[str, Any] = {}  # each key's value schema, once, referred to twice
+    rules: JsonDict = {}
+    values: JsonDict = {}  # each key's value schema, once, referred to twice
     for key, leaf in rule_keys().items():
         values[f"value:{key}"] = leaf["properties"]["value"]
         value = {"$ref": f"#/$defs/value:{key}"}

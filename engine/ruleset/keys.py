@@ -14,6 +14,7 @@ from typing import Any
 from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.schemas import registry, schema
 from avecaesar.engine.data.suggest import did_you_mean
+from avecaesar.engine.data.values import JsonDict
 
 __all__ = ["RULESET_SCHEMA", "group_names", "leaf_schema", "rule_keys", "split_key",
            "value_errors"]
@@ -22,7 +23,7 @@ RULESET_SCHEMA = "urn:avecaesar:ruleset"
 
 
 @cache
-def rule_keys() -> dict[str, dict[str, Any]]:
+def rule_keys() -> dict[str, JsonDict]:
     """Every dotted rule key, in schema order, with its rule schema."""
     groups = schema(RULESET_SCHEMA)["$defs"]["rules"]["properties"]
     return {f"{g}.{k}": leaf
@@ -42,7 +43,7 @@ def split_key(key: str) -> tuple[str, str]:
     return group, name
 
 
-def leaf_schema(key: str) -> dict[str, Any]:
+def leaf_schema(key: str) -> JsonDict:
     """The schema of the rule ``key`` (its value is under ``properties.value``)."""
     split_key(key)
     return rule_keys()[key]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from avecaesar.engine.course.figures import RaceFigures
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
+from avecaesar.engine.data.values import HouseRules, Json, JsonDict, as_int, as_list
 from avecaesar.engine.ruleset.catalog import RulesetEntry, bundled
 from avecaesar.engine.ruleset.compose import RulesetConflictError, compose
 from avecaesar.engine.ruleset.keys import rule_keys, split_key
@@ -40,7 +40,7 @@ class Ruleset:
     title: str
     kind: str
     variants: tuple[str, ...]
-    data: dict[str, Any]
+    data: JsonDict
     origins: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -64,11 +64,11 @@ class Ruleset:
         group, _, name = key.partition(".")
         return name in self.data["rules"].get(group, {})
 
-    def rule(self, key: str) -> dict[str, Any]:
+    def rule(self, key: str) -> JsonDict:
         """The whole rule: ``value`` or ``unknown``/``why``, ``source``, maybe ``note``."""
         group, name = split_key(key)
         try:
-            found: dict[str, Any] = self.data["rules"][group][name]
+            found: JsonDict = self.data["rules"][group][name]
             return found
         except KeyError:
             raise AveCaesarError(f"the ruleset {self.label} does not state {key!r}") from None
@@ -88,13 +88,14 @@ class Ruleset:
         """Every stated key's kind, in schema order."""
         return {k: self.kind_of(k) for k in self.stated_keys()}
 
-    def value(self, key: str) -> Any:
+    def value(self, key: str) -> Json:
         """The value of ``key``; :class:`MissingRuleValueError` if it is declared open."""
         rule = self.rule(key)
         if rule.get("unknown"):
             raise MissingRuleValueError(key, f"{rule['why']} [{self.citation(key)}]", "",
                                         rule.get("choices"))
-        return rule["value"]
+        found: Json = rule["value"]
+        return found
 
     def citation(self, key: str) -> str:
         """Where the rule comes from, as docs/sources.md names the documents."""
@@ -105,7 +106,7 @@ class Ruleset:
 KINDS = ("stated", "read", "conflict", "open")
 
 
-def rule_kind(rule: Mapping[str, Any]) -> str:
+def rule_kind(rule: Mapping[str, Json]) -> str:
     """``stated`` (a text says it), ``read`` (the texts imply it: ``reading`` quotes the
     words), ``conflict`` (texts disagree: the default here, ``conflict`` names the variants
     with the other readings) or ``open`` (no text decides it: ``unknown``)."""
@@ -120,7 +121,7 @@ def rule_kind(rule: Mapping[str, Any]) -> str:
 
 def load_ruleset(name_or_path: str, variants: Sequence[str] = (),
                  overrides: Mapping[str, str] | None = None,
-                 house: Mapping[str, Mapping[str, Any]] | None = None) -> Ruleset:
+                 house: HouseRules | None = None) -> Ruleset:
     """Load ``name_or_path`` (id, alias or file), apply ``variants`` in order, then the
     ``house`` rules (dotted key → rule, from ``--house FILE``), then the ``overrides``
     (dotted key → value text, as ``--set key=value``).
@@ -143,13 +144,15 @@ def race_figures(ruleset: Ruleset) -> RaceFigures:
     """The rule values a course's shortest legal race and reserve depend on."""
     bonus = 0
     if ruleset.has("bonus.points"):
-        uses = ruleset.value("bonus.uses") if ruleset.has("bonus.uses") else 1
-        bonus = ruleset.value("bonus.points") * uses
+        uses = as_int(ruleset.value("bonus.uses"), "bonus.uses") \
+            if ruleset.has("bonus.uses") else 1
+        bonus = as_int(ruleset.value("bonus.points"), "bonus.points") * uses
     return RaceFigures(
-        laps=ruleset.value("race.laps"),
-        alley_laps=tuple(ruleset.value("alley.laps")),
+        laps=as_int(ruleset.value("race.laps"), "race.laps"),
+        alley_laps=tuple(as_int(x, "alley.laps")
+                         for x in as_list(ruleset.value("alley.laps"), "alley.laps")),
         alley_required=ruleset.value("alley.no_stop") != "no_penalty",
-        deck_points=ruleset.value("deck.points"),
+        deck_points=as_int(ruleset.value("deck.points"), "deck.points"),
         bonus_points=bonus,
         water="skipped" if ruleset.value("water.ditches") == "skipped" else "space",
         source=f"ruleset {ruleset.label}",

@@ -25,7 +25,7 @@ def _longer(path: Path) -> None:
 def test_a_simulation_reads_a_saved_course_again(tmp_path: Path) -> None:
     course = tmp_path / "oval.yaml"
     shutil.copy(OVAL, course)
-    key = ("dicetree-2022", (), (), str(course), "")
+    key = ("dicetree-2022", (), (), str(course), "", ())
     _rules, before = sim._setup(key)
     assert sim._setup(key)[1] is before  # unchanged: kept
     _longer(course)
@@ -38,7 +38,7 @@ def test_a_worker_that_reads_a_changed_file_stops_the_simulation(tmp_path: Path)
     read; a course saved in between is an error naming it, never a mixed report."""
     course = tmp_path / "oval.yaml"
     shutil.copy(OVAL, course)
-    key = ("dicetree-2022", (), (), str(course), "")
+    key = ("dicetree-2022", (), (), str(course), "", ())
     (_built, reads) = sim._setup_read(key)
     assert sim._setup_as_read(key, reads) is _built
     _longer(course)

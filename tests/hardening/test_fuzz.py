@@ -39,15 +39,19 @@ FUZZ = settings(max_examples=20, deadline=None, derandomize=True,
 
 
 def check(args: list[str]) -> int:
-    start = time.perf_counter()
+    """Run one case: a documented exit code, a located error, and no hang — under 10 s of
+    this process's CPU (a loaded machine stretches the wall clock, not the CPU time), with
+    120 s of wall-clock time as the backstop (the fuzzer's limits)."""
+    start, cpu = time.perf_counter(), time.process_time()
     res = runner.invoke(app, args)
-    took = time.perf_counter() - start
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert res.exception is None or isinstance(res.exception, SystemExit), (
         f"{args}: {type(res.exception).__name__}: {res.exception}")
     assert res.exit_code in DOCUMENTED, (args, res.exit_code, res.output[-500:])
     if res.exit_code:
         assert LOCATED.search(res.output), (args, res.output[-500:])
-    assert took < 10, f"{args} took {took:.1f} s"
+    assert cpu < 10, f"{args} took {cpu:.1f} s of CPU"
+    assert took < 120, f"{args} took {took:.1f} s"
     return res.exit_code
 
 
@@ -121,15 +125,55 @@ def _parsed(line: str) -> object:
         return line
 
 
-def test_the_fuzzer_is_green(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    """The project's own fuzzer (tools/fuzz_inputs.py), a CI-sized run: every case ends in
-    a documented exit code with a located message; no traceback, no hang (issue 26). The
-    full run is bench/bench_fuzz.py."""
+@pytest.fixture(scope="module")
+def fuzz():
     spec = importlib.util.spec_from_file_location(
         "fuzz_inputs", HERE.parents[1] / "tools" / "fuzz_inputs.py")
     assert spec and spec.loader
-    fuzz = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fuzz)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_fuzzers_hang_alarm_counts_cpu_time_with_a_wall_clock_backstop(
+        fuzz, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case that computes past the CPU limit is a hang; one that only waits longer than
+    the CPU limit is not (a loaded machine is not a hang); one that waits past the
+    wall-clock backstop is."""
+    import signal
+
+    import typer
+
+    toy = typer.Typer()
+
+    @toy.command()
+    def spin() -> None:
+        while True:
+            pass
+
+    @toy.command()
+    def wait(seconds: float) -> None:
+        time.sleep(seconds)
+
+    monkeypatch.setattr(fuzz, "app", toy)
+    monkeypatch.setattr(fuzz, "LIMIT_S", 0.4)
+    monkeypatch.setattr(fuzz, "WALL_LIMIT_S", 3)
+    before = {s: signal.signal(s, fuzz._alarm) for s in (signal.SIGALRM, signal.SIGPROF)}
+    try:
+        tally = fuzz.Tally("toy")
+        assert tally.run(CliRunner(), ["spin"], "spin") is None
+        assert tally.run(CliRunner(), ["wait", "1"], "wait 1 s") == 0, tally.hangs
+        assert tally.run(CliRunner(), ["wait", "8"], "wait 8 s") is None
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+    assert tally.hangs == ["spin (over the CPU limit)", "wait 8 s (over the wall clock limit)"]
+
+
+def test_the_fuzzer_is_green(fuzz, capsys) -> None:
+    """The project's own fuzzer (tools/fuzz_inputs.py), a CI-sized run: every case ends in
+    a documented exit code with a located message; no traceback, no hang (issue 26). The
+    full run is bench/bench_fuzz.py."""
     code = fuzz.main(["--courses", "12", "--rulesets", "8", "--records", "8",
                       "--options", "60", "--seed", "26", "-v"])
     out = capsys.readouterr().out

@@ -124,8 +124,8 @@ def test_simulation_jumps_water_ditches_as_a_race_does() -> None:
 
     course = str(Path(__file__).parents[1] / "course" / "valid" / "composed.yaml")
     keep = (("disqualification.keeps_place", "true"),)
-    _, de = _setup(("pro-ludo-2006", (), keep, course))
-    _, pt = _setup(("pro-ludo-2006", ("pro-ludo-2006-water-pt",), keep, course))
+    _, de = _setup(("pro-ludo-2006", (), keep, course, "", ()))
+    _, pt = _setup(("pro-ludo-2006", ("pro-ludo-2006-water-pt",), keep, course, "", ()))
     assert len(pt.succ) - sum(1 for s in pt.succ if s) == 0
     assert sum(1 for s in de.succ if s) == sum(1 for s in pt.succ if s) - 1
     _, direct = race_setup("pro-ludo-2006", [], dict(keep), course)

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-DOCS_IMG = Path(__file__).resolve().parents[3] / "docs" / "img"
-
 
 class LiveServer:
     def __init__(self, data: Path, port: int = 0) -> None:
@@ -89,21 +87,3 @@ def browser() -> Iterator[object]:
     driver.implicitly_wait(0)
     yield driver
     driver.quit()
-
-
-class Screenshot:
-    """Save a screenshot of the page into docs/img/ (the docs show the current pages)."""
-
-    folder = DOCS_IMG
-
-    def __init__(self, browser: object) -> None:
-        self.browser = browser
-
-    def __call__(self, name: str) -> None:
-        DOCS_IMG.mkdir(parents=True, exist_ok=True)
-        self.browser.save_screenshot(str(DOCS_IMG / name))  # type: ignore[attr-defined]
-
-
-@pytest.fixture
-def screenshot(browser: object) -> Screenshot:
-    return Screenshot(browser)

@@ -68,7 +68,7 @@ def _page(driver) -> dict:
 
 
 @pytest.mark.covers("page:play")
-def test_setup_form_open_values_house_rules_and_join_codes(live_server, browser, screenshot,
+def test_setup_form_open_values_house_rules_and_join_codes(live_server, browser,
                                                            tmp_path) -> None:
     d = browser
     d.set_window_size(1280, 800)
@@ -106,7 +106,6 @@ def test_setup_form_open_values_house_rules_and_join_codes(live_server, browser,
     d.find_element(By.ID, "open-submit").click()
     codes = _wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, ".join-code svg"))
     assert len(codes) == 4  # a QR code per person's seat
-    screenshot("web-play-join.png")
     links = [a.get_attribute("href") for a in d.find_elements(By.CSS_SELECTOR, "a.join-link")]
     assert all("#seat=" in x for x in links) and len(set(links)) == 4
     record = live_server.data / "saves" / d.find_element(By.ID, "record-link").text
@@ -162,7 +161,7 @@ def _play_turn(d, phone: bool) -> None:
                          space)
 
 
-def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, screenshot) -> None:
+def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path) -> None:
     port = _free_port()
     server = LiveServer(tmp_path, port=port).start()
     url = server.url
@@ -205,9 +204,6 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
             turns += 1
             _no_other_hand([p for i, p in enumerate(players) if i != away],
                            [x for i, x in enumerate(letters) if i != away])
-            if turns == 3:
-                screenshot("web-play.png")
-                players[1].save_screenshot(str(screenshot.folder / "web-play-phone.png"))
             if turns == 6:  # Cassia's phone loses the network
                 away = 2
                 players[2].set_network_conditions(offline=True, latency=5,
@@ -233,7 +229,6 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path, scree
         assert restarted and turns > 20
         for d in players:
             _wait(d, lambda d: d.find_element(By.ID, "end").is_displayed())
-        screenshot("web-play-end.png")
         _no_other_hand(players, letters)
         record = tmp_path / "saves" / race["record"]
         lines = read_record(record)

@@ -65,7 +65,7 @@ def test_any_bundled_board_opens_and_reads_as_the_cli(live_server, browser) -> N
     assert _uploads(live_server) == stored  # checking stores nothing
 
 
-def test_edit_break_and_jump_to_the_line(live_server, browser, screenshot) -> None:
+def test_edit_break_and_jump_to_the_line(live_server, browser) -> None:
     d = browser
     d.get(f"{live_server.url}/studio?course=dicetree-2022/hippodrom-constantinople")
     seen = _checked(d, 0)
@@ -96,9 +96,6 @@ def test_edit_break_and_jump_to_the_line(live_server, browser, screenshot) -> No
     assert _uploads(live_server) == stored  # nothing stored per keystroke
     _type(d, text)
     _checked(d, seen)
-    d.execute_script("const t = document.getElementById('yaml'); t.scrollTop = 0;"
-                     "t.scrollLeft = 0; t.dispatchEvent(new Event('scroll'));")
-    screenshot("web-studio.png")
 
 
 def test_what_if_race_it_and_simulate(live_server, browser) -> None:

@@ -1,0 +1,30 @@
+"""The CI-sized run of a command the docs or a command's ``Example:`` show (read by
+tests/hardening/test_doc_commands.py and tests/layers/test_registries.py): the same command
+and options, with a simulation's race counts cut (``--races``/``-k`` to at most 20,
+``--screen`` to the least it takes, 10) and, unless it names its processes, one process
+(``--workers 1``): a report does not depend on the worker count (tests/lab/test_simulate.py,
+tests/lab/test_assistant.py), and a pool of fresh processes costs more than 20 races."""
+
+from __future__ import annotations
+
+CUT = {"--races": 20, "-k": 20, "--screen": 10}
+POOLED = (["simulate"], ["balance"], ["course", "balance"])  # the commands with --workers
+
+
+def short_run(words: list[str]) -> list[str]:
+    """``words`` (the command's words after ``avecaesar``) as the tests run them."""
+    out: list[str] = []
+    skip = False
+    for i, w in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        if w in CUT and i + 1 < len(words) and words[i + 1].isdigit():
+            out += [w, str(min(int(words[i + 1]), CUT[w]))]
+            skip = True
+            continue
+        out.append(w)
+    pooled = any(out[:len(p)] == p for p in POOLED)
+    if pooled and "--workers" not in out and "--cluster" not in out:
+        out += ["--workers", "1"]
+    return out
