@@ -169,13 +169,37 @@ def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
     return load_house(path)
 
 
+def escaped(text: str) -> str:
+    """``text`` with every control, format (bidi overrides, zero-width) and line-breaking
+    character shown as its escape (``\\n``, ``\\u202e``): what a name prints as, so it can
+    neither forge a line nor turn the text around it."""
+    import unicodedata
+
+    return "".join(ch if unicodedata.category(ch)[0] not in "CZ" or ch == " "
+                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def check_names(option: str, names: Sequence[str]) -> None:
+    """Refuse a player's name with a control, format or line-breaking character (exit 2),
+    showing it escaped."""
+    for name in names:
+        if escaped(name) != name:
+            raise UsageError(f"{option}: the name '{escaped(name)}' holds a control or "
+                             "direction character — give names of letters, digits, spaces "
+                             "and punctuation")
+
+
 def bot_kinds(bots: str) -> list[str]:
     """``--bots greedy,search`` as a list of known bot names (an unknown one is an error
     with "did you mean"); ``all`` stands for every registered bot, in registry order."""
     from avecaesar.engine.bots.registry import POLICIES
     from avecaesar.engine.data.suggest import did_you_mean
 
-    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    kinds = [b.strip() for b in bots.split(",") if b.strip()]
+    if not kinds and bots.strip():  # ",,,": commas and no name (empty: the default)
+        raise UsageError(f"--bots {bots!r}: no bot named — give bot names separated by "
+                         f"commas, e.g. --bots greedy,search (known: {', '.join(POLICIES)})")
+    kinds = kinds or ["greedy"]
     kinds = [k for b in kinds for k in (POLICIES if b == "all" else (b,))]
     for k in kinds:
         if k not in POLICIES:

@@ -84,6 +84,17 @@ TABLE = [
       "A,B,C,D,E"], 2, "has 4 start places"),
     (["replay", "/no/such.jsonl"], 2, "no such file"),
     (["--allow-path", "/no/such/folder", "course", "list"], 2, "no such folder"),
+    # issue 38's exit codes against the table: every bad --set is 2, a missing folder 2, a
+    # name that names nothing 2; names with control or direction characters shown escaped
+    ([*RACE, "--set", "deck.choice=nope"], 2, "--set deck.choice=nope: the ruleset"),
+    (["course", "new", "/no/such/folder/x.yaml"], 2, "does not exist — create it first"),
+    (["course", "new", ""], 2, "give the course a name or a file to write"),
+    (["course", "new", "  "], 2, "give the course a name or a file to write"),
+    ([*RACE, "--bots", ",,,"], 2, "--bots ',,,': no bot named"),
+    (["play", "-r", "dicetree-2022", "-c", OVAL, "--humans", "Anna\nwinner: Ben"], 2,
+     "the name 'Anna\\nwinner: Ben' holds a control or direction character"),
+    (["play", "-r", "dicetree-2022", "-c", OVAL, "--humans", "Anna,\u202eneB"], 2,
+     "the name '\\u202eneB' holds"),
 ]
 
 
