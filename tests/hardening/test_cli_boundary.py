@@ -119,3 +119,24 @@ def test_a_broken_tournament_record_is_a_located_problem(tmp_path, text, message
     res = runner.invoke(app, ["tournament", "--replay", str(f)])
     assert res.exit_code == 1 and message in res.output and f"{f}:1:" in res.output, \
         res.output
+
+
+HOUSE_TEXT = "rules:\n  race.laps: 2\n"
+
+
+def test_a_house_file_given_as_a_variant_is_named_with_the_right_flag(tmp_path) -> None:
+    house = tmp_path / "ours.yaml"
+    house.write_text(HOUSE_TEXT, encoding="utf-8")
+    res = runner.invoke(app, [*RACE, "--variant", str(house)])
+    assert res.exit_code == 1, res.output
+    assert f"{house}:1:1: this is a house-rules file" in res.output
+    assert "give it with --house FILE" in res.output
+    assert "missing key" not in res.output
+
+
+def test_a_variant_given_as_house_rules_is_named_with_the_right_flag() -> None:
+    variant = Path(__file__).parents[2] / "rulesets" / "examples" / "leader-no-5.yaml"
+    res = runner.invoke(app, [*RACE, "--house", str(variant)])
+    assert res.exit_code == 1, res.output
+    assert "this is a variant file (kind: variant), not a house-rules file" in res.output
+    assert "give it with --variant FILE" in res.output
