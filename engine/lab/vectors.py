@@ -364,6 +364,9 @@ def _check_file(folder: Path, path: Path, changes: Mapping[str, str] | None,
     if problems:
         out.failures += [Failure(name, 1, "", f"not a vector file: {p}") for p in problems]
         return
+    if only is not None and not any(only(name, str(v.get("id"))) for kind in KINDS
+                                    for v in doc.get(kind, [])):
+        return  # none of its vectors asked for: its rules are not even composed
     suite = Suite.from_json(doc)
     try:
         setup = suite.setup(folder, changes)
