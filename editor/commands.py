@@ -61,6 +61,7 @@ class GlobalOption:
 GROUPS: tuple[Group, ...] = (
     Group("course", "Validate, render and list courses."),
     Group("ruleset", "List, show, validate and compare rulesets."),
+    Group("vectors", "The published rules test vectors: check and make them."),
 )
 
 COMMANDS: tuple[Command, ...] = (
@@ -102,6 +103,10 @@ COMMANDS: tuple[Command, ...] = (
             "avecaesar.editor.cli.ruleset:validate_cmd"),
     Command(("ruleset", "diff"), "Every rule that differs between two rulesets.",
             "avecaesar.editor.cli.ruleset:diff_cmd"),
+    Command(("vectors", "check"), "Check rules test vectors against the engine.",
+            "avecaesar.editor.cli.vectors:check_cmd"),
+    Command(("vectors", "make"), "Ask the engine the vectors' questions; refuse changes.",
+            "avecaesar.editor.cli.vectors:make_cmd"),
 )
 
 GLOBAL_OPTIONS: tuple[GlobalOption, ...] = (

@@ -111,7 +111,7 @@ def balance_cmd(courses: CoursesOpt = None, edition: EditionOpt = None,
     from avecaesar.engine.lab.batch import batch_spec
     from avecaesar.engine.lab.simulate import report, run_many
 
-    check_counts([("--races", races)], players)
+    check_counts([("--races", races)])
     processes = check_workers(workers)
     if report_dir is not None and report_dir.exists() and not report_dir.is_dir():
         raise UsageError(f"--report-dir {report_dir}: a file of that name exists; give a "

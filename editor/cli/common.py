@@ -135,17 +135,15 @@ def check_workers(workers: int) -> int:
     return workers or os.cpu_count() or 1
 
 
-def check_counts(races: Sequence[tuple[str, int]] = (), players: int | None = None,
-                 least: int = 1) -> None:
-    """Each ``(option, races)`` from ``least`` to the races limit; ``players`` (when given)
-    from 1 to the players limit."""
-    from avecaesar.engine.data.limits import MAX_PLAYERS, MAX_RACES
+def check_counts(races: Sequence[tuple[str, int]] = (), least: int = 1) -> None:
+    """Each ``(option, races)`` from ``least`` to the races limit. (The number of players is
+    checked once the rules are composed, by the one function that says which counts they
+    allow: :func:`check_players`.)"""
+    from avecaesar.engine.data.limits import MAX_RACES
 
     for name, n in races:
         if not least <= n <= MAX_RACES:
             raise UsageError(f"{name} {n}: give {least} to {MAX_RACES:,} races")
-    if players is not None and not 1 <= players <= MAX_PLAYERS:
-        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
 
 
 BudgetOpt = Annotated[int | None, typer.Option(
@@ -171,13 +169,37 @@ def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
     return load_house(path)
 
 
+def escaped(text: str) -> str:
+    """``text`` with every control, format (bidi overrides, zero-width) and line-breaking
+    character shown as its escape (``\\n``, ``\\u202e``): what a name prints as, so it can
+    neither forge a line nor turn the text around it."""
+    import unicodedata
+
+    return "".join(ch if unicodedata.category(ch)[0] not in "CZ" or ch == " "
+                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def check_names(option: str, names: Sequence[str]) -> None:
+    """Refuse a player's name with a control, format or line-breaking character (exit 2),
+    showing it escaped."""
+    for name in names:
+        if escaped(name) != name:
+            raise UsageError(f"{option}: the name '{escaped(name)}' holds a control or "
+                             "direction character — give names of letters, digits, spaces "
+                             "and punctuation")
+
+
 def bot_kinds(bots: str) -> list[str]:
     """``--bots greedy,search`` as a list of known bot names (an unknown one is an error
     with "did you mean"); ``all`` stands for every registered bot, in registry order."""
     from avecaesar.engine.bots.registry import POLICIES
     from avecaesar.engine.data.suggest import did_you_mean
 
-    kinds = [b.strip() for b in bots.split(",") if b.strip()] or ["greedy"]
+    kinds = [b.strip() for b in bots.split(",") if b.strip()]
+    if not kinds and bots.strip():  # ",,,": commas and no name (empty: the default)
+        raise UsageError(f"--bots {bots!r}: no bot named — give bot names separated by "
+                         f"commas, e.g. --bots greedy,search (known: {', '.join(POLICIES)})")
+    kinds = kinds or ["greedy"]
     kinds = [k for b in kinds for k in (POLICIES if b == "all" else (b,))]
     for k in kinds:
         if k not in POLICIES:
@@ -200,18 +222,21 @@ def seat_bots(bots: str, players: int, seed: int, budget: int | None = None
 
 
 def check_players(setup: RaceSetup, players: int) -> int:
-    """:func:`~avecaesar.engine.core.race.check_seats`, with the bundled variants that allow
-    the number of players named when the rules are written for another."""
+    """The number of chariots ``players`` players race with under the setup's rules on its
+    course; a number they do not allow is refused in the words of the one function that
+    says which they do (engine/core/player_counts.py), with the bundled variants for the
+    edition that would allow it."""
     return check_players_on(setup.race_rules, setup.board, players, setup.rules.ruleset,
-                            setup.rules.variants)
+                            setup.rules.variants, setup.rules.overrides_dict,
+                            setup.rules.house)
 
 
 def check_players_on(rules: RaceRules, board: Board, players: int, ruleset: str,
-                     variants: Sequence[str]) -> int:
+                     variants: Sequence[str], overrides: dict[str, str] | None = None,
+                     house: Any = None) -> int:
     """:func:`check_players` given the rules and board themselves (a simulation's, built
     by the lab's own cache)."""
     from avecaesar.engine.core.race import check_player_count, check_seats
 
-    seats = check_seats(rules, board, players)
-    check_player_count(rules, players, ruleset, variants)
-    return seats
+    check_player_count(rules, players, ruleset, variants, board, overrides, house)
+    return check_seats(rules, board, players)

@@ -543,11 +543,14 @@ def new(
     """
     from avecaesar.engine.data.paths import schema_modeline
 
+    if not name.strip() and out is None:
+        raise fail("error: give the course a name or a file to write (e.g. avecaesar "
+                   "course new my-arena.yaml)", 2)
     target, title = _new_target(name, out)
     if target.exists() and not force:
         raise fail(f"error: {target} exists — choose another name or pass --force")
     if not target.parent.is_dir():
-        raise fail(f"error: the folder {target.parent} does not exist — create it first")
+        raise fail(f"error: the folder {target.parent} does not exist — create it first", 2)
     schema = schema_modeline(target, "course.schema.json").split("$schema=", 1)[1]
     if from_ is not None:
         from avecaesar.editor.cli.course_copy import course_copy

@@ -176,7 +176,7 @@ def balance_course(course: CourseOpt, ruleset: RulesetOpt = None, target: Target
     if target <= 0 or target >= 100:
         raise UsageError(f"--target {target}: give the spread to reach in percentage points, "
                          "more than 0 and under 100 (e.g. --target 3)")
-    check_counts([("--screen", screen), ("--races", races)], players, least=10)
+    check_counts([("--screen", screen), ("--races", races)], least=10)
     processes = check_workers(workers)
     check_output(json_file, "--json")
     if apply and cid_of(course):

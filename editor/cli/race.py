@@ -13,6 +13,7 @@ from avecaesar.editor.cli.common import (
     BudgetOpt,
     HouseOpt,
     LangOpt,
+    check_names,
     check_players,
     echo_json,
     house_rules,
@@ -197,6 +198,7 @@ def _play(ruleset: str, course: str, humans: str, players: int, variants: list[s
         people = [h.strip() for h in humans.split(",") if h.strip()]
         if not people:
             raise UsageError("--humans: give 1 or more names, comma-separated")
+        check_names("--humans", people)
         chariots_of = max(players, len(people))
 
         def build(answers: dict[str, dict[str, Any]] | None) -> RaceSetup:

@@ -126,12 +126,19 @@ def _show_open(rs: Ruleset, as_json: bool) -> None:
 
 
 def validate_cmd(files: Annotated[list[str], typer.Argument(
-        help="ruleset, variant or house-rules files")]) -> None:
+        help="ruleset, variant or house-rules files")],
+        race: Annotated[int, typer.Option(
+            "--race", metavar="N", min=0, max=100_000,
+            help="race each valid house or variant file N times under each edition it "
+                 "applies to (greedy bots, 2, 3 and 6 chariots) and report its freezes")] = 0,
+        ) -> None:
     """Check files against the schema and the rules' consistency; exit 1 on problems.
 
     A house-rules file (rules: with group.key: value lines, as --house reads and play
     writes) is recognised and checked as one. Every problem is reported at once, each as
-    file:line:col.
+    file:line:col. With --race N each valid file is raced and every freeze (a race that
+    ends with no chariot able to move) is a warning at its card restrictions: where a
+    chariot got stuck and the release that would end it.
 
     Example: avecaesar ruleset validate my-variant.yaml
     """
@@ -152,13 +159,83 @@ def validate_cmd(files: Annotated[list[str], typer.Argument(
             problems.append(Problem(f, 1, 1, "the file is empty — a ruleset needs id, kind, "
                                     "title and rules; a house-rules file needs rules"))
             continue
-        if is_house_file(source.data):  # a group's house rules (--house), not a ruleset
-            problems += house_rules_of(source)[1]
-            continue
-        problems += check_source(source)
+        # a group's house rules (--house) are not a ruleset
+        found = (house_rules_of(source)[1] if is_house_file(source.data)
+                 else check_source(source))
+        problems += found
+        if not found:
+            for warning in _bans_without_release(source):
+                typer.echo(str(warning), err=True)
+        if race and not found:
+            _race_file(source, race)
     if problems:
         raise (FileAccessError if unreadable else InputError)(problems)
     typer.echo(f"{len(files)} file(s) valid")
+
+
+EDITIONS = ("ravensburger-1989", "pro-ludo-2006", "dicetree-2022")
+
+
+def _bans_without_release(source: Any) -> list[Problem]:
+    """A warning at each card restriction of a valid file that states no ``release``: a
+    chariot holding only its cards where it holds can never play (docs/rulesets.md)."""
+    from avecaesar.engine.lab.freezes import release_hint
+    from avecaesar.engine.ruleset.house import is_house_file
+
+    data = source.data
+    where = ["rules", "card_restrictions.extra", "value"] if is_house_file(data) else [
+        "rules", "card_restrictions", "extra", "value"]
+    node: Any = data
+    for part in where:
+        node = node.get(part) if isinstance(node, dict) else None
+    out = []
+    for i, entry in enumerate(node if isinstance(node, list) else []):
+        if isinstance(entry, dict) and "release" not in entry:
+            cards = [c for c in entry.get("cards", []) if isinstance(c, int)]
+            line, col = source.where([*where, i])
+            out.append(Problem(
+                source.file, line, col,
+                f"this ban of {', '.join(str(c) for c in cards)} has no release: a chariot "
+                "holding only these cards where it holds can never play, and the race may "
+                f"freeze; state how it ends, e.g. {release_hint(cards)} (check with --race N)",
+                severity="warning"))
+    return out
+
+
+def _race_file(source: Any, races: int) -> None:
+    """``ruleset validate --race``: race a valid file under each edition it applies to and
+    print its freeze rate; each edition's freezes as one located warning."""
+    from avecaesar.engine.lab.freezes import freeze_report, release_hint
+    from avecaesar.engine.ruleset.house import house_rules_of, is_house_file
+
+    data = source.data
+    house = house_rules_of(source)[0] if is_house_file(data) else None
+    if house is not None:
+        editions, variants, where = list(EDITIONS), [], ["rules"]
+        key: str | None = "card_restrictions.extra"
+    elif data.get("kind") == "variant":
+        named = [str(e) for e in data.get("applies_to") or ["any"]]
+        editions = list(EDITIONS) if "any" in named else named
+        variants, where, key = [source.file], ["rules", "card_restrictions"], "extra"
+    else:  # a ruleset file: raced as itself
+        editions, variants, where, key = [source.file], [], ["rules", "card_restrictions"], \
+            "extra"
+    for edition in editions:
+        report = freeze_report(edition, variants, house, races)
+        typer.echo(f"{source.file}: {Path(edition).stem}: {report.races} races, "
+                   f"{len(report.frozen)} froze ({report.rate:.1%})")
+        if not report.frozen:
+            continue
+        line, col = source.where(where, key)
+        first = report.stuck[0] if report.stuck else None
+        at = (f"; e.g. {first.course} seed {first.seed}, {first.chariots} bots: chariot "
+              f"{first.chariot} on {first.space} holds only "
+              f"{', '.join(str(c) for c in first.cards)} "
+              f"({'; '.join(dict.fromkeys(first.why))}); a release would end it: "
+              f"{release_hint(first.cards)}") if first else ""
+        typer.echo(str(Problem(source.file, line, col,
+                               f"freezes {len(report.frozen)} of {report.races} races under "
+                               f"{Path(edition).stem}{at}", severity="warning")), err=True)
 
 
 def _differences(a: Ruleset, b: Ruleset) -> list[dict[str, Any]]:

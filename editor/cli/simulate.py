@@ -53,7 +53,7 @@ def spec_from_options(ruleset: str, course: str, players: int, races: int, seed:
     pairs = list(rule_settings(settings).items())
     rules = house_rules(house)
     names = tuple(bot_kinds(bots))
-    check_counts([("--races", races)], players)
+    check_counts([("--races", races)])
     return SimSpec(ruleset, course, players, races, seed, tuple(variants or ()),
                    tuple(pairs), names or ("greedy",),
                    json.dumps(rules, sort_keys=True) if rules else "", bot_budget=bot_budget)

@@ -24,7 +24,7 @@ from avecaesar.editor.cli.complete import complete_bots, complete_ruleset, compl
 from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
-from avecaesar.engine.data.limits import MAX_PLAYERS, record_bytes_limit
+from avecaesar.engine.data.limits import record_bytes_limit
 from avecaesar.engine.data.safeio import check_output, read_text, write_atomic
 
 if TYPE_CHECKING:
@@ -96,6 +96,7 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
                 record: Path | None, replay_file: Path | None, as_json: bool,
                 house_file: Path | None = None, budget: int | None = None) -> None:
     from avecaesar.engine.bots.registry import OWNERLESS
+    from avecaesar.engine.core.race import check_player_count
     from avecaesar.engine.core.race_setup import ChosenRules
     from avecaesar.engine.core.tournament import (
         planned_courses,
@@ -108,15 +109,15 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
         return
     if ruleset is None:
         raise UsageError("--ruleset is required (or --replay FILE)")
-    if not 1 <= players <= MAX_PLAYERS:
-        raise UsageError(f"--players {players}: give 1 to {MAX_PLAYERS} players")
-    names, seats, policies = seat_bots(bots, players, seed, budget)
     chosen = ChosenRules.compose(ruleset, variants, overrides, house_rules(house_file))
     t, pool = chosen.tournament_rules, _pool(chosen.edition)
     given = [c.strip() for c in courses.split(",") if c.strip()] if courses else None
     setup = _setup(chosen)
+    check_player_count(chosen.race_rules, players, ruleset, variants,  # before the courses
+                       overrides=overrides, house=chosen.house)
     for course in dict.fromkeys(planned_courses(t, players, seed, given, pool)):
         check_players(setup(course), players)  # every course is checked before the first race
+    names, seats, policies = seat_bots(bots, players, seed, budget)
     header: dict[str, Any] = {**chosen.header(), "courses": given,
                               "players": [{"name": n, "bot": k}
                                           for n, k in zip(names, seats, strict=True)],

@@ -2,7 +2,7 @@
 offers none (the rule's reason with its citation, from the engine).
 
 Shared by the terminal ``play`` and anything else that lists a hand in words; it asks the
-engine only (``legal moves``, ``card_forbidden``, ``walks``, ``why_not``).
+engine only (``legal moves``, ``card_reason``, ``walks``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from avecaesar.editor.render.lang import reason_text
 from avecaesar.editor.table.choices import options
 from avecaesar.editor.table.messages import say
-from avecaesar.engine.core.moves import card_forbidden, walks, why_not
+from avecaesar.engine.core.moves import card_reason as engine_card_reason
+from avecaesar.engine.core.moves import walks
 from avecaesar.engine.core.state import Move, RaceState
 
 __all__ = ["CardLine", "hand_lines"]
@@ -59,16 +60,12 @@ def hand_lines(state: RaceState) -> tuple[list[CardLine], int | None]:
 def card_reason(state: RaceState, card: int) -> str:
     """Why ``card`` in hand has no legal move now, in the current language: a card
     restriction's reason, else the first reason the engine gives for a walk of that card
-    (taken space, …); the citation as its source writes it."""
+    (taken space, …: the engine's ``card_reason``, the one the published vectors give); the
+    citation as its source writes it."""
+    why = engine_card_reason(state, card)
+    if why is not None:
+        return reason_text(why)
     c = state.turn
-    no = card_forbidden(state, c, card)
-    if no is not None:
-        return reason_text(no)
-    for empty in (False, True):
-        for path in walks(state, c, card, empty=empty):
-            reason = why_not(state, Move(card, path))
-            if reason is not None:
-                return reason_text(reason)
     cite = state.game.rules.cite("exact_move")
     if next(walks(state, c, card, empty=True), None) is None:
         return say("no_walk", card=card, cite=cite)

@@ -70,11 +70,13 @@ class Condition:
 @dataclass(frozen=True)
 class ParamCondition:
     """A named predicate with one parameter, written ``{name: value}``: the sentence that
-    defines it (``{param}`` stands for the value) and the parameter's name."""
+    defines it (``{param}`` stands for the value), the parameter's name and its kind
+    (``count``: a whole number ≥ 0; ``cards``: a list of card values 1–9, at least one)."""
 
     doc: str
-    test: Callable[[Context, int], bool]
+    test: Callable[[Context, Any], bool]
     param: str
+    kind: str = "count"
 
 
 def _leaders(x: Context) -> list[int]:
@@ -147,6 +149,12 @@ def _in_lane(outside: bool) -> Callable[[Context], bool]:
 def _within_of_line(x: Context, spaces: int) -> bool:
     p = x.state.pos[x.chariot]
     return p is not None and x.state.game.board.to_line[p] <= spaces
+
+
+def _only_cards(x: Context, cards: Any) -> bool:
+    """Every card the chariot may play from is one of ``cards`` (it holds at least one)."""
+    hand = x.state.cards(x.chariot)
+    return bool(hand) and all(k in cards for k in hand)
 
 
 def _last(x: Context) -> bool:
@@ -227,12 +235,19 @@ CONDITIONS: dict[str, Condition] = {
     "never": Condition("never true", lambda x: False),
 }
 
-#: conditions with a parameter, written ``{name: value}`` (value: a whole number ≥ 0)
+#: conditions with a parameter, written ``{name: value}`` (value: a whole number ≥ 0, or a
+#: list of card values)
 PARAM_CONDITIONS: dict[str, ParamCondition] = {
     "within_spaces_of_line": ParamCondition(
         "the finish line is at most {param} steps ahead of the chariot (the fewest steps of "
         "any way forward to the step over the line)", _within_of_line, "spaces"),
+    "only_cards_in_hand": ParamCondition(
+        "every card the chariot may play from is one of {param} (the 6-card rule's 'only "
+        "sixes in hand' for any cards: a ban's release for a hand that holds nothing else)",
+        _only_cards, "cards", "cards"),
 }
+
+_PARAM_EXAMPLE = {"count": "3", "cards": "[1, 6]"}
 
 _COMBINATORS = ("all", "any", "not")
 
@@ -248,8 +263,9 @@ def check_expression(expr: Json, where: str = "condition") -> list[str]:
         if expr in CONDITIONS:
             return []
         if expr in PARAM_CONDITIONS:
-            p = PARAM_CONDITIONS[expr].param
-            return [f"{where}: the condition {expr!r} takes its {p}: write {{{expr}: 3}}"]
+            pc = PARAM_CONDITIONS[expr]
+            return [f"{where}: the condition {expr!r} takes its {pc.param}: write "
+                    f"{{{expr}: {_PARAM_EXAMPLE[pc.kind]}}}"]
         return [f"{where}: {unknown_name('condition', expr, condition_names())}"]
     if isinstance(expr, Mapping) and len(expr) == 1:
         (op, arg), = expr.items()
@@ -258,14 +274,26 @@ def check_expression(expr: Json, where: str = "condition") -> list[str]:
         if op in ("all", "any") and isinstance(arg, list) and arg:
             return [p for i, e in enumerate(arg) for p in check_expression(e, f"{where}.{op}[{i}]")]
         if op in PARAM_CONDITIONS:
-            if isinstance(arg, int) and not isinstance(arg, bool) and arg >= 0:
-                return []
-            return [f"{where}.{op}: its {PARAM_CONDITIONS[op].param} is a whole number "
-                    f"(0 or more), not {arg!r}"]
+            return _param_problems(PARAM_CONDITIONS[op], arg, f"{where}.{op}")
         if isinstance(op, str) and op not in _COMBINATORS and op not in CONDITIONS:
             return [f"{where}: {unknown_name('condition', op, condition_names())}"]
     return [f"{where}: a condition is a name, {{name: value}} for one with a parameter, or "
             f"one of {{all: [..]}}, {{any: [..]}}, {{not: ..}}, not {expr!r}"]
+
+
+def _param_problems(pc: ParamCondition, arg: Any, where: str) -> list[str]:
+    """What is wrong with a condition's parameter (empty: nothing)."""
+    def whole(v: Any, least: int) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= least
+
+    if pc.kind == "cards":
+        if (isinstance(arg, list) and arg and all(whole(v, 1) and v <= 9 for v in arg)):
+            return []
+        return [f"{where}: its {pc.param} are card values, a list such as [1, 6] (each 1 to "
+                f"9), not {arg!r}"]
+    if whole(arg, 0):
+        return []
+    return [f"{where}: its {pc.param} is a whole number (0 or more), not {arg!r}"]
 
 
 def holds(expr: Any, x: Context) -> bool:
@@ -292,6 +320,8 @@ def forbids(r: CardRestriction, card: int, x: Context) -> bool:
     if r.ends_when is not None and holds(r.ends_when, x):
         return False
     if not holds(r.forbidden_when, x):
+        return False
+    if r.release is not None and holds(r.release, x):
         return False
     return not (r.unless is not None and holds(r.unless, x))
 

@@ -26,6 +26,7 @@ __all__ = [
     "LegalMoves",
     "alley_pending",
     "card_forbidden",
+    "card_reason",
     "first_card_forbidden",
     "gives_up_alley",
     "held_to_wait",
@@ -740,11 +741,35 @@ def why_not(state: Position, move: Move) -> Reason | None:
     return None
 
 
+def card_reason(state: Position, card: int) -> Reason | None:
+    """Why ``card``, one of the cards the chariot to move plays from, has no legal move now:
+    the card restriction that forbids it, else the first reason :func:`why_not` gives for a
+    walk of it (a free walk first — the alley wait, a chariot that avoids the alley —, then
+    a walk of the empty track: the space that is taken). None when the card has a legal
+    move, or no walk of it exists at all. The one answer the table's hand (editor/table) and
+    the published vectors (engine/lab/vectors.py) give for a card without a move."""
+    if any(m.card == card for m in LegalMoves(state)):
+        return None
+    c = state.turn
+    no = card_forbidden(state, c, card)
+    if no is not None:
+        return no
+    for empty in (False, True):
+        for path in walks(state, c, card, empty=empty):
+            reason = why_not(state, Move(card, path))
+            if reason is not None:
+                return reason
+    return None
+
+
 def ownerless_skip(state: Position, c: int, events: list[Event]) -> bool:
     """Dispose of an ownerless chariot's unusable top card; True if the skip is idle.
 
-    The skip does not count toward the deadlock rule while another card of its deck could
-    be played from here: the deck turns, so the next turn may differ.
+    The skip is not idle (the deadlock rule starts counting again) while another card of
+    its deck would be a legal move from here: the deck turns, and that card comes to the
+    top while the others skip, so the race is not frozen. The question is the legal moves
+    themselves with that card on top (not only whether a walk of it is free: a chariot
+    that avoids the alley or waits at it would else cycle its deck for ever).
     """
     own = state.game.rules.ownerless
     assert own is not None
@@ -760,6 +785,13 @@ def ownerless_skip(state: Position, c: int, events: list[Event]) -> bool:
         state.decks[c] = rest
         state.played[c] = (*state.played[c], card)
         events.append(Event("discard", c, {"card": card}))
-    playable = any(k in could_move and not _forbidding(state, c, k)
+    return not any(k in could_move and _top_card_moves(state, c, k)
                    for k in set(state.decks[c]))
-    return not playable
+
+
+def _top_card_moves(state: Position, c: int, card: int) -> bool:
+    """Ownerless chariot ``c`` would have a legal move here with ``card`` on top."""
+    other = state.copy()
+    other.decks[c] = (card,)
+    other.turn, other.queue = c, ()
+    return _Analysis(other).count > 0

@@ -13,6 +13,11 @@ from dataclasses import dataclass, replace
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.moves import LegalMoves, first_card_forbidden
+from avecaesar.engine.core.player_counts import (
+    PlayerCountError,
+    check_player_count,
+    player_counts,
+)
 from avecaesar.engine.core.ruleset_adapter import RaceRules, UnsupportedRuleError
 from avecaesar.engine.core.state import RaceGame, RaceState
 from avecaesar.engine.core.types import RACING, REMOVED, Event, Move, SkipReason, Termination
@@ -20,9 +25,21 @@ from avecaesar.engine.data.errors import AveCaesarError, UsageError
 from avecaesar.engine.data.limits import MAX_PLAYERS
 from avecaesar.engine.data.values import Json, JsonDict
 
-__all__ = ["Outcome", "OwnerlessPolicyError", "Placing", "PlayerCountError", "Policy",
-           "RaceRun", "check_player_count", "check_seats", "new_race",
-           "outcome", "play_turn", "run_race"]
+__all__ = [
+    "Outcome",
+    "OwnerlessPolicyError",
+    "Placing",
+    "PlayerCountError",
+    "Policy",
+    "RaceRun",
+    "check_player_count",
+    "check_seats",
+    "new_race",
+    "outcome",
+    "play_turn",
+    "player_counts",
+    "run_race",
+]
 
 
 @dataclass(frozen=True)
@@ -163,73 +180,21 @@ def ownerless_count(rules: RaceRules, board: Board, players: int) -> int:
     return max(0, len(board.start_places) - players)
 
 
-class PlayerCountError(UsageError):
-    """Raised when the number of players is outside the range the rules are written for;
-    the CLI adds the variants that allow the number
-    (:func:`~avecaesar.engine.ruleset.load.variants_for_players`)."""
-
-    def __init__(self, players: int, lo: int, hi: int, cite: str,
-                 variants: Sequence[str] = ()) -> None:
-        self.players, self.lo, self.hi, self.cite = players, lo, hi, cite
-        few = "few" if players < lo else "many"
-        if variants:
-            hint = (f"; the variant{'s' if len(variants) > 1 else ''} "
-                    f"{', '.join(variants)} allow{'' if len(variants) > 1 else 's'} {players}"
-                    f" (--variant)")
-        else:
-            hint = (f"; no bundled variant allows {players}: to race anyway, write it as a "
-                    f"house rule (--set players.{'min' if players < lo else 'max'}={players})")
-        who = "1 player is" if players == 1 else f"{players} players are"
-        super().__init__(f"{who} too {few}: these rules are for {lo} to {hi} "
-                         f"players ({cite}){hint}")
-
-
-def check_player_count(rules: RaceRules, players: int, ruleset: str | None = None,
-                       variants: Sequence[str] = ()) -> None:
-    """Refuse a number of players outside the range the rules are written for
-    (``players.min`` to ``players.max``) with :class:`PlayerCountError`, naming the bundled
-    variants that allow the number when the ``ruleset`` and its ``variants`` are given.
-    Every place a person sets up a race asks it (the CLI's race, play, simulate and
-    tournament, the web table); the engine's own :func:`new_race` seats whatever it is
-    given (the benchmarks and tests race bots in any number)."""
-    lo, hi = rules.players_min, rules.players_max
-    if not lo <= players <= hi:
-        named: list[str] = []
-        if ruleset is not None:
-            from avecaesar.engine.ruleset.load import variants_for_players
-
-            named = variants_for_players(ruleset, variants, players)
-        raise PlayerCountError(players, lo, hi, rules.cite("players_min"), named)
-
-
 def check_seats(rules: RaceRules, board: Board, players: int) -> int:
-    """The number of chariots ``players`` players race with on ``board``; a count that does
-    not fit the start places is a :class:`~avecaesar.engine.data.errors.UsageError` that says
-    which numbers of players do (checked before any race starts)."""
-
+    """The number of chariots ``players`` players race with on ``board``; a count whose
+    chariots do not fit the start places (or that the rules give no chariots per player for)
+    is a :class:`~avecaesar.engine.data.errors.UsageError` saying why and which numbers of
+    players do, in the words of :func:`~avecaesar.engine.core.player_counts.player_counts`
+    (checked before any race starts)."""
     places = len(board.start_places)
-    if not 1 <= players <= MAX_PLAYERS:
-        raise UsageError(f"{players} players: races are for 1 to {MAX_PLAYERS} players")
-    fits: list[int] = []
-    for p in range(1, MAX_PLAYERS + 1):
+    if 1 <= players <= MAX_PLAYERS:
         try:
-            if p * rules.chariots_for(p) <= places:
-                fits.append(p)
+            n = players * rules.chariots_for(players)
         except UnsupportedRuleError:
-            continue
-    choice = (" or ".join(str(p) for p in fits) if len(fits) <= 2 else
-              f"{fits[0]} to {fits[-1]}") if fits else "none"
-    try:
-        per = rules.chariots_for(players)
-    except UnsupportedRuleError as err:
-        raise UsageError(f"{err}: choose {choice} players (--players)") from None
-    n = players * per
-    if n <= places:
-        return n
-    each = f"{per} chariots per player" if per > 1 else "1 chariot per player"
-    raise UsageError(f"{players} players × {each} = {n} chariots, but the course "
-                     f"{board.id} has {places} start places: choose {choice} players "
-                     "(--players), or another course")
+            n = places + 1
+        if n <= places:
+            return n
+    raise UsageError(player_counts(rules, board).why_not(players))
 
 
 def new_race(rules: RaceRules, board: Board, players: Sequence[str],

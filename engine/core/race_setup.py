@@ -31,7 +31,7 @@ from avecaesar.engine.core.ruleset_adapter import (
     tournament_rules_from_ruleset,
 )
 from avecaesar.engine.course.load import Course, contract_water, load_course
-from avecaesar.engine.data.errors import InputError
+from avecaesar.engine.data.errors import AveCaesarError, InputError, UsageError
 from avecaesar.engine.data.paths import RULESETS_DIR
 from avecaesar.engine.data.values import HouseRules, Json, JsonDict
 from avecaesar.engine.ruleset.embedded import recording
@@ -81,8 +81,8 @@ class ChosenRules:
         files = {name: text for name, text in read.items()
                  if not Path(name).resolve().is_relative_to(bundled)}
         return cls(ruleset, tuple(variants), tuple(overrides.items()),
-                   dict(house) if house else None, composed, rules_from_ruleset(composed),
-                   files)
+                   dict(house) if house else None, composed,
+                   _race_rules(composed, ruleset, variants, overrides, house), files)
 
     @property
     def overrides_dict(self) -> dict[str, str]:
@@ -223,6 +223,24 @@ class RaceSetup:
         if self.race is not None:
             out.update(race=self.race, seated=self.start_order is not None)
         return out
+
+
+def _race_rules(composed: Ruleset, ruleset: str, variants: Sequence[str],
+                overrides: Mapping[str, str], house: HouseRules | None) -> RaceRules:
+    """The engine's rule values of the composed rules; a value the ``--set`` values make
+    unreadable (``deck.choice`` naming no deck the ruleset states, …) is a usage error
+    (exit 2) naming them, as every other bad ``--set`` is."""
+    try:
+        return rules_from_ruleset(composed)
+    except AveCaesarError as err:
+        if not overrides or err.exit_code == 2:
+            raise
+        try:
+            rules_from_ruleset(load_ruleset(ruleset, list(variants), {}, house))
+        except AveCaesarError:
+            raise err from None  # the rules fail without the --set values too
+        given = ", ".join(f"{k}={v}" for k, v in overrides.items())
+        raise UsageError(f"--set {given}: {err}") from None
 
 
 def race_setup(ruleset: str, variants: Sequence[str], overrides: Mapping[str, str],

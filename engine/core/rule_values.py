@@ -54,6 +54,8 @@ def freeze(expr: Json | Cond) -> Cond:
         return (op, freeze(arg))
     if op in ("all", "any") and isinstance(arg, list | tuple):
         return (op, tuple(freeze(e) for e in arg))
+    if isinstance(arg, list):  # a condition with a list parameter: {only_cards_in_hand: [..]}
+        return (op, frozenset(arg))
     return (op, arg)  # a condition with a parameter: {name: value}
 
 
@@ -63,11 +65,15 @@ def freeze_or_none(expr: Json | Cond) -> Cond | None:
 
 @dataclass(frozen=True)
 class CardRestriction:
-    """Cards a chariot may not play while ``forbidden_when`` holds, unless ``unless`` holds;
-    none of it once ``ends_when`` holds (``None``: no such clause). Its reason is the code
-    ``reason`` of core/reasons.py's ``REASONS`` or, when a house rule gives its own words,
-    ``why`` (a sentence in which "{card}", "{cards}" and "{lead}" are filled in); ``cite``
-    is its citation."""
+    """Cards a chariot may not play while ``forbidden_when`` holds, unless ``unless`` or
+    ``release`` holds; none of it once ``ends_when`` holds (``None``: no such clause).
+    ``release`` is what frees a chariot the restriction would otherwise freeze (the 6-card
+    rule's shapes: ``{only_cards_in_hand: [..]}``, ``cannot_be_passed``,
+    ``alone_on_track``); a house rule states it apart from ``unless`` so that a restriction
+    without one can be found and warned about (``ruleset validate --race``). Its reason is
+    the code ``reason`` of core/reasons.py's ``REASONS`` or, when a house rule gives its own
+    words, ``why`` (a sentence in which "{card}", "{cards}" and "{lead}" are filled in);
+    ``cite`` is its citation."""
 
     cards: frozenset[int]
     forbidden_when: Cond
@@ -76,6 +82,7 @@ class CardRestriction:
     why: str | None = None
     cite: str = ""
     reason: str = "no_card_now"
+    release: Cond | None = None
 
 
 @dataclass(frozen=True)

@@ -185,8 +185,8 @@ def _extra_restrictions(ruleset: RuleReader) -> tuple[CardRestriction, ...]:
     cite = ruleset.citation(key)
     out = []
     for i, e in enumerate(ruleset.maps(key)):
-        problems = [p for part in ("forbidden_when", "unless", "ends_when") if part in e
-                    for p in check_expression(e[part], f"{key}[{i}].{part}")]
+        problems = [p for part in ("forbidden_when", "unless", "ends_when", "release")
+                    if part in e for p in check_expression(e[part], f"{key}[{i}].{part}")]
         if problems:
             raise UnsupportedRuleError(key, e, list(CONDITION_REGISTRY), problems[0])
         why = e.get("why")
@@ -196,7 +196,8 @@ def _extra_restrictions(ruleset: RuleReader) -> tuple[CardRestriction, ...]:
         out.append(CardRestriction(cards, freeze(e["forbidden_when"]),
                                    freeze_or_none(e.get("unless")),
                                    freeze_or_none(e.get("ends_when")),
-                                   None if why is None else str(why), cite))
+                                   None if why is None else str(why), cite,
+                                   release=freeze_or_none(e.get("release"))))
     return tuple(out)
 
 

@@ -243,6 +243,8 @@ class RaceState(Position):
                 self.hands[c] = tuple(sorted(t.hand))
         if counts:
             self.idle += 1
+        else:  # an ownerless chariot's deck turned and a card of it can move from here:
+            self.idle = 0  # the position changed, its next turn may move (no freeze yet)
         if (self.status[c] == RACING and not self.hands[c] and not self.decks[c]
                 and runs_out(self, c)):
             self._apply(fx.out_of_cards, "out_of_cards", c,

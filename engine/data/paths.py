@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["COURSES_DIR", "RULESETS_DIR", "SCHEMAS_DIR", "data_dir", "schema_modeline"]
+__all__ = ["COURSES_DIR", "RULESETS_DIR", "SCHEMAS_DIR", "VECTORS_DIR", "data_dir",
+           "schema_modeline"]
 
 _ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def data_dir(name: str) -> Path:
-    """The folder holding the data package ``name`` (rulesets, courses, schemas).
+    """The folder holding the data package ``name`` (rulesets, courses, schemas, vectors).
 
     This file is ``engine/data/paths.py``: two folders above ``engine/`` is the package
     ``avecaesar/`` in an installed wheel (which ships ``avecaesar/<name>/``) and the
@@ -22,6 +23,7 @@ def data_dir(name: str) -> Path:
 RULESETS_DIR = data_dir("rulesets")
 COURSES_DIR = data_dir("courses")
 SCHEMAS_DIR = data_dir("schemas")
+VECTORS_DIR = data_dir("vectors")  # the published rules test vectors (vectors/README.md)
 
 
 def schema_modeline(target: Path, schema_file: str) -> str:

@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from avecaesar.engine.core.board import Board
-from avecaesar.engine.core.race import check_player_count, check_seats
+from avecaesar.engine.core.race import check_player_count, check_seats, player_counts
 from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup
 from avecaesar.engine.core.ruleset_adapter import RaceRules
-from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError, UsageError
-from avecaesar.engine.data.limits import MAX_PLAYERS
+from avecaesar.engine.data.errors import MissingRuleValueError, UsageError
 from avecaesar.engine.data.values import HouseRules
 from avecaesar.engine.lab.simulate import SimSpec
 
@@ -62,14 +61,8 @@ def _settled(ruleset: str, variants: Sequence[str], settings: Sequence[tuple[str
 def max_players(rules: RaceRules, board: Board) -> int:
     """The most players the rules seat on the board (each player's chariots on their own
     start places) and are written for."""
-    for n in range(MAX_PLAYERS, 1, -1):
-        try:
-            check_seats(rules, board, n)
-            check_player_count(rules, n)
-            return n
-        except AveCaesarError:
-            continue
-    return 1
+    allowed = player_counts(rules, board).allowed
+    return allowed[-1] if allowed else 1
 
 
 def batch_spec(course: str, ruleset: str | None, players: int | None, races: int, seed: int,
@@ -83,8 +76,8 @@ def batch_spec(course: str, ruleset: str | None, players: int | None, races: int
     settled, notes, setup = _settled(rules_id, variants, settings, course, house_rules)
     rules, board = setup.race_rules, setup.board
     n = players or max_players(rules, board)
+    check_player_count(rules, n, rules_id, variants, board)
     check_seats(rules, board, n)
-    check_player_count(rules, n, rules_id, variants)
     return SimSpec(rules_id, course, n, races, seed, variants, settled, bots, house), notes
 
 

@@ -20,6 +20,7 @@ from avecaesar.engine.data.values import JsonDict
 from avecaesar.engine.data.yamlsource import Source, load_yaml, load_yaml_text
 from avecaesar.engine.ruleset.checks import name_issues, rule_issues
 from avecaesar.engine.ruleset.embedded import embedded_text, note_read
+from avecaesar.engine.ruleset.house import is_house_file
 from avecaesar.engine.ruleset.keys import RULESET_SCHEMA
 
 __all__ = ["RulesetEntry", "bundled", "check_source", "load_checked", "resolve",
@@ -163,6 +164,10 @@ def load_checked(path: str | Path) -> Source:
     if source.data is None:
         raise InputError([Problem(str(path), 1, 1, "the file is empty — a ruleset needs "
                                   "id, kind, title and rules")])
+    if is_house_file(source.data):  # named as what it is, with the right flag
+        raise InputError([Problem(str(path), 1, 1, "this is a house-rules file (rules: with "
+                                  "one group.key line per rule), not a ruleset or variant: "
+                                  "give it with --house FILE")])
     problems = check_source(source)
     if problems:
         raise InputError(problems)

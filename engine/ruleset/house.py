@@ -56,6 +56,11 @@ def house_rules_of(source: Source) -> tuple[dict[str, JsonDict], list[Problem]]:
     """The house rules of a read file and every problem in it, each located."""
     problems: list[Problem] = []
     data = source.data
+    if isinstance(data, Mapping) and data.get("kind") in ("variant", "edition", "homebrew"):
+        flag = "--variant" if data["kind"] == "variant" else "--ruleset"
+        return {}, [source.problem(["kind"], f"this is a {data['kind']} file (kind: "
+                                   f"{data['kind']}), not a house-rules file: give it with "
+                                   f"{flag} FILE", key="kind")]
     if not isinstance(data, Mapping) or not isinstance(data.get("rules"), Mapping):
         return {}, [source.problem([], "a house-rules file needs 'rules:' with one "
                                    "'group.key: value' line per rule, e.g.\nrules:\n"

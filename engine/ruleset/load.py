@@ -22,7 +22,7 @@ from avecaesar.engine.ruleset.compose import RulesetConflictError, compose
 from avecaesar.engine.ruleset.keys import rule_keys, split_key
 
 __all__ = ["KINDS", "Ruleset", "RulesetConflictError", "RulesetEntry", "list_rulesets",
-           "load_ruleset", "race_figures", "rule_kind", "variants_for_players"]
+           "load_ruleset", "race_figures", "rule_kind"]
 
 
 @dataclass(frozen=True)
@@ -138,28 +138,6 @@ def load_ruleset(name_or_path: str, variants: Sequence[str] = (),
 def list_rulesets() -> list[RulesetEntry]:
     """Every bundled edition, homebrew ruleset and variant."""
     return bundled()
-
-
-def variants_for_players(ruleset: str, variants: Sequence[str], players: int) -> list[str]:
-    """The bundled variants that, added to ``ruleset`` with ``variants``, allow ``players``
-    players (``players.min`` to ``players.max``): what a message about the number of players
-    names."""
-    base = load_ruleset(ruleset, list(variants))
-    edition = base.id
-    out = []
-    for entry in bundled():
-        if (entry.kind != "variant" or entry.id in base.variants
-                or not ({"any", edition} & set(entry.applies_to))):
-            continue
-        try:
-            rs = load_ruleset(ruleset, [*variants, entry.id])
-            lo = as_int(rs.value("players.min"), "players.min")
-            hi = as_int(rs.value("players.max"), "players.max")
-        except (AveCaesarError, KeyError, TypeError, ValueError):
-            continue
-        if lo <= players <= hi:
-            out.append(entry.id)
-    return out
 
 
 def race_figures(ruleset: Ruleset) -> RaceFigures:

@@ -10,7 +10,7 @@ import pytest
 
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.conditions import CONDITIONS, check_expression
-from avecaesar.engine.core.moves import card_forbidden
+from avecaesar.engine.core.moves import _cannot_be_passed, card_forbidden
 from avecaesar.engine.core.race import new_race, play_turn, run_race
 from avecaesar.engine.core.race_setup import race_setup
 from avecaesar.engine.core.reasons import HOUSE, Reason
@@ -103,7 +103,10 @@ def test_a_leader_may_not_play_a_5() -> None:
         moves = state.legal_moves()
         fives = [m for m in moves if m.card == 5]
         leads = c in state.leaders() and not state.finish_order
-        if leads and 5 in state.cards(c):
+        hand = state.cards(c)
+        released = (set(hand) <= {5, 6} and _cannot_be_passed(state, c)) or not any(
+            state.pos[o] is not None for o in state.racing() if o != c)  # its release
+        if leads and 5 in hand and not released:
             assert fives == [], state.notation()
             why = card_forbidden(state, c, 5)  # the house rule's own words, filled in
             lead = Reason("lead" if state.leaders() == [c] else "lead_jointly")
@@ -129,7 +132,10 @@ def test_nobody_may_play_a_1_on_a_chicane() -> None:
         if pos is None or 1 not in state.cards(c):
             continue
         ones = [m for m in state.legal_moves() if m.card == 1]
-        if state.game.board.chicane[pos]:
+        released = set(state.cards(c)) == {1} or _cannot_be_passed(state, c)  # its release
+        if state.game.board.chicane[pos] and released:
+            assert card_forbidden(state, c, 1) is None, state.notation()
+        elif state.game.board.chicane[pos]:
             assert ones == [], state.notation()
             why = card_forbidden(state, c, 1)
             assert why is not None and why.code == HOUSE and why.params == {

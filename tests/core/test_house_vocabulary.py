@@ -19,7 +19,13 @@ from avecaesar.editor.app import app
 from avecaesar.engine.bots.registry import OWNERLESS, make_policy
 from avecaesar.engine.core.conditions import PARAM_CONDITIONS, Context, check_expression, holds
 from avecaesar.engine.core.effects import check_effect_list
-from avecaesar.engine.core.moves import alley_pending, card_forbidden, move_facts, why_not
+from avecaesar.engine.core.moves import (
+    _cannot_be_passed,
+    alley_pending,
+    card_forbidden,
+    move_facts,
+    why_not,
+)
 from avecaesar.engine.core.notation import NotationError
 from avecaesar.engine.core.race import run_race
 from avecaesar.engine.core.race_setup import race_setup
@@ -81,7 +87,27 @@ def test_within_spaces_of_the_line(oval, rules_of):
     assert check_expression({"within_spaces_of_line": 3}) == []
     assert "whole number" in check_expression({"within_spaces_of_line": "three"})[0]
     assert "takes its spaces" in check_expression("within_spaces_of_line")[0]
-    assert set(PARAM_CONDITIONS) == {"within_spaces_of_line"}
+    assert set(PARAM_CONDITIONS) == {"within_spaces_of_line", "only_cards_in_hand"}
+
+
+@pytest.mark.covers("condition:only_cards_in_hand")
+def test_only_cards_in_hand_is_the_six_rules_release_for_any_cards(oval, rules_of):
+    """``{only_cards_in_hand: [5, 6]}``: every card the chariot may play from is one of
+    those — the 6-card rule's "only sixes in hand" (Pro Ludo 2006 Spielregel (DE) p.5,
+    "dreimal eine 6") for a house ban's cards; checked by kind, frozen hashable."""
+    s = RaceState.parse(RaceGame(rules_of("dicetree-2022"), oval, ("A", "B")),
+                        "22,1,c,556,-,5,r 19,1,c,156,-,4,r | A 0 2 -")
+    assert _holds(s, 0, {"only_cards_in_hand": [5, 6]})
+    assert not _holds(s, 1, {"only_cards_in_hand": [5, 6]})  # B holds a 1
+    assert _holds(s, 1, {"only_cards_in_hand": [1, 5, 6]})
+    assert not _holds(s, 0, {"only_cards_in_hand": [6]})
+    assert check_expression({"only_cards_in_hand": [1, 6]}) == []
+    for bad in ([], [0], [10], 5, "5", [True]):
+        [problem] = check_expression({"only_cards_in_hand": bad})
+        assert "card values, a list such as [1, 6]" in problem, bad
+    assert "write {only_cards_in_hand: [1, 6]}" in check_expression("only_cards_in_hand")[0]
+    assert hash(freeze({"only_cards_in_hand": [5, 6]})) == hash(
+        freeze({"only_cards_in_hand": [6, 5]}))
 
 
 def test_unknown_names_get_did_you_mean():
@@ -188,17 +214,20 @@ def _record_turns(edition, variant, course, seeds, players=3):
     ("pro-ludo-2006", "pro-ludo-2006/constantinople"),
 ])
 def test_no_1_in_a_curve_races_from_yaml_alone(edition, course):
-    refused = ones_elsewhere = 0
+    refused = ones_elsewhere = released = 0
     for state, turn in _record_turns(edition, "no-1-in-a-curve.yaml", course, range(6)):
         c = turn["chariot"]
         pos = state.pos[c]
         in_curve = pos is not None and state.game.board.piece_kind[pos] == "curve"
         move = turn.get("move")
+        # its release: nothing but 1s in hand, or nobody can pass it
+        freed = set(state.cards(c)) == {1} or _cannot_be_passed(state, c)
         if move is not None:
             assert why_not(state, move) is None
-            assert not (in_curve and move.card == 1), state.notation()
-            ones_elsewhere += move.card == 1
-        if in_curve and 1 in state.cards(c):
+            assert not (in_curve and move.card == 1 and not freed), state.notation()
+            ones_elsewhere += move.card == 1 and not in_curve
+            released += in_curve and move.card == 1
+        if in_curve and 1 in state.cards(c) and not freed:
             refused += 1
             why = card_forbidden(state, c, 1)
             assert why is not None and why.params.get("text") == (

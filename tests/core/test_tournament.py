@@ -223,8 +223,9 @@ def test_a_changed_course_or_too_many_chariots_is_caught(tmp_path):
     res = runner.invoke(app, ["tournament", "--replay", str(out)])
     assert res.exit_code == 1 and "the rules give dicetree-2022/arena-maximus" in res.output
     res = runner.invoke(app, ["tournament", "-r", "dicetree-2022", "-n", "7"])
-    assert res.exit_code == 2 and "1 to 6 players" in res.output  # usage
+    assert res.exit_code == 2 and "these rules are for 2 to 6 players" in res.output  # usage
     res = runner.invoke(app, ["tournament", "-r", "dicetree-2022", "-v", "dicetree-team-race",
-                              "-n", "4"])  # 4 players × 2 chariots on 6 places: before race 1
-    assert res.exit_code == 2 and "choose 2 or 3 players" in res.output, res.output
+                              "-n", "4"])  # the team race is for 2 or 3: before race 1
+    assert res.exit_code == 2 and "these rules are for 2 or 3 players" in res.output, (
+        res.output)
     assert "race 1" not in res.output

@@ -184,7 +184,7 @@ def test_new_writes_exactly_the_path(tmp_path: Path, monkeypatch) -> None:
                          ).exit_code == 0
     assert (tmp_path / "tracks" / "via-appia.yaml").read_text() == text
     r = runner.invoke(app, ["course", "new", "nowhere/x.yaml"])
-    assert r.exit_code == 1 and "does not exist" in r.stderr
+    assert r.exit_code == 2 and "does not exist" in r.stderr  # usage: the table (issue 38)
     r = runner.invoke(app, ["course", "new", "Via Salaria"])
     assert r.exit_code == 0 and (tmp_path / "via-salaria.yaml").exists()
 

@@ -42,10 +42,13 @@ TABLE = [
     ([*RACE, "--set", "hand.size=[1"], 2, "is not a readable value"),
     ([*RACE, "--set", "alley.race_card=*a"], 2, "no YAML anchors or aliases"),
     # chariots against start places, before anything starts (README crash)
-    (["race", *HOMEBREW], 2, "8 chariots, but the course homebrew/rome has 6 start places: "
-                             "choose 1 to 3 players"),
-    (["simulate", *HOMEBREW, "-n", "4", "-k", "2", "--quiet"], 2, "choose 1 to 3 players"),
-    ([*RACE, "--players", "0"], 2, "races are for 1 to 6 players"),
+    # the number of players in the one voice (engine/core/player_counts.py): the homebrew's
+    # teams of two are for 3 players, not "1 to 3" (issue 38)
+    (["race", *HOMEBREW], 2, "4 players are too many: these rules are for 3 players "
+                             "(reader homebrew (PT comments), comment 1)"),
+    (["simulate", *HOMEBREW, "-n", "4", "-k", "2", "--quiet"], 2,
+     "these rules are for 3 players"),
+    ([*RACE, "--players", "0"], 2, "0 players are too few: these rules are for 2 to 6 players"),
     (["race", "-r", "2022", "-c", "ravensburger-1989/a-white", "--players", "5"], 2,
      "has 4 start places"),
     ([*RACE, "--players", "x"], 2, "Invalid value"),
@@ -72,7 +75,8 @@ TABLE = [
     ([*SIM, "--races", "0"], 2, "Invalid value"),
     ([*SIM, "--bots", ""], 0, ""),  # empty: the default greedy bots
     ([*SIM, "--cluster", "nonsense"], 2, "cannot reach the Dask scheduler"),
-    (["tournament", "-r", "dicetree-2022", "--players", "0"], 2, "give 1 to 6 players"),
+    (["tournament", "-r", "dicetree-2022", "--players", "0"], 2,
+     "0 players are too few: these rules are for 2 to 6 players"),
     (["tournament"], 2, "--ruleset is required"),
     (["tournament", "--replay", "/no/such.json"], 2, "no such file"),
     (["play", "-r", "dicetree-2022", "-c", OVAL, "--humans", " , "], 2, "give 1 or more names"),
@@ -80,6 +84,17 @@ TABLE = [
       "A,B,C,D,E"], 2, "has 4 start places"),
     (["replay", "/no/such.jsonl"], 2, "no such file"),
     (["--allow-path", "/no/such/folder", "course", "list"], 2, "no such folder"),
+    # issue 38's exit codes against the table: every bad --set is 2, a missing folder 2, a
+    # name that names nothing 2; names with control or direction characters shown escaped
+    ([*RACE, "--set", "deck.choice=nope"], 2, "--set deck.choice=nope: the ruleset"),
+    (["course", "new", "/no/such/folder/x.yaml"], 2, "does not exist — create it first"),
+    (["course", "new", ""], 2, "give the course a name or a file to write"),
+    (["course", "new", "  "], 2, "give the course a name or a file to write"),
+    ([*RACE, "--bots", ",,,"], 2, "--bots ',,,': no bot named"),
+    (["play", "-r", "dicetree-2022", "-c", OVAL, "--humans", "Anna\nwinner: Ben"], 2,
+     "the name 'Anna\\nwinner: Ben' holds a control or direction character"),
+    (["play", "-r", "dicetree-2022", "-c", OVAL, "--humans", "Anna,\u202eneB"], 2,
+     "the name '\\u202eneB' holds"),
 ]
 
 
@@ -104,3 +119,24 @@ def test_a_broken_tournament_record_is_a_located_problem(tmp_path, text, message
     res = runner.invoke(app, ["tournament", "--replay", str(f)])
     assert res.exit_code == 1 and message in res.output and f"{f}:1:" in res.output, \
         res.output
+
+
+HOUSE_TEXT = "rules:\n  race.laps: 2\n"
+
+
+def test_a_house_file_given_as_a_variant_is_named_with_the_right_flag(tmp_path) -> None:
+    house = tmp_path / "ours.yaml"
+    house.write_text(HOUSE_TEXT, encoding="utf-8")
+    res = runner.invoke(app, [*RACE, "--variant", str(house)])
+    assert res.exit_code == 1, res.output
+    assert f"{house}:1:1: this is a house-rules file" in res.output
+    assert "give it with --house FILE" in res.output
+    assert "missing key" not in res.output
+
+
+def test_a_variant_given_as_house_rules_is_named_with_the_right_flag() -> None:
+    variant = Path(__file__).parents[2] / "rulesets" / "examples" / "leader-no-5.yaml"
+    res = runner.invoke(app, [*RACE, "--house", str(variant)])
+    assert res.exit_code == 1, res.output
+    assert "this is a variant file (kind: variant), not a house-rules file" in res.output
+    assert "give it with --variant FILE" in res.output

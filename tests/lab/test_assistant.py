@@ -137,7 +137,7 @@ def test_course_balance_applies_the_best_proposal(tmp_path: Path, monkeypatch) -
     (["--target", "150"], "--target 150.0"),
     (["--screen", "5"], "--screen 5"),
     (["--races", "1"], "--races 1"),
-    (["-n", "9"], "--players 9"),
+    (["-n", "9"], "9 players are too many: these rules are for 3 to 6 players"),
     (["--workers", "999"], "--workers 999"),
     (["--apply"], "make an editable copy first"),
     (["--ruleset", "1898"], "unknown ruleset"),
