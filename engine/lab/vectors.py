@@ -43,7 +43,12 @@ from avecaesar.engine.core.state import LETTERS, Move, RaceGame, RaceState
 from avecaesar.engine.core.tournament import replay_tournament
 from avecaesar.engine.core.types import SkipReason
 from avecaesar.engine.course.load import Course, bundled_course_ids, bundled_courses, load_course
-from avecaesar.engine.data.errors import AveCaesarError, InputError, Problem
+from avecaesar.engine.data.errors import (
+    AveCaesarError,
+    InputError,
+    MissingRuleValueError,
+    Problem,
+)
 from avecaesar.engine.data.limits import record_bytes_limit
 from avecaesar.engine.data.paths import RULESETS_DIR
 from avecaesar.engine.data.safeio import read_text
@@ -177,11 +182,21 @@ def board_file(suite: Suite, folder: Path) -> str:
     stem = Path(suite.course).stem if suite.course.endswith((".yaml", ".yml")) \
         else suite.course
     name = stem.replace("/", "--")
-    if suite.variants or suite.overrides or suite.house:
-        plain = Suite(suite.name, suite.ruleset, suite.course)
-        if board_table(suite.setup(folder).board) != board_table(plain.setup(folder).board):
-            name = f"{name}--{suite.name}"
+    if (suite.variants or suite.overrides or suite.house) and \
+            board_table(suite.setup(folder).board) != board_table(_plain_board(suite, folder)):
+        name = f"{name}--{suite.name}"
     return f"boards/{name}.json"
+
+
+def _plain_board(suite: Suite, folder: Path) -> Board:
+    """The suite's course under its ruleset alone; where the ruleset alone leaves a value
+    open that a race needs (the homebrew's team turn order), with the suite's ``--set``
+    answers, as the suite itself has to give them."""
+    try:
+        return Suite(suite.name, suite.ruleset, suite.course).setup(folder).board
+    except MissingRuleValueError:
+        return Suite(suite.name, suite.ruleset, suite.course, (), suite.overrides
+                     ).setup(folder).board
 
 
 # --- the answers ----------------------------------------------------------------------
