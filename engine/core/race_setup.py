@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.ruleset_adapter import (
@@ -261,7 +261,7 @@ def _course_hash(c: Course) -> str:
     return _sha(_canonical(data))
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """Mappings and sequences as dicts and lists (what JSON and a record hold)."""
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -270,7 +270,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _canonical(value: Any) -> str:
+def _canonical(value: object) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
                       default=str)
 

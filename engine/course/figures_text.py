@@ -11,8 +11,6 @@ declares no ``figures:`` block gets one appended at its end.
 
 from __future__ import annotations
 
-from typing import Any
-
 import yaml
 
 from avecaesar.engine.data.values import JsonDict
@@ -22,7 +20,7 @@ __all__ = ["FIGURE_KEYS", "rewrite_figures", "rewrite_value"]
 FIGURE_KEYS = ("lap", "alley_extra", "shortest_race", "outside_race")
 
 
-def _scalar(value: Any) -> str:
+def _scalar(value: object) -> str:
     return "null" if value is None else str(value)
 
 
@@ -34,7 +32,7 @@ def _child(node: yaml.Node | None, key: str) -> tuple[yaml.Node, yaml.Node] | No
     return None
 
 
-def _format(node: yaml.Node, value: Any) -> str:
+def _format(node: yaml.Node, value: object) -> str:
     """``value`` written in the style of the node it replaces."""
     if not isinstance(value, list):
         return _scalar(value)
@@ -44,7 +42,7 @@ def _format(node: yaml.Node, value: Any) -> str:
     return "[" + ", ".join(_scalar(v) for v in value) + "]"
 
 
-def _loaded(node: yaml.Node) -> Any:
+def _loaded(node: yaml.Node) -> object:
     return yaml.safe_load(yaml.serialize(node))
 
 
@@ -82,7 +80,7 @@ def rewrite_figures(text: str, figures: dict[tuple[str, ...], JsonDict]) -> str:
     return text
 
 
-def rewrite_value(text: str, path: tuple[str | int, ...], value: Any) -> str:
+def rewrite_value(text: str, path: tuple[str | int, ...], value: object) -> str:
     """``text`` with the value at the YAML ``path`` (mapping keys and sequence indices)
     replaced by ``value``, written in the style of the node it replaces; every other byte
     stays. A path the text does not have is a ``KeyError``."""
