@@ -231,3 +231,16 @@ def test_the_informational_fields_are_ignored_and_documented(tmp_path, recorded,
                         .read_text(encoding="utf-8"))
     assert "replay ignores it on purpose" in where(schema["$defs"]["header"]["properties"])[
         "description"]
+
+
+def test_a_race_with_a_bot_budget_replays(tmp_path) -> None:
+    """``race --bot-budget N --record`` writes ``bot_budget`` in the header; the record
+    schema had no such key, so replay refused the record the race had just written."""
+    rec = tmp_path / "b.jsonl"
+    res = runner.invoke(app, ["race", "-r", "2022", "-c", str(OVAL), "-n", "2", "--bots",
+                              "search,greedy", "--bot-budget", "2", "--seed", "3",
+                              "--record", str(rec)])
+    assert res.exit_code == 0, res.output
+    assert json.loads(rec.read_text(encoding="utf-8").splitlines()[0])["bot_budget"] == 2
+    res = runner.invoke(app, ["replay", str(rec)])
+    assert res.exit_code == 0 and "every move legal" in res.output, res.output
