@@ -281,7 +281,10 @@ def _replay_html(file: Path, out: Path) -> None:
 
 
 _DIFFERS = {"course": "the course differs", "ruleset": "the rule values (ruleset, "
-            "variants, --set values) differ", "house": "the house rules differ"}
+            "variants, --set values) differ", "house": "the house rules differ",
+            "kinds": "the header's kinds of the rule values (read, conflict, open) differ"}
+_PLAYED_ON = "what this record was played on (the header's content hash)"
+_DIFFER_WHY = {"kinds": "the kinds the rules given state"}
 
 
 def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
@@ -309,8 +312,8 @@ def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
         return
     for k in differs:
         typer.echo(f"{'note' if k not in failing else 'error'}: {file}:{head['_line']}: "
-                   f"{_DIFFERS[k]} from what this record was played on (the header's content "
-                   "hash); every move was re-checked against the files given", err=True)
+                   f"{_DIFFERS[k]} from {_DIFFER_WHY.get(k, _PLAYED_ON)}; every move was "
+                   "re-checked against the files given", err=True)
     if running:
         typer.echo(f"{file}: {turns} turns replayed, every move legal; a race in progress "
                    f"(partial record), {LETTERS[state.turn]} to move")

@@ -62,7 +62,10 @@ __all__ = ["Game", "Pending", "RecordWriteError"]
 
 
 class RecordWriteError(AveCaesarError):
-    """The record could not be written: the change was not made."""
+    """The record could not be written: the change was not made. An output that cannot be
+    written (a disk full): exit 2, as the table of exit codes says."""
+
+    exit_code = 2
 
 
 @dataclass

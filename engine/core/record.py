@@ -53,6 +53,12 @@ MAX_PROBLEMS = 50
 #: header keys a deal's commitment leaves out: the secrets it commits to (the seed, and the
 #: start position that follows from it), the deal itself, and what reading adds
 NOT_COMMITTED = ("seed", "start", "deal", "public", "_line")
+#: the header's start facts replay checks against the seed; a record without one is refused
+START_FACTS = {"seats": "the seat on each start place", "reveals": "the cards of the "
+               "start-order draw", "start": "the start position",
+               "chariots": "the driver of each chariot"}
+#: what every turn line carries besides its type, ply and chariot; replay checks each
+TURN_FACTS = {"name": "who drives the chariot", "legal": "the number of legal moves"}
 
 
 class RecordError(AveCaesarError):
@@ -211,19 +217,26 @@ def _start(head: JsonDict, rules: RaceRules, board: Board, file: str) -> RaceSta
     """The race the header sets up (seed, players, seats), checked against the recorded
     start order, hands and chariot names."""
     players = [p["name"] for p in head["players"]]
-    seated = head.get("seats") if head.get("seated") else None
     hl = head["_line"]
+    for key, what in START_FACTS.items():
+        if key not in head:
+            raise RecordError(file, hl, f"the header has no {key!r} ({what}): replay checks "
+                              "the seed against it — the record was cut or edited")
+    seated = head["seats"] if head.get("seated") else None
     chariots = len(players) * rules.chariots_for(len(players))
     if seated is not None and sorted(seated) != list(range(chariots)):
         raise RecordError(file, hl, f"seats {seated} are not an order of the "
                           f"{chariots} chariots")
     state, setup = new_race(rules, board, players, int(head["seed"]), seated)
-    if (setup["seats"] != head.get("seats", setup["seats"])
-            or setup["start"] != head.get("start", setup["start"])):
+    if setup["seats"] != head["seats"] or setup["start"] != head["start"]:
         raise RecordError(file, hl, "the seed does not give the recorded start "
                           "order and hands: wrong seed, players or ruleset")
+    reveals = [list(r) for r in setup["reveals"]]
+    if reveals != head["reveals"]:
+        raise RecordError(file, hl, f"the seed reveals {reveals} in the start-order draw, "
+                          f"the header records {head['reveals']}: the reveals were changed")
     names = list(state.game.names)
-    if "chariots" in head and list(head["chariots"]) != names:
+    if list(head["chariots"]) != names:
         raise RecordError(file, hl, f"the chariots are recorded as {head['chariots']}, the "
                           f"replay gives {names}: a name was changed")
     return state
@@ -265,7 +278,11 @@ def replay(lines: Sequence[JsonDict], rules: RaceRules, board: Board,
         if c >= len(names):
             raise RecordError(file, n, f"there is no chariot {line['chariot']} in this race "
                               f"({len(names)} chariots)")
-        if "name" in line and line["name"] != names[c]:
+        for key, what in TURN_FACTS.items():
+            if key not in line:
+                raise RecordError(file, n, f"the turn has no {key!r} ({what}): replay checks "
+                                  "it — the record was cut or edited")
+        if line["name"] != names[c]:
             raise RecordError(file, n, f"chariot {line['chariot']} is driven by {names[c]}, "
                               f"not {line['name']}: a name was changed")
         _turn(state, line, file, n)
@@ -301,13 +318,17 @@ def _turn(state: RaceState, line: JsonDict, file: str, n: int) -> None:
     if line["chariot"] != who:
         raise RecordError(file, n, f"it is chariot {who}'s turn, not {line['chariot']}'s")
     moves = state.legal_moves()
-    if "legal" in line and line["legal"] != len(moves):
+    if line["legal"] != len(moves):
         raise RecordError(file, n, f"the record counts {line['legal']} legal moves, the "
                           f"rules give {len(moves)}")
     if kind == "skip":
         if moves:
             raise RecordError(file, n, f"a skip, but chariot {who} can move "
                               f"(e.g. {next(iter(moves))})")
+        forced = str(moves.skip_reason or "blocked")
+        if line["reason"] != forced:
+            raise RecordError(file, n, f"a skip for {line['reason']!r}, but the rules give "
+                              f"{forced!r}: the reason was changed")
         state.skip(moves.skip_reason or "blocked")
         return
     ram = LETTERS.index(line["ram"]) if line.get("ram") else -1
@@ -347,8 +368,9 @@ def setup_from_header(head: JsonDict, file: str, course: str | None = None
     """The one reader of a record header: the setup it names (``course``: another course
     file the user names instead, ``--course``), and which of ``course``, ``ruleset``,
     ``house`` differ from the hashes the header carries (none for an older record without
-    them). The record's own copy of its rules files (``rules_files``) is read instead of the
-    disk.
+    them), and ``kinds`` when the header's kinds of the rule values (read, conflict, open)
+    are not the ones the composed rules give. The record's own copy of its rules files
+    (``rules_files``) is read instead of the disk.
 
     The header's files are checked as :func:`check_header_files` does; a file it names
     that is not a usable course or ruleset is a :class:`RecordError` that counts its
@@ -369,4 +391,6 @@ def setup_from_header(head: JsonDict, file: str, course: str | None = None
     now = setup.content
     differs = ([k for k in CONTENT_KEYS if recorded.get(k) != now.get(k)]
                if isinstance(recorded, dict) else [])
+    if "kinds" in head and head["kinds"] != setup.rules.header_facts()["kinds"]:
+        differs.append("kinds")  # an older record has none; when there, it is checked
     return setup, differs

@@ -23,7 +23,7 @@ from avecaesar.engine.data.suggest import did_you_mean, unknown_name
 from avecaesar.engine.data.values import JsonDict
 from avecaesar.engine.data.yamlsource import Source
 
-__all__ = ["data_messages", "registry", "schema", "schema_problems", "validator"]
+__all__ = ["data_messages", "missing_part", "registry", "schema", "schema_problems", "validator"]
 
 
 @cache
@@ -129,6 +129,8 @@ def _explain(err: ValidationError, source: Source,
         form = err.schema.get("description") if isinstance(err.schema, dict) else None
         return path, (f"{_short(err.instance)} does not have the expected form "
                       f"({form or err.validator_value})"), None
+    if v == "not" and isinstance(err.schema, dict) and "x-not" in err.schema:
+        return path, f"{_short(err.instance)}: {err.schema['x-not']}", None
     desc = err.schema.get("description") if isinstance(err.schema, dict) else None
     message = err.message.replace(repr(err.instance), _short(err.instance))
     return path, _clip(message, 200) + (f" — expected: {desc}" if desc else ""), None
@@ -217,6 +219,18 @@ def vocabulary_error(err: ValidationError) -> tuple[list[str | int], str] | None
             return list(sub.absolute_path), unknown_name(
                 "condition", name, [*plain, *sub.schema.get("properties", {})])
     return None
+
+
+def missing_part(err: ValidationError) -> str | None:
+    """For a value with no file to point into (a house rule's): a missing key or an effect
+    without its parameter, said as a file's problem says it, with where in the value
+    (``alley_stop[0]: missing key 'count' — add it here``); None for any other error."""
+    if err.validator != "required" and not (
+            err.validator == "not" and isinstance(err.schema, dict) and "x-not" in err.schema):
+        return None
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+    message = _explain(err, Source("<value>", err.instance, None))[1]
+    return f"{where.lstrip('.')}: {message}" if where else message
 
 
 def _leaves(err: ValidationError) -> ValidationError:

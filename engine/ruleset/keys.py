@@ -61,11 +61,11 @@ def _value_validator(key: str) -> Any:
 def value_errors(key: str, value: Any) -> list[str]:
     """What is wrong with ``value`` as the value of rule ``key`` (empty: nothing), checked
     against the key's value schema with the schema's own definitions in reach."""
-    from avecaesar.engine.data.schemas import vocabulary_error
+    from avecaesar.engine.data.schemas import missing_part, vocabulary_error
 
     split_key(key)
     out = []
     for e in sorted(_value_validator(key).iter_errors(value), key=str):
         named = vocabulary_error(e)
-        out.append(named[1] if named is not None else e.message)
+        out.append(named[1] if named is not None else missing_part(e) or e.message)
     return out

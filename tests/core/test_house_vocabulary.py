@@ -317,3 +317,31 @@ def test_an_unknown_name_from_any_input_says_did_you_mean(tmp_path, how):
     assert "unknown condition 'in_curv' — did you mean 'in_curve'? (one of: " in res.output
     if how != "set":
         assert f"{f}:" in res.output  # file:line:col
+
+
+@pytest.mark.parametrize("how", ["variant", "variant bare", "house"])
+def test_draw_card_without_its_count_is_located(tmp_path, how):
+    """The one ruleset error that had no file:line:col (issue 38): ``draw_card`` without
+    its ``count`` is refused by ``ruleset validate`` (it said valid) and by the race, at the
+    entry's line and column, saying what to add."""
+    entry = "draw_card" if how == "variant bare" else "{effect: draw_card}"
+    if how == "house":
+        f = tmp_path / "house.yaml"
+        f.write_text(f"rules:\n  effects.extra:\n    value:\n      alley_stop: [{entry}]\n"
+                     "    source: 'house rule: me'\n", encoding="utf-8")
+        flag, at = "--house", "4:7"
+    else:
+        f = tmp_path / "mine.yaml"
+        f.write_text("id: mine\nkind: variant\ntitle: mine\nsummary: mine\n"
+                     "source: 'house rule: me'\napplies_to: [any]\nrules:\n"
+                     "  effects:\n    extra:\n      value:\n"
+                     f"        alley_stop: [{entry}]\n      source: 'house rule: me'\n",
+                     encoding="utf-8")
+        flag, at = "--variant", "11:22"
+    said = "needs its parameter" if how == "variant bare" else "missing key 'count'"
+    for args in (["ruleset", "validate", str(f)],
+                 ["race", "-r", "dicetree-2022", "-c", "dicetree-2022/arena-carthago", flag,
+                  str(f)]):
+        res = runner.invoke(app, args)
+        assert res.exit_code == 1 and "Traceback" not in res.output, res.output
+        assert f"{f}:{at}:" in res.output and said in res.output, res.output

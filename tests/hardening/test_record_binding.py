@@ -52,15 +52,35 @@ def test_the_header_carries_the_content_hashes(here: Path) -> None:
     assert runner.invoke(app, ["replay", "m.jsonl"]).exit_code == 0
 
 
+def _counted_again(path: Path) -> list[dict]:
+    """The record at ``path`` with every turn's legal-move count as the files now on disk
+    give it: a record forged to agree with a changed course move by move."""
+    from avecaesar.engine.core.race import new_race
+    from avecaesar.engine.core.record import read_record, setup_from_header
+    from avecaesar.engine.core.state import LETTERS, Move
+
+    lines = read_record(path)
+    setup, _ = setup_from_header(lines[0], str(path))
+    state, _ = new_race(setup.race_rules, setup.board, setup.names, setup.seed,
+                        setup.start_order)
+    for ln in lines[1:-1]:
+        ln["legal"] = len(state.legal_moves())
+        if ln["type"] == "skip":
+            state.skip(ln["reason"])
+        else:
+            state.push(Move(0, ()) if ln["type"] == "wait" else Move(
+                ln["card"], tuple(ln["path"]), LETTERS.index(ln["ram"]) if "ram" in ln else -1))
+    return [{k: v for k, v in ln.items() if k != "_line"} for ln in lines]
+
+
 def test_a_course_with_a_wall_removed_is_reported(here: Path) -> None:
-    """The issue's case: without the optional legal-move counts the moves are all legal on
-    the changed course too; the hash tells."""
-    lines = _lines(here / "r.jsonl")
-    for line in lines:
-        line.pop("legal", None)
-    _write(here / "s.jsonl", lines)
+    """The issue's case: with the legal-move counts forged to agree with the changed course,
+    the moves are all legal on it too; the hash tells."""
     oval = here / "oval.yaml"
     oval.write_text(oval.read_text(encoding="utf-8").replace(WALL, ""), encoding="utf-8")
+    lines = _counted_again(here / "r.jsonl")
+    assert lines != _lines(here / "r.jsonl")  # the wall changed some count
+    _write(here / "s.jsonl", lines)
     res = runner.invoke(app, ["replay", "s.jsonl"])
     assert res.exit_code == 1, res.output
     assert "every move legal" in res.output  # every move was still re-checked

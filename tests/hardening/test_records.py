@@ -148,3 +148,99 @@ def test_outputs_are_replaced_whole_and_leave_no_temporary_files(tmp_path) -> No
     write_atomic(target, "new text")
     assert target.read_text(encoding="utf-8") == "new text"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def _edit_first(lines: list[str], kind: str, change: Callable[[dict], None]) -> list[str]:
+    """``lines`` with ``change`` applied to the first line of type ``kind``."""
+    out = list(lines)
+    for i, raw in enumerate(out):
+        doc = json.loads(raw)
+        if doc["type"] == kind:
+            change(doc)
+            out[i] = json.dumps(doc)
+            return out
+    raise AssertionError(f"no {kind} line in the record")
+
+
+def _drop(key: str) -> Callable[[dict], None]:
+    return lambda doc: doc.pop(key)
+
+
+def _set(key: str, value: object) -> Callable[[dict], None]:
+    return lambda doc: doc.update({key: value})
+
+
+def _first_kind_open(doc: dict) -> None:
+    key = next(k for k, v in doc["kinds"].items() if v != "open")
+    doc["kinds"][key] = "open"
+
+
+#: every field of the header and the turn lines replay reads and checks (issue 38, point 6):
+#: a changed or removed value is refused at its line (exit 1, the table's bad record)
+CHECKED: dict[str, tuple[str, Callable[[dict], None], str]] = {
+    "header reveals changed": ("header", _set("reveals", [[6, 6, 6]]),
+                               "the reveals were changed"),
+    "header reveals removed": ("header", _drop("reveals"), "the header has no 'reveals'"),
+    "header start removed": ("header", _drop("start"), "the header has no 'start'"),
+    "header seats removed": ("header", _drop("seats"), "the header has no 'seats'"),
+    "header chariots removed": ("header", _drop("chariots"), "the header has no 'chariots'"),
+    "header kinds changed": ("header", _first_kind_open, "the header's kinds of the rule "
+                             "values (read, conflict, open) differ"),
+    "move legal removed": ("move", _drop("legal"), "the turn has no 'legal'"),
+    "move legal changed": ("move", lambda d: d.update(legal=d["legal"] + 1),
+                           "legal moves, the rules give"),
+    "move name removed": ("move", _drop("name"), "the turn has no 'name'"),
+    "skip legal removed": ("skip", _drop("legal"), "the turn has no 'legal'"),
+    "skip reason changed": ("skip", _set("reason", "six_rule"), "the reason was changed"),
+}
+
+
+@pytest.mark.parametrize("name", list(CHECKED))
+def test_every_field_replay_reads_is_checked(tmp_path, recorded, name) -> None:
+    kind, change, message = CHECKED[name]
+    lines = _edit_first(recorded, kind, change)
+    at = next(i for i, (a, b) in enumerate(zip(lines, recorded, strict=True)) if a != b) + 1
+    rec = tmp_path / "r.jsonl"
+    rec.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(rec)])
+    assert res.exit_code == 1, res.output
+    assert message in res.output and f"{rec}:{at}:" in res.output, res.output
+    assert "Traceback" not in res.output
+
+
+#: the fields replay ignores on purpose: informational, each documented as such in the
+#: record's schema (and docs/engine.md)
+IGNORED: dict[str, tuple[Callable[[dict], None], Callable[[dict], dict]]] = {
+    "players bot": (lambda d: d["players"][0].update(bot="random"),
+                    lambda s: s["players"]["items"]["properties"]["bot"]),
+    "bot_budget": (_set("bot_budget", 7), lambda s: s["bot_budget"]),
+    "race": (_set("race", 3), lambda s: s["race"]),
+}
+
+
+@pytest.mark.parametrize("name", list(IGNORED))
+def test_the_informational_fields_are_ignored_and_documented(tmp_path, recorded, name
+                                                             ) -> None:
+    change, where = IGNORED[name]
+    rec = tmp_path / "r.jsonl"
+    rec.write_text("\n".join(_edit_first(recorded, "header", change)) + "\n",
+                   encoding="utf-8")
+    res = runner.invoke(app, ["replay", str(rec)])
+    assert res.exit_code == 0 and "every move legal" in res.output, res.output
+    schema = json.loads((Path(__file__).parents[2] / "schemas" / "game-record.schema.json")
+                        .read_text(encoding="utf-8"))
+    assert "replay ignores it on purpose" in where(schema["$defs"]["header"]["properties"])[
+        "description"]
+
+
+def test_a_race_with_a_bot_budget_replays(tmp_path) -> None:
+    """``race --bot-budget N --record`` writes ``bot_budget`` in the header; the record
+    schema had no such key, so replay refused the record the race had just written."""
+    rec = tmp_path / "b.jsonl"
+    res = runner.invoke(app, ["race", "-r", "2022", "-c", str(OVAL), "-n", "2", "--bots",
+                              "search,greedy", "--bot-budget", "2", "--seed", "3",
+                              "--record", str(rec)])
+    assert res.exit_code == 0, res.output
+    assert json.loads(rec.read_text(encoding="utf-8").splitlines()[0])["bot_budget"] == 2
+    res = runner.invoke(app, ["replay", str(rec)])
+    assert res.exit_code == 0 and "every move legal" in res.output, res.output

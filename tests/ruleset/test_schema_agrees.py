@@ -100,3 +100,27 @@ def test_effect_names_are_the_registry() -> None:
     else:
         names = list(effects.EFFECTS)
     assert DEFS["effect"]["enum"] == names
+
+
+#: the effect parameters a ruleset's own values stand in for when an entry leaves them out
+#: (engine/core/ruleset_adapter.py, ``_extra_effects``: the race card, bonus, lap prizes)
+FROM_THE_RULESET = {"card", "points", "amounts"}
+
+
+def test_the_schema_requires_each_effect_parameter_no_ruleset_value_gives() -> None:
+    """An effect whose parameter no ruleset value gives (draw_card's count, …) is refused
+    by the schema when it leaves it out — in a file, at its line and column (issue 38) —
+    as the engine would refuse it at the race."""
+    from avecaesar.engine.core.effects import EFFECTS
+
+    entry = DEFS["rules"]["properties"]["effects"]["properties"]["extra"]["properties"][
+        "value"]["additionalProperties"]["items"]
+    required: dict[str, set[str]] = {}
+    for rule in entry["else"]["allOf"]:
+        names = rule["if"]["properties"]["effect"]
+        for name in names.get("enum", [names.get("const")]):
+            required.setdefault(name, set()).update(rule["then"]["required"])
+    needs = {name: set(e.params) - FROM_THE_RULESET for name, e in EFFECTS.items()
+             if set(e.params) - FROM_THE_RULESET}
+    assert required == needs
+    assert set(entry["then"]["not"]["enum"]) == set(needs)  # the bare name is refused too
