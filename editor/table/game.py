@@ -421,13 +421,19 @@ class Game:
     def confirm(self, seat: int | None = None) -> None:
         """Play the pending move: its card is drawn now, and there is no undo after it;
         ``seat``: only the mover's own device may (None: the one shared device)."""
-        p = self.pending
-        if p is None or self.state.over:
-            raise AveCaesarError(say("nothing_to_confirm"))
-        if seat is not None and p.seat != seat:
-            raise AveCaesarError(say("not_your_confirm", name=self.setup.seats[p.seat].name))
+        self._own_pending(seat, "nothing_to_confirm", "not_your_confirm")
         with self._change():
             self._play_pending()
+
+    def _own_pending(self, seat: int | None, nothing: str, not_yours: str) -> Pending:
+        """The pending move, if ``seat`` may act on it (None: the one shared device);
+        otherwise the message ``nothing`` or ``not_yours`` (naming the mover)."""
+        p = self.pending
+        if p is None or self.state.over:
+            raise AveCaesarError(say(nothing))
+        if seat is not None and p.seat != seat:
+            raise AveCaesarError(say(not_yours, name=self.setup.seats[p.seat].name))
+        return p
 
     def _play_pending(self) -> None:
         p = self.pending
@@ -447,11 +453,7 @@ class Game:
     def take_back(self, seat: int | None = None) -> None:
         """Take back the pending move (it drew nothing); ``seat``: only if it is that
         seat's (a device of its own), None: whoever's (one shared device)."""
-        p = self.pending
-        if p is None or self.state.over:
-            raise AveCaesarError(say("nothing_to_undo"))
-        if seat is not None and p.seat != seat:
-            raise AveCaesarError(say("not_your_undo", name=self.setup.seats[p.seat].name))
+        p = self._own_pending(seat, "nothing_to_undo", "not_your_undo")
         with self._change():
             self.pending = None
             self.remember_undo(p.chariot, p.move)
