@@ -5,7 +5,6 @@ tournament record that replays (``--replay FILE``)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -28,7 +27,6 @@ from avecaesar.engine.data.limits import record_bytes_limit
 from avecaesar.engine.data.safeio import check_output, read_text, write_atomic
 
 if TYPE_CHECKING:
-    from avecaesar.engine.core.race_setup import ChosenRules, RaceSetup
     from avecaesar.engine.core.tournament import Tournament
 
 # The engine is imported by the command when it runs, not when the app is built: `avecaesar
@@ -39,23 +37,6 @@ TOURNAMENT_SCHEMA = "urn:avecaesar:tournament-record"
 __all__ = ["tournament"]
 
 
-def _setup(chosen: ChosenRules) -> Callable[[str], RaceSetup]:
-    """The tournament's rules on each course, each course loaded once."""
-    cache: dict[str, RaceSetup] = {}
-
-    def get(course: str) -> RaceSetup:
-        if course not in cache:
-            cache[course] = chosen.on(course)
-        return cache[course]
-
-    return get
-
-
-def _pool(edition: str) -> list[str]:
-    """The bundled courses a draw may take: those of the ruleset's edition (clockwise)."""
-    from avecaesar.engine.course.load import bundled_courses
-
-    return sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
 
 
 def tournament(
@@ -110,9 +91,9 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     if ruleset is None:
         raise UsageError("--ruleset is required (or --replay FILE)")
     chosen = ChosenRules.compose(ruleset, variants, overrides, house_rules(house_file))
-    t, pool = chosen.tournament_rules, _pool(chosen.edition)
+    t, pool = chosen.tournament_rules, chosen.course_pool()
     given = [c.strip() for c in courses.split(",") if c.strip()] if courses else None
-    setup = _setup(chosen)
+    setup = chosen.course_setups()
     check_player_count(chosen.race_rules, players, ruleset, variants,  # before the courses
                        overrides=overrides, house=chosen.house)
     for course in dict.fromkeys(planned_courses(t, players, seed, given, pool)):
@@ -153,8 +134,8 @@ def _replay(replay_file: Path, as_json: bool) -> None:
     with embedded(doc.get("rules_files")), files_the_record_named(str(replay_file), 1):
         chosen = ChosenRules.compose(doc["ruleset"], doc["variants"], doc["overrides"],
                                      doc.get("house"))
-        done = replay_tournament(doc, chosen.tournament_rules, _setup(chosen),
-                                 str(replay_file), _pool(chosen.edition))
+        done = replay_tournament(doc, chosen.tournament_rules, chosen.course_setups(),
+                                 str(replay_file), chosen.course_pool())
     if as_json:
         echo_json({"replayed": True, **done.to_json()})
         return

@@ -23,6 +23,7 @@ from avecaesar.editor.web.requests import field
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
 from avecaesar.engine.bots.registry import BOTS, POLICIES
 from avecaesar.engine.core.race_setup import ChosenRules, HouseRules, RaceSetup, Seat
+from avecaesar.engine.course.bundled import edition_courses
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 from avecaesar.engine.data.limits import MAX_PLAYERS
@@ -88,7 +89,7 @@ def _preselected_course(ruleset: str) -> str | None:
     from avecaesar.engine.ruleset.load import load_ruleset
 
     edition = _lineage(ruleset)[0]
-    pool = sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
+    pool = edition_courses(edition)
     try:
         rules = tournament_rules_from_ruleset(load_ruleset(ruleset))
         return str(choose_course(rules, 1, 4, None, [], pool, random.Random(0)))

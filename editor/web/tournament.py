@@ -33,7 +33,6 @@ from avecaesar.engine.core.tournament import (
     race_seed,
     standings,
 )
-from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
 
 __all__ = ["WebTournament"]
@@ -77,8 +76,7 @@ class WebTournament:
     def rules(self) -> tuple[TournamentRules, list[str]]:
         """The tournament rules and the courses a draw may take (the edition's)."""
         chosen = self.chosen()
-        pool = sorted(c for c in bundled_courses() if c.startswith(chosen.edition + "/"))
-        return chosen.tournament_rules, pool
+        return chosen.tournament_rules, chosen.course_pool()
 
     def results(self, lines_of: Lines) -> list[Any]:
         """The finished races as the engine's race results."""

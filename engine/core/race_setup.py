@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -30,6 +30,7 @@ from avecaesar.engine.core.ruleset_adapter import (
     rules_from_ruleset,
     tournament_rules_from_ruleset,
 )
+from avecaesar.engine.course.bundled import edition_courses
 from avecaesar.engine.course.load import Course, contract_water, load_course
 from avecaesar.engine.data.errors import AveCaesarError, InputError, UsageError
 from avecaesar.engine.data.paths import RULESETS_DIR
@@ -131,6 +132,21 @@ class ChosenRules:
         if self.files:
             out["rules_files"] = dict(self.files)
         return out
+
+    def course_pool(self) -> list[str]:
+        """The bundled courses of these rules' edition (a tournament's draw)."""
+        return edition_courses(self.edition)
+
+    def course_setups(self) -> Callable[[str], RaceSetup]:
+        """These rules on each course a tournament names, each course loaded once."""
+        made: dict[str, RaceSetup] = {}
+
+        def on(course: str) -> RaceSetup:
+            if course not in made:
+                made[course] = self.on(course)
+            return made[course]
+
+        return on
 
     def on(self, course: str, loaded: Course | None = None) -> RaceSetup:
         """These rules on ``course`` (a bundled id or a file; ``loaded``: the course

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from avecaesar.engine.data.paths import COURSES_DIR
 
-__all__ = ["CCW", "bundled_course_ids", "bundled_courses", "bundled_pieces", "resolve"]
+__all__ = ["CCW", "bundled_course_ids", "bundled_courses", "bundled_pieces", "edition_courses",
+           "resolve"]
 
 CCW = "-ccw"
 
@@ -29,6 +30,12 @@ def bundled_pieces() -> dict[str, Path]:
     root = COURSES_DIR / "pieces"
     return {path.relative_to(root).with_suffix("").as_posix(): path
             for path in sorted(root.rglob("*.yaml"))}
+
+
+def edition_courses(edition: str) -> list[str]:
+    """The bundled courses of ``edition`` by id, clockwise: those a tournament's course
+    draw may take."""
+    return sorted(c for c in bundled_courses() if c.startswith(edition + "/"))
 
 
 def bundled_course_ids() -> list[str]:

@@ -42,7 +42,7 @@ from avecaesar.engine.core.record import replay
 from avecaesar.engine.core.state import LETTERS, Move, RaceGame, RaceState
 from avecaesar.engine.core.tournament import replay_tournament
 from avecaesar.engine.core.types import SkipReason
-from avecaesar.engine.course.load import Course, bundled_course_ids, bundled_courses, load_course
+from avecaesar.engine.course.load import Course, bundled_course_ids, load_course
 from avecaesar.engine.data.errors import (
     AveCaesarError,
     InputError,
@@ -481,13 +481,6 @@ def _race_problem(setup: RaceSetup, vector: JsonDict,
 def _tournament_problem(setup: RaceSetup, vector: JsonDict) -> str | None:
     chosen = setup.rules
     doc = dict(vector["record"])
-    boards: dict[str, RaceSetup] = {}
-
-    def on(course: str) -> RaceSetup:
-        if course not in boards:
-            boards[course] = chosen.on(course)
-        return boards[course]
-
-    pool = sorted(c for c in bundled_courses() if c.startswith(chosen.edition + "/"))
-    replay_tournament(doc, chosen.tournament_rules, on, f"tournament {vector['id']}", pool)
+    replay_tournament(doc, chosen.tournament_rules, chosen.course_setups(),
+                      f"tournament {vector['id']}", chosen.course_pool())
     return None

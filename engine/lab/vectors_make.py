@@ -32,7 +32,7 @@ from avecaesar.engine.core.record import record_lines
 from avecaesar.engine.core.rule_map import RULE_MAP
 from avecaesar.engine.core.state import LETTERS, WAIT, Move, RaceState
 from avecaesar.engine.core.tournament import run_tournament
-from avecaesar.engine.course.load import Course, bundled_course_ids, bundled_courses
+from avecaesar.engine.course.load import Course, bundled_course_ids
 from avecaesar.engine.data.errors import AveCaesarError
 from avecaesar.engine.data.paths import VECTORS_DIR
 from avecaesar.engine.data.safeio import write_atomic
@@ -260,14 +260,8 @@ def _race_vector(spec: SuiteSpec, setup: RaceSetup, seed: int) -> JsonDict:
 def _tournament_vector(spec: SuiteSpec, setup: RaceSetup, seed: int) -> JsonDict:
     chosen = setup.rules
     names, kinds, policies = _policies(spec, seed)
-    on: dict[str, RaceSetup] = {}
-
-    def course(ref: str) -> RaceSetup:
-        if ref not in on:
-            on[ref] = chosen.on(ref)
-        return on[ref]
-
-    pool = sorted(c for c in bundled_courses() if c.startswith(chosen.edition + "/"))
+    course = chosen.course_setups()
+    pool = chosen.course_pool()
     header = {**chosen.header(), "courses": None,
               "players": [{"name": n, "bot": k} for n, k in zip(names, kinds, strict=True)],
               **chosen.header_facts(), "tournament_seed": seed}
