@@ -25,6 +25,7 @@ import typer
 from avecaesar.editor.cli.complete import complete_variant
 from avecaesar.editor.cli.signals import stopped_by, stopping_like_ctrl_c
 from avecaesar.engine.data.errors import AveCaesarError, InputError, UsageError
+from avecaesar.engine.data.shown import escaped, is_plain
 
 if TYPE_CHECKING:
     from avecaesar.engine.core.board import Board
@@ -169,21 +170,11 @@ def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:
     return load_house(path)
 
 
-def escaped(text: str) -> str:
-    """``text`` with every control, format (bidi overrides, zero-width) and line-breaking
-    character shown as its escape (``\\n``, ``\\u202e``): what a name prints as, so it can
-    neither forge a line nor turn the text around it."""
-    import unicodedata
-
-    return "".join(ch if unicodedata.category(ch)[0] not in "CZ" or ch == " "
-                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
-
-
 def check_names(option: str, names: Sequence[str]) -> None:
     """Refuse a player's name with a control, format or line-breaking character (exit 2),
     showing it escaped."""
     for name in names:
-        if escaped(name) != name:
+        if not is_plain(name):
             raise UsageError(f"{option}: the name '{escaped(name)}' holds a control or "
                              "direction character — give names of letters, digits, spaces "
                              "and punctuation")

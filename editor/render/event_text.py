@@ -7,6 +7,7 @@ from avecaesar.editor.render.lang import catalog, reason_text, text
 from avecaesar.engine.core.board import Board
 from avecaesar.engine.core.race import Outcome
 from avecaesar.engine.core.state import LETTERS, Event, RaceGame
+from avecaesar.engine.data.shown import escaped
 
 __all__ = ["EVENT_TEXT", "describe", "result_lines", "space_name"]
 
@@ -36,7 +37,8 @@ def _ev(key: str, **fields: object) -> str:
 def describe(game: RaceGame, e: Event) -> str:
     """One event in words, in the current language; spaces are named by their numbers on
     the board."""
-    who = f"{LETTERS[e.chariot]} ({game.names[e.chariot]})" if e.chariot is not None else ""
+    who = ("" if e.chariot is None
+           else f"{LETTERS[e.chariot]} ({escaped(game.names[e.chariot])})")
     d = e.data
     if e.kind == "cycle" and d.get("card") is None:  # as the others saw it (core/view.py)
         return _ev("cycle_hidden", who=who)
@@ -63,7 +65,7 @@ def describe(game: RaceGame, e: Event) -> str:
     if e.kind == "ram":
         o = d["target"]
         won = {e.chariot: "ram_wins", o: "ram_loses"}.get(d["winner"], "ram_draw")
-        return _ev("ram", who=who, target=f"{LETTERS[o]} ({game.names[o]})",
+        return _ev("ram", who=who, target=f"{LETTERS[o]} ({escaped(game.names[o])})",
                    mine=d["cards"][0], theirs=d["cards"][1], outcome=_ev(won))
     if e.kind == "prize":
         if d.get("forfeited"):
@@ -93,7 +95,7 @@ def result_lines(result: Outcome) -> list[str]:
                                                          ("removed", p.removed),
                                                          ("not_finished", not p.finished))
                           if on)
-        lines.append(f"  {place:>3} {LETTERS[p.chariot]} {p.name}: "
+        lines.append(f"  {place:>3} {LETTERS[p.chariot]} {escaped(p.name)}: "
                      + _ev("points", points=p.points) + (f" ({notes})" if notes else ""))
     if result.termination == "deadlock":
         lines.append(_ev("deadlock"))

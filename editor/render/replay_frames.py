@@ -17,6 +17,7 @@ from avecaesar.engine.core.race import new_race, outcome
 from avecaesar.engine.core.record import read_record, replay, setup_from_header
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
 from avecaesar.engine.core.view import public_event
+from avecaesar.engine.data.shown import escaped
 
 __all__ = ["frames_of_lines", "record_frames"]
 
@@ -52,7 +53,10 @@ def frames_of_lines(lines: list[dict[str, Any]], file: str, course_check: Any = 
     turns = [ln for ln in lines[1:] if ln["type"] != "result"]
     replay([head, *turns] + [ln for ln in lines[1:] if ln["type"] == "result"],
            rules, board, Path(file).name, partial=True)
-    state, _ = new_race(rules, board, setup.names, setup.seed, setup.start_order)
+    # the names as the viewer shows them (a name with a hidden character escaped) in every
+    # place the frames carry one: the names, the events, the result
+    shown = [escaped(n) for n in setup.names]
+    state, _ = new_race(rules, board, shown, setup.seed, setup.start_order)
     game = state.game
     over = any(ln["type"] == "result" for ln in lines)
     hidden = not over if public is None else public

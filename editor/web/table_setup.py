@@ -27,6 +27,7 @@ from avecaesar.engine.course.bundled import edition_courses
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError, MissingRuleValueError
 from avecaesar.engine.data.limits import MAX_PLAYERS
+from avecaesar.engine.data.shown import escaped, is_plain
 
 __all__ = ["ASKED", "SEED_LIMIT", "SetupForm", "TableOptions", "catalog", "missing_values",
            "parse_setup"]
@@ -142,6 +143,10 @@ def _seats(data: dict[str, Any]) -> list[Seat]:
         if not isinstance(p, dict):
             raise BadRequest(f"player {i} must be an object with name and bot")
         name = " ".join(str(field(p, "name", str)).split())[:40] or f"Player {i}"
+        if not is_plain(name):
+            raise BadRequest(f"player {i}: the name '{escaped(name)}' holds a control or "
+                             "direction character — give names of letters, digits, spaces "
+                             "and punctuation")
         bot = field(p, "bot", str, None)
         if bot is not None and bot not in POLICIES:
             raise BadRequest(f"player {i}: unknown bot {bot!r}; known: {', '.join(POLICIES)}")

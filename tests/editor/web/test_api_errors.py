@@ -38,6 +38,10 @@ BAD = [
     ("POST", "/api/tables", b"[" * 5000 + b"]" * 5000, 400, "nests deeper"),
     ("POST", "/api/tables", {**GOOD, "x": [[[[[[[[[[1]]]]]]]]]]}, 400, "nests deeper"),
     ("POST", "/api/tables", {**GOOD, "delay_ms": 10**9}, 400, "delay_ms"),
+    # a name that would turn the text around it (issue 38, point 5): refused, shown escaped
+    ("POST", "/api/tables", {**GOOD, "players": [{"name": "Eve\u202eevil", "bot": None},
+                                                {"name": "B", "bot": "greedy"}]}, 400,
+     "the name 'Eve\\u202eevil' holds a control or direction character"),
     # the rules' range of players (issue 20): 1989 is for 3 to 6
     ("POST", "/api/tables", {**GOOD, "ruleset": "ravensburger-1989",
                             "course": "ravensburger-1989/a-white"}, 400,
