@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -75,8 +76,9 @@ def test_building_prints_no_warning(built: tuple[Path, str]) -> None:
 def test_the_wheel_holds_every_data_file(built: tuple[Path, str]) -> None:
     wheel, _ = built
     names = set(zipfile.ZipFile(wheel).namelist())
-    data = [p for folder in ("rulesets", "courses", "schemas")
+    data = [p for folder in ("rulesets", "courses", "schemas", "vectors")
             for p in (ROOT / folder).rglob("*") if p.is_file() and p.suffix in (".yaml", ".json")]
+    data.append(ROOT / "vectors" / "README.md")  # the vectors' format, for implementers
     data += [p for p in (ROOT / "editor" / "web" / "static").iterdir()
              if p.suffix in (".html", ".js", ".css")]
     data += list((ROOT / "editor" / "render").glob("*.json"))  # the players' words
@@ -126,6 +128,13 @@ def test_the_wheel_works_outside_the_repository(built: tuple[Path, str],
     assert new.returncode == 0 and not ref.startswith(("/", "file:"))
     assert (here / ref).resolve() == (target / "avecaesar" / "schemas" /
                                       "course.schema.json").resolve()
+
+    # the published vectors check from the wheel alone: a house file's suite (its file in
+    # the wheel's rulesets/examples), the reasons' suite and a 1989 board's
+    vectors = _run([*cli, "vectors", "check", "--suite", "house-no-1-in-a-curve", "--suite",
+                    "reasons", "--suite", "ravensburger-1989-a-white"], here, env)
+    assert vectors.returncode == 0, vectors.stdout + vectors.stderr
+    assert re.search(r"^\d+ vectors in \d+ files pass", vectors.stdout, re.M), vectors.stdout
 
     bundled = sorted(str(p) for p in (target / "avecaesar" / "rulesets").rglob("*.yaml"))
     rulesets = _run([*cli, "ruleset", "validate", *bundled], here, env)
