@@ -79,6 +79,10 @@ def make_cmd(folder: Annotated[Path, typer.Argument(
              resample: Annotated[bool, typer.Option(
                  help="Sample every suite's positions afresh from its seeded races.")
              ] = False,
+             annotate: Annotated[bool, typer.Option(
+                 help="Find again what each vector covers (breaks_if, shows) in files whose "
+                      "answers are the same (after a change of how coverage is found).")
+             ] = False,
              quiet: Annotated[bool, typer.Option(help="No progress lines.")] = False) -> None:
     """Make the rules test vectors: ask the engine every suite's questions and write the
     answers; a file whose answers changed is refused (exit 1) unless --accept.
@@ -93,7 +97,8 @@ def make_cmd(folder: Annotated[Path, typer.Argument(
         raise UsageError(f"the folder {folder.parent} does not exist — create it first")
     try:
         made = make_folder(folder, suite or (), accept, resample,
-                           None if quiet else lambda n: typer.echo(f"asking {n} …", err=True))
+                           None if quiet else lambda n: typer.echo(f"asking {n} …", err=True),
+                           annotate)
     except KeyError as err:
         raise UsageError(f"--suite: {err.args[0]}") from None
     for name, found in made.refused.items():

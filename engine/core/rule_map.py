@@ -127,7 +127,9 @@ RULE_MAP: dict[str, RuleUse] = {
     "ownerless.scores": _f(f"{_OWN}: `outcome`"),
     "ownerless.occupies_places": _f(f"{_OWN}: `outcome`"),
     "teams.turn_order": _f("primitive `player_orders`: `RaceState._next_player_turn`"),
-    "teams.scoring": _f("`RaceRules.team_scoring`: `outcome`"),
+    "teams.scoring": _f("`RaceRules.team_scoring`: `outcome` — one way for its three "
+                        "values: each chariot scores by its place, a player's points are "
+                        "their chariots' sum"),
     "bonus.points": _e("`alley_stop: [.., grant_bonus]`; the bonus move in `_Analysis`"),
     "bonus.granted": _f("only `after_alley_stop` (`_variant_values`)"),
     "bonus.uses": _f("only 1 (`_variant_values`)"),

@@ -5,9 +5,10 @@ names no edition).
 Each entry is one vector file: the rules and course (a
 :class:`~avecaesar.engine.lab.vectors.Suite`), the seeded races its position and count
 vectors are sampled from (seeds, players, bots cycling over the seats), how many of each
-kind to keep, and the positions counted by hand (``hand``: count, position, note), whose
-legal-move count ``vectors make`` refuses ever to change. Every mistake in the file is
-reported at once, each as ``file:line:col``.
+kind to keep, the positions counted by hand (``hand``: count, position, note), whose
+legal-move count ``vectors make`` refuses ever to change, and positions a person chose
+(``ask``: position, note — a rulebook's example), answered by the engine. Every mistake in
+the file is reported at once, each as ``file:line:col``.
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ from avecaesar.engine.data.errors import InputError, Problem
 from avecaesar.engine.data.yamlsource import Source, load_yaml
 from avecaesar.engine.lab.vectors import Suite
 
-__all__ = ["SUITES_FILE", "HandVector", "SuiteSpec", "find_suite", "read_suites"]
+__all__ = ["SUITES_FILE", "AskedPosition", "HandVector", "SuiteSpec", "find_suite", "read_suites"]
 
 SUITES_FILE = "suites.yaml"
 
 _INT = {"players": 4, "positions": 10, "counts": 3, "races": 1, "tournaments": 0}
 _KEYS = ("name", "ruleset", "course", "variants", "set", "house", "seeds", "bots", "hand",
-         *_INT)
+         "ask", *_INT)
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,18 @@ class HandVector:
     count: int
     position: str
     note: str
+
+
+@dataclass(frozen=True)
+class AskedPosition:
+    """A position a person chose (a rulebook's example, with its source in the note) whose
+    answer the engine gives — not counted by hand: ``vectors make`` shows a change of its
+    answer like any other."""
+
+    position: str
+    note: str
+    ownerless: str = ""  # the letters of the chariots nobody drives
+    probes: tuple[str, ...] = ()  # moves whose reason is asked too (the notation's moves)
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,7 @@ class SuiteSpec:
     races: int = 1
     tournaments: int = 0
     hand: tuple[HandVector, ...] = ()
+    ask: tuple[AskedPosition, ...] = ()
 
     @property
     def name(self) -> str:
@@ -108,6 +122,7 @@ def _spec(source: Source, i: int, entry: object, problems: list[Problem]) -> Sui
             isinstance(s, int) and not isinstance(s, bool) for s in seeds):
         problems.append(source.problem([*where, "seeds"], "seeds: a list of whole numbers"))
     hand = _hand(source, [*where, "hand"], entry.get("hand", []), problems)
+    ask = _ask(source, [*where, "ask"], entry.get("ask", []), problems)
     if len(problems) > found:
         return None
     suite = Suite(str(entry["name"]), str(entry["ruleset"]), str(entry["course"]),
@@ -118,7 +133,33 @@ def _spec(source: Source, i: int, entry: object, problems: list[Problem]) -> Sui
                                                   "tournaments")}
     return SuiteSpec(suite, int(entry.get("players", 4)), tuple(seeds),
                      str(entry.get("bots", "greedy,random")), n["positions"], n["counts"],
-                     n["races"], n["tournaments"], hand)
+                     n["races"], n["tournaments"], hand, ask)
+
+
+def _ask(source: Source, where: list[str | int], raw: object, problems: list[Problem]
+         ) -> tuple[AskedPosition, ...]:
+    """``ask:``: positions chosen by a person, each ``{position, note}`` (``ownerless``:
+    the chariots nobody drives; ``probes``: moves whose reason is asked besides the
+    sampled ones)."""
+    if not isinstance(raw, list):
+        problems.append(source.problem(where, "ask: a list of {position, note}"))
+        return ()
+    out = []
+    for j, a in enumerate(raw):
+        if (not isinstance(a, Mapping) or not isinstance(a.get("position"), str)
+                or not isinstance(a.get("note"), str)
+                or not isinstance(a.get("ownerless", ""), str)
+                or not isinstance(a.get("probes", []), list)
+                or set(a) - {"position", "note", "ownerless", "probes"}):
+            problems.append(source.problem([*where, j], "an asked position is {position: "
+                                           "\"<notation>\", note: \"what it shows, with "
+                                           "its source\"} (and optionally ownerless: "
+                                           "letters, probes: [moves])"))
+            continue
+        out.append(AskedPosition(str(a["position"]), str(a["note"]),
+                                 str(a.get("ownerless", "")),
+                                 tuple(str(m) for m in a.get("probes", []))))
+    return tuple(out)
 
 
 def _hand(source: Source, where: list[str | int], raw: object, problems: list[Problem]

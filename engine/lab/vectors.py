@@ -474,6 +474,9 @@ def _race_problem(setup: RaceSetup, vector: JsonDict,
         want = (suite.ruleset, list(suite.variants), want[2])
     if named[:2] != want[:2]:
         return f"the record's header names {named[:2]}, the suite {want[:2]}"
+    counts = player_counts(setup.race_rules, setup.board)
+    if len(head.get("players", [])) not in counts.allowed:  # a race these rules allow
+        return counts.why_not(len(head.get("players", [])))
     replay(lines, setup.race_rules, setup.board, f"race {vector['id']}")
     return None
 
@@ -481,6 +484,9 @@ def _race_problem(setup: RaceSetup, vector: JsonDict,
 def _tournament_problem(setup: RaceSetup, vector: JsonDict) -> str | None:
     chosen = setup.rules
     doc = dict(vector["record"])
+    counts = player_counts(setup.race_rules)
+    if len(doc.get("players") or []) not in counts.allowed:  # a tournament these rules allow
+        return counts.why_not(len(doc.get("players") or []))
     replay_tournament(doc, chosen.tournament_rules, chosen.course_setups(),
                       f"tournament {vector['id']}", chosen.course_pool())
     return None

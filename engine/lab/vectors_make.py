@@ -53,6 +53,7 @@ from avecaesar.engine.lab.vectors import (
     vector_problem,
 )
 from avecaesar.engine.ruleset.keys import leaf_schema
+from avecaesar.engine.ruleset.load import load_ruleset
 
 __all__ = ["WITNESSES", "Made", "make_folder", "mutations", "reasons_doc", "suite_document",
            "write_document"]
@@ -273,8 +274,8 @@ def _tournament_vector(spec: SuiteSpec, setup: RaceSetup, seed: int) -> JsonDict
 # --- the suite's document -------------------------------------------------------------------
 
 def _position_vector(m: _Moment, vid: str, note: str | None = None,
-                     hand: int | None = None) -> JsonDict:
-    probes = probes_for(m.state)
+                     hand: int | None = None, asked: Sequence[str] = ()) -> JsonDict:
+    probes = list(dict.fromkeys([*probes_for(m.state), *asked]))
     answer = position_answer(m.state, probes)
     v: JsonDict = {"id": vid, **m.question}
     if note or m.tags:
@@ -317,6 +318,11 @@ def _hand_vectors(spec: SuiteSpec, setup: RaceSetup) -> list[JsonDict]:
     for i, h in enumerate(spec.hand, start=1):
         m = _asked(setup, {"position": h.position})
         out.append(_position_vector(m, f"h{i:02d}", h.note, h.count))
+    for i, a in enumerate(spec.ask, start=1):
+        question = {"position": a.position, **({"ownerless": a.ownerless} if a.ownerless
+                                                else {})}
+        out.append(_position_vector(_asked(setup, question), f"a{i:02d}", a.note,
+                                    asked=a.probes))
     return out
 
 
@@ -372,6 +378,7 @@ def mutations(chosen: ChosenRules) -> dict[str, list[str]]:
         want = leaf_schema(key)["properties"]["value"]
         alts = [json.dumps(value)]
         alts += [json.dumps(e) for e in want.get("enum", []) if e != value][:2]
+        alts += [json.dumps(c) for c in _open_choices(chosen, key) if c != value]
         if isinstance(value, bool):
             alts.append(json.dumps(not value))
         elif isinstance(value, int):
@@ -380,7 +387,50 @@ def mutations(chosen: ChosenRules) -> dict[str, list[str]]:
             alts += [json.dumps([value[0] + 1, *value[1:]]), json.dumps(value[1:] or [1])]
         elif value is None or isinstance(value, list):
             alts += [json.dumps(v) for v in _list_alternatives(key, value)]
+        elif isinstance(value, Mapping):
+            alts += [json.dumps(v) for v in _mapping_alternatives(key, value, want)]
         out[key] = list(dict.fromkeys(alts))
+    return out
+
+
+def _open_choices(chosen: ChosenRules, key: str) -> list[Json]:
+    """The answers an open value lists (``choices``) when the suite supplies one with
+    ``--set``: the rules composed without the suite's overrides still hold them."""
+    if key not in chosen.overrides_dict:
+        return []
+    try:
+        plain = load_ruleset(chosen.ruleset, list(chosen.variants), None, chosen.house)
+    except AveCaesarError:
+        return []
+    rule = plain.rule(key) if plain.has(key) else {}
+    return list(as_list(rule.get("choices") or [], key))
+
+
+def _mapping_alternatives(key: str, value: Mapping[str, Json], want: JsonDict
+                          ) -> list[Json]:
+    """Values to try for a rule whose value is a mapping: none at all (when the schema
+    allows null), each field with an enumerated value changed to its other values, each
+    whole-number field one more; an event's effects (``effects.extra``) with one effect's
+    parameter changed."""
+    out: list[Json] = []
+    types = want.get("type")
+    if isinstance(types, list) and "null" in types:
+        out.append(None)
+    fields = want.get("properties")
+    for name, field_value in value.items():
+        schema = fields.get(name, {}) if isinstance(fields, Mapping) else {}
+        if isinstance(field_value, bool):
+            continue
+        if isinstance(field_value, int):
+            out.append({**value, name: field_value + 1})
+        for other in schema.get("enum", []) if isinstance(schema, Mapping) else []:
+            if other != field_value:
+                out.append({**value, name: other})
+        if isinstance(field_value, list):  # an event's effects: one parameter changed
+            for i, effect in enumerate(field_value):
+                if isinstance(effect, Mapping):
+                    out += [{**value, name: [*field_value[:i], e, *field_value[i + 1:]]}
+                            for e in _entry_changed(effect)]
     return out
 
 
@@ -404,7 +454,31 @@ def _list_alternatives(key: str, value: Json) -> list[Json]:
         return [[{"cards": [1], "forbidden_when": "leading"}]]
     if key == "effects.extra":
         return [{"alley_stop": [{"effect": "draw_card", "count": 1}]}]
-    return [value[:1]] if isinstance(value, list) and len(value) > 1 else []
+    out: list[Json] = [value[:1]] if isinstance(value, list) and len(value) > 1 else []
+    if isinstance(value, list):  # entries that are mappings: one number or card list changed
+        for i, entry in enumerate(value):
+            if isinstance(entry, Mapping):
+                out += [[*value[:i], e, *value[i + 1:]] for e in _entry_changed(entry)]
+    return out
+
+
+def _entry_changed(entry: Mapping[str, Json]) -> list[Json]:
+    """An entry with each whole-number field one more, and each list of numbers with a
+    point moved from its largest number to its smallest (the same sum — a deck keeps its
+    84 points — and other cards)."""
+    out: list[Json] = []
+    for name, v in entry.items():
+        if isinstance(v, int) and not isinstance(v, bool):
+            out.append({**entry, name: v + 1})
+        elif isinstance(v, list) and len(v) > 1 and all(
+                isinstance(x, int) and not isinstance(x, bool) for x in v):
+            numbers = [as_int(x, name) for x in v]
+            lo, hi = numbers.index(min(numbers)), numbers.index(max(numbers))
+            if numbers[hi] - numbers[lo] >= 2:
+                numbers[lo] += 1
+                numbers[hi] -= 1
+                out.append({**entry, name: list(numbers)})
+    return out
 
 
 def _mutated(suite: Suite, folder: Path, key: str, alt: str, base: RaceSetup,
@@ -560,6 +634,20 @@ def _six_chariots(lines: list[JsonDict], doc: JsonDict) -> bool:
     return bool(len(lines[0].get("chariots", [])) == doc["values"].get("race.max_chariots"))
 
 
+def _team_sums(lines: list[JsonDict], doc: JsonDict) -> bool:
+    """A result with several chariots per player: each player's points are the sum of
+    their chariots' (the one meaning the engine gives every ``teams.scoring`` value)."""
+    for r in (line for line in lines if line.get("type") == "result" and line.get("teams")):
+        placings = r.get("placings") or []
+        for team in r["teams"]:
+            own = [p["points"] for p in placings
+                   if str(p.get("name", "")).startswith(f"{team['player']}/")]
+            if not own or sum(own) != team["points"]:
+                return False
+        return True
+    return False
+
+
 #: the rule keys with one supported value, and how a vector shows that value at work
 WITNESSES: dict[str, Callable[[str, JsonDict, JsonDict, RaceSetup], bool]] = {
     "finish.overshoot": _lapses,
@@ -585,6 +673,7 @@ WITNESSES: dict[str, Callable[[str, JsonDict, JsonDict, RaceSetup], bool]] = {
     "ramming.winner": _rams,
     "ramming.loser": _rams,
     "ramming.attack_chips": _rams,
+    "teams.scoring": _race_shows(_team_sums),
     "prize_money.alley_stop": _race_shows(lambda lines, doc: doc["values"].get(
         "scoring.method") == "prize_money"),
 }
@@ -685,10 +774,12 @@ def changes(old: JsonDict, new: JsonDict) -> list[str]:
 
 def make_folder(folder: Path, names: Sequence[str] = (), accept: bool = False,
                 resample: bool = False,
-                progress: Callable[[str], None] | None = None) -> Made:
+                progress: Callable[[str], None] | None = None,
+                annotate_again: bool = False) -> Made:
     """Make (or remake) the vector files of ``folder``'s suites (``names``: only these),
     their board files and ``reasons.json``; a file whose answers changed is refused unless
-    ``accept``. A folder without ``suites.yaml`` gets the published one (and the course
+    ``accept``; ``annotate_again``: find what each vector covers even where the answers
+    are the same. A folder without ``suites.yaml`` gets the published one (and the course
     files it names)."""
     made = Made()
     folder.mkdir(parents=True, exist_ok=True)
@@ -711,7 +802,7 @@ def make_folder(folder: Path, names: Sequence[str] = (), accept: bool = False,
         if hand or (found and not accept):
             made.refused[path.name] = hand + found
             continue
-        if old is None or found or resample:
+        if old is None or found or resample or annotate_again:
             annotate(doc, spec.suite.setup(folder), folder)  # what each vector covers now
         else:
             _annotations_kept(old, doc)  # the same answers: the same coverage
