@@ -648,7 +648,23 @@ def _team_sums(lines: list[JsonDict], doc: JsonDict) -> bool:
     return False
 
 
-#: the rule keys with one supported value, and how a vector shows that value at work
+def _chosen_deck_size(lines: list[JsonDict], doc: JsonDict) -> bool:
+    """Every chariot is dealt the chosen deck's card count (``deck.alternatives``: a
+    change of the count alone is refused when the rules compose — the deck's composition
+    must hold that many cards — so a race shows the value at work instead)."""
+    values = doc["values"]
+    chosen = values.get("deck.choice")
+    sizes = {str(d.get("name")): d.get("cards") for d in values.get("deck.alternatives") or []
+             if isinstance(d, Mapping)}
+    if chosen not in sizes:
+        return False
+    groups = str(lines[0].get("start", "")).split("|")[0].split()
+    dealt = {sum(len(part) for part in g.split(",")[3:5] if part != "-") for g in groups}
+    return dealt == {sizes[chosen]}
+
+
+#: the rule keys with one supported value (or whose change alone the rules refuse), and how
+#: a vector shows that value at work
 WITNESSES: dict[str, Callable[[str, JsonDict, JsonDict, RaceSetup], bool]] = {
     "finish.overshoot": _lapses,
     "alley.overtaking": _alley_queue,
@@ -665,6 +681,10 @@ WITNESSES: dict[str, Callable[[str, JsonDict, JsonDict, RaceSetup], bool]] = {
     "out_of_cards.effect": _race_shows(lambda lines, doc: any(
         line.get("type") == "result" for line in lines)),
     "deck.split": _rule_is("deck.split", lambda x: x == "dealt_face_down"),
+    # the piles dealt face down: any number races as the shuffled deck (a pile chosen blind
+    # gives an unseen card, ruleset_adapter._six_joint), so the engine reads only "split"
+    "deck.piles": _rule_is("deck.piles", lambda x: isinstance(x, int) and x > 1),
+    "deck.alternatives": _race_shows(_chosen_deck_size),
     "bonus.granted": _bonus_used,
     "bonus.uses": _bonus_used,
     "bonus.instead_of_card": _bonus_used,
