@@ -78,6 +78,17 @@ class Outcome:
         return out
 
 
+def _place_points(state: RaceState, c: int, place: int, dq: bool) -> int:
+    """The points of a finisher in ``place`` (1 = first): the disqualified points, its prize
+    money, or the table's points for the place."""
+    rules = state.game.rules
+    if dq:
+        return rules.disqualified_points
+    if rules.prizes is not None:
+        return state.money[c]
+    return rules.places[place - 1] if place <= len(rules.places) else 0
+
+
 def outcome(state: RaceState) -> Outcome:
     """Places and points by the ruleset's table (a disqualified chariot may keep its place)."""
     rules = state.game.rules
@@ -91,18 +102,19 @@ def outcome(state: RaceState) -> Outcome:
             takes = own.occupies_places and (rules.dq_keeps_place or not dq)
             if takes:
                 place += 1
-            placings[c] = Placing(c, state.game.names[c], place if takes else None, 0, True,
-                                  dq, False)
+            # a chariot nobody drives scores only when the rules say so (ownerless.scores),
+            # then as a player would in its place
+            pts = 0 if not (own.scores and takes) else _place_points(state, c, place, dq)
+            placings[c] = Placing(c, state.game.names[c], place if takes else None, pts,
+                                  True, dq, False)
             continue
         if dq and not rules.dq_keeps_place:
             placings[c] = Placing(c, state.game.names[c], None, rules.disqualified_points,
                                   True, True, False)
             continue
         place += 1
-        pts = rules.disqualified_points if dq else (
-            state.money[c] if rules.prizes is not None
-            else rules.places[place - 1] if place <= len(rules.places) else 0)
-        placings[c] = Placing(c, state.game.names[c], place, pts, True, dq, False)
+        placings[c] = Placing(c, state.game.names[c], place,
+                              _place_points(state, c, place, dq), True, dq, False)
     for c in range(len(state.status)):
         if c not in placings:
             pts = 0 if state.game.is_ownerless(c) else (

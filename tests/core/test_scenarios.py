@@ -10,12 +10,14 @@ Notation: pos,crossings,alley,hand,deck,played,status per chariot | turn idle pl
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from avecaesar.engine.core.moves import walks, why_not
 from avecaesar.engine.core.race import outcome
 from avecaesar.engine.core.reasons import Reason
-from avecaesar.engine.core.state import WAIT, Move
+from avecaesar.engine.core.state import WAIT, Move, RaceGame, RaceState
 
 S4 = "DiceTree 2022 rulebook (DE) S.4"
 S5 = "DiceTree 2022 rulebook (DE) S.5"
@@ -354,6 +356,20 @@ def test_ownerless_chariots_take_places_but_score_nothing(position):
     res = outcome(position("ravensburger-1989", text, ownerless="B"))
     assert [(p.chariot, p.place, p.points) for p in res.placings] == [
         (1, 1, 0), (0, 2, 4), (2, 3, 3)]
+
+
+@pytest.mark.covers("rule:ownerless.scores")
+def test_ownerless_chariots_score_their_place_where_a_house_rule_says_so(oval, rules_of):
+    # every edition says they score nothing (above); a house rule `ownerless.scores: true`
+    # gives the chariot nobody drives its place's points, as a player would have them
+    rules = rules_of("ravensburger-1989")
+    assert rules.ownerless is not None
+    scoring = replace(rules, ownerless=replace(rules.ownerless, scores=True))
+    game = RaceGame(scoring, oval, ("A", "B", "C"), (False, True, False))
+    text = "-,4,s,-,-,6,f -,4,s,-,-,6,f -,4,s,-,-,6,f | A 0 90 finished BAC"
+    res = outcome(RaceState.parse(game, text))
+    assert [(p.chariot, p.place, p.points) for p in res.placings] == [
+        (1, 1, 6), (0, 2, 4), (2, 3, 3)]
 
 
 @pytest.mark.covers("rule:hand.size")
