@@ -38,17 +38,18 @@ def check_cmd(folder: FolderArg = None, set_: SetOpt = None, suite: SuiteOpt = N
     With --set KEY=VALUE the vectors are checked under that rule change: the vectors it
     breaks are listed (each vector's breaks_if names the changes that break it).
 
-    Example: avecaesar vectors check
+    Example: avecaesar vectors check --suite dicetree-2022-oval
     """
-    from avecaesar.engine.lab.vectors import check_folder
+    from avecaesar.engine.lab.vectors import check_folder, suite_files
 
     path = _folder(folder)
     changes = rule_settings(set_) or None
     wanted = {f"{s}.json" for s in suite or []}
-    found = check_folder(path, changes,
-                         (lambda f, _v: f in wanted) if wanted else None)
-    if wanted and not found.vectors:
-        raise UsageError(f"--suite {', '.join(suite or [])}: no such suite in {path}")
+    unknown = sorted(wanted - {p.name for p in suite_files(path)})
+    if unknown:
+        raise UsageError(f"--suite {', '.join(n.removesuffix('.json') for n in unknown)}: "
+                         f"no such suite in {path}")
+    found = check_folder(path, changes, None, wanted or None)
     if as_json:
         echo_json({"folder": str(path), "files": found.files, "vectors": found.vectors,
                    "by_kind": found.by_kind, "set": changes or {},
@@ -61,7 +62,8 @@ def check_cmd(folder: FolderArg = None, set_: SetOpt = None, suite: SuiteOpt = N
         under = f" under --set {', '.join(f'{k}={v}' for k, v in changes.items())}" \
             if changes else ""
         if found.ok:
-            typer.echo(f"{found.vectors} vectors in {found.files} files pass{under} ({kinds})")
+            files = f"{found.files} file{'' if found.files == 1 else 's'}"
+            typer.echo(f"{found.vectors} vectors in {files} pass{under} ({kinds})")
         else:
             bad = len({(f.file, f.vector) for f in found.failures})
             typer.echo(f"{bad} of {found.vectors} vectors fail{under} ({kinds})", err=True)
