@@ -5,21 +5,23 @@ contact sheet; Ctrl-C keeps the boards found so far."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from avecaesar.editor.cli.common import echo_json, fail
+from avecaesar.editor.cli.common import ClusterOpt, WorkersOpt, check_workers, echo_json, fail
 from avecaesar.editor.cli.signals import stopped_by
 from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.safeio import write_atomic
 
 if TYPE_CHECKING:
     from avecaesar.engine.lab.brief import Brief
-    from avecaesar.engine.lab.generate import Progress, Search
+    from avecaesar.engine.lab.generate import Board, Progress, Search
+    from avecaesar.engine.lab.generate_balance import BalanceCheck
 
-__all__ = ["generate_courses", "write_boards"]
+__all__ = ["balanced", "generate_courses", "write_boards"]
 
 SHEET = "contact-sheet.svg"
 
@@ -29,7 +31,7 @@ def _progress_line(p: Progress) -> str:
             f"{p.cells}/{p.cells_total} · {p.seconds:.0f} s")
 
 
-def _printer(quiet: bool) -> tuple[object, list[float]]:
+def _printer(quiet: bool) -> Callable[[Progress], None]:
     """A progress callback that rewrites one line on a terminal (every 0.5 s)."""
     import time
 
@@ -43,11 +45,14 @@ def _printer(quiet: bool) -> tuple[object, list[float]]:
             sys.stderr.write("\r" + _progress_line(p) + "\x1b[K")
             sys.stderr.flush()
 
-    return show, last
+    return show
 
 
-def write_boards(search: Search, brief: Brief, out: Path, seed: int) -> list[dict[str, object]]:
-    """Write every board found into ``out`` and the contact sheet; a row per board."""
+def write_boards(search: Search, brief: Brief, out: Path, seed: int,
+                 boards: list[Board] | None = None,
+                 checks: list[BalanceCheck] | None = None) -> list[dict[str, object]]:
+    """Write the boards (by default every board found) into ``out`` and the contact sheet;
+    a row per board (with its balance check when there is one)."""
     from avecaesar.engine.lab.generate_out import (
         board_file,
         board_row,
@@ -55,12 +60,14 @@ def write_boards(search: Search, brief: Brief, out: Path, seed: int) -> list[dic
         contact_sheet,
     )
 
-    boards = search.boards()
+    boards = search.boards() if boards is None else boards
     rows, files = [], []
     for i, board in enumerate(boards, 1):
         target = out / board_file(brief, i)
         write_atomic(target, board_text(board, brief, seed, i, target))
         rows.append(board_row(board, str(target)))
+        if checks is not None:
+            rows[-1]["balance"] = checks[i - 1].to_json()
         files.append(str(target))
     if boards:
         write_atomic(out / SHEET, contact_sheet(boards, files, f"{brief.name}: "
@@ -68,20 +75,88 @@ def write_boards(search: Search, brief: Brief, out: Path, seed: int) -> list[dic
     return rows
 
 
-def _report(search: Search, rows: list[dict[str, object]], brief_file: Path, out: Path,
-            json_out: bool) -> None:
-    """The summary table of the boards written (or the ``--json`` document)."""
+def balanced(search: Search, brief: Brief, seed: int, workers: int, cluster: str | None
+             ) -> tuple[list[Board], list[BalanceCheck], list[BalanceCheck]]:
+    """The boards found that meet the brief's balance target on fresh races, at most
+    ``count``, verified ``count`` at a time in the order the search ranks them (at most
+    four times ``count`` are raced); their checks, and every board's raced."""
+    import tempfile
+
+    from avecaesar.engine.lab.generate_balance import verify_balance
+    from avecaesar.engine.lab.generate_out import board_text
+
+    assert brief.balance is not None
+    candidates = search.boards(limit=4 * search.count)
+    kept: list[Board] = []
+    checks: list[BalanceCheck] = []
+    raced: list[BalanceCheck] = []
+    with tempfile.TemporaryDirectory(prefix="avecaesar-generate-") as tmp:
+        for start in range(0, len(candidates), search.count):
+            if len(kept) >= search.count:
+                break
+            chunk = candidates[start:start + search.count]
+            files = []
+            for i, board in enumerate(chunk, start + 1):
+                target = Path(tmp) / f"candidate-{i}.yaml"
+                target.write_text(board_text(board, brief, seed, i, target), encoding="utf-8")
+                files.append(str(target))
+            verified = verify_balance(files, brief.ruleset, brief.balance, seed, workers,
+                                      cluster)
+            raced += verified
+            for board, check in zip(chunk, verified, strict=True):
+                if check.met and len(kept) < search.count:
+                    kept.append(board)
+                    checks.append(check)
+    return kept, checks, raced
+
+
+def _unmet(search: Search, rows: list[dict[str, object]], raced: list[BalanceCheck]
+           ) -> list[str]:
+    """What kept the search from ``count`` boards: its constraints, then the balance."""
     from avecaesar.engine.lab.generate import explain
+
+    if len(rows) >= search.count:
+        return []
+    lines = explain(search) if search.progress.found < search.count else []
+    return lines + _balance_miss(search, raced)
+
+
+def _balance_miss(search: Search, raced: list[BalanceCheck]) -> list[str]:
+    """What the balance target missed by: the best board raced."""
+    b = search.brief.balance
+    if b is None or not raced:
+        return []
+    best = min(raced, key=lambda c: c.spread)
+    return [f"balance ({search.brief.where('balance', 'spread_max')}): the most even of the "
+            f"{len(raced)} boards raced has a spread of {best.spread:.1f} pp (95 % interval "
+            f"{best.ci[0]:.1f} to {best.ci[1]:.1f}) on {best.races} races, "
+            f"{best.spread - b.spread_max:.1f} pp more than {b.spread_max:g}"]
+
+
+def _report(search: Search, rows: list[dict[str, object]], brief_file: Path, out: Path,
+            json_out: bool, raced: list[BalanceCheck]) -> None:
+    """The summary table of the boards written (or the ``--json`` document)."""
     from avecaesar.engine.lab.generate_out import summary_lines
 
     if json_out:
         echo_json({"brief": str(brief_file), "seed": search.seed, "boards": rows,
                    "progress": search.progress.__dict__,
-                   "unmet": explain(search) if len(rows) < search.count else []})
+                   "unmet": _unmet(search, rows, raced)})
         return
     typer.echo(_progress_line(search.progress))
     for line in summary_lines(rows):
         typer.echo(line)
+    b = search.brief.balance
+    if b is not None:
+        typer.echo(f"balance: {len(raced)} board(s) raced {b.races} fresh races each ({b.bots}); "
+                   f"{len(rows)} within a spread of {b.spread_max:g} pp")
+        for r in rows:
+            c = r["balance"]
+            assert isinstance(c, dict)
+            ci = c["ci_pp"]
+            assert isinstance(ci, list)
+            typer.echo(f"  {Path(str(r['file'])).name}: spread {c['spread_pp']:.1f} pp "
+                       f"(95 % interval {ci[0]:.1f} to {ci[1]:.1f})")
     if rows:
         typer.echo(f"wrote {len(rows)} board(s) and {out / SHEET}")
 
@@ -101,6 +176,8 @@ def generate_courses(
     json_out: Annotated[bool, typer.Option("--json", help="Print the boards' figures as "
                                            "JSON instead of the table.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress line.")] = False,
+    workers: WorkersOpt = 1,
+    cluster: ClusterOpt = None,
 ) -> None:
     """Find boards that meet a brief: each checked as `course validate` checks it.
 
@@ -111,7 +188,7 @@ def generate_courses(
     Example: avecaesar course generate my-brief.yaml -o boards --count 2 --tries 30
     """
     from avecaesar.engine.lab.brief import brief_rules, read_brief
-    from avecaesar.engine.lab.generate import Search, explain
+    from avecaesar.engine.lab.generate import Search
 
     brief = read_brief(brief_file)
     rules = brief_rules(brief)
@@ -119,21 +196,31 @@ def generate_courses(
         raise UsageError(f"-o {out}: this is a file — name a folder")
     search = Search(brief, rules, count=count, seed=seed, max_tries=tries,
                     path=str(out / "generated.yaml"))
-    show, _last = _printer(quiet or json_out)
+    show = _printer(quiet or json_out)
     stopped = None
     try:
-        search.run(minutes, show)  # type: ignore[arg-type]
+        search.run(minutes, show)
     except KeyboardInterrupt:  # Ctrl-C, SIGTERM or SIGHUP: keep what was found
         stopped = stopped_by()
     if sys.stderr.isatty() and not (quiet or json_out):
         sys.stderr.write("\r\x1b[K")
     out.mkdir(parents=True, exist_ok=True)
-    rows = write_boards(search, brief, out, seed)
-    _report(search, rows, brief_file, out, json_out)
+    boards = search.boards()
+    checks: list[BalanceCheck] | None = None
+    raced: list[BalanceCheck] = []
+    if brief.balance is not None and stopped is None:
+        try:
+            boards, checks, raced = balanced(search, brief, seed, check_workers(workers),
+                                             cluster)
+        except KeyboardInterrupt:
+            stopped = stopped_by()
+            boards = []
+    rows = write_boards(search, brief, out, seed, boards, checks)
+    _report(search, rows, brief_file, out, json_out, raced)
     if stopped is not None:
         raise fail(f"interrupted ({stopped[0]}): kept the {len(rows)} board(s) found",
                    stopped[1])
     if len(rows) < count:
-        lines = explain(search)
+        lines = _unmet(search, rows, raced)
         raise fail("\n".join([f"found {len(rows)} of {count} boards — not met:",
                               *(f"  {x}" for x in lines)]), 1)

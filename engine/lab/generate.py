@@ -197,10 +197,11 @@ class Search:
         return self.boards()
 
     def done(self) -> bool:
-        """Enough boards in enough cells, after a first look round the whole grid."""
+        """Enough boards, after a first look round the whole grid, in enough cells (or
+        in what ``5 × explore`` designs filled: some cells of a tight brief stay empty)."""
         p = self.progress
-        return (p.found >= self.count and p.cells >= min(self.count, p.cells_total)
-                and p.tried >= min(self.max_tries, self.explore))
+        return (p.found >= self.count and p.tried >= min(self.max_tries, self.explore)
+                and (p.cells >= min(self.count, p.cells_total) or p.tried >= 5 * self.explore))
 
     def impossible(self) -> list[str]:
         """What the brief asks that no board of this generator can have (before searching)."""
@@ -348,9 +349,9 @@ class Search:
         self.progress.cells = len(self.grid)
         self.progress.found = len(self.grid) + len(self.spare)
 
-    def boards(self) -> list[Board]:
-        """Up to ``count`` boards: the grid's elites (a board of each curve count in turn, each
-        count's cells in order of reserve), then the best spares."""
+    def boards(self, limit: int | None = None) -> list[Board]:
+        """Up to ``count`` (or ``limit``) boards: the grid's elites (a board of each curve
+        count in turn, each count's cells in order of reserve), then the best spares."""
         by_curves: dict[int, list[Board]] = {}
         for c in sorted(self.grid):
             by_curves.setdefault(c[0], []).append(self.grid[c])
@@ -360,7 +361,7 @@ class Search:
                 if by_curves[k]:
                     elites.append(by_curves[k].pop(0))
         spares = sorted(self.spare.values(), key=lambda b: (b.quality, b.hash))
-        return (elites + spares)[: self.count]
+        return (elites + spares)[: self.count if limit is None else limit]
 
 
 def explain(search: Search) -> list[str]:

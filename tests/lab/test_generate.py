@@ -115,3 +115,24 @@ def test_the_command_exits_1_with_the_explanation(tmp_path: Path) -> None:
     assert code == 1
     assert "found 0 of 3 boards — not met:" in output
     assert "cm more than 30 × 20 cm allows" in output
+
+
+@pytest.mark.parametrize(("spread_max", "code"), [(100, 0), (0, 1)])
+def test_a_balance_target_is_verified_on_fresh_races(tmp_path: Path, spread_max: int,
+                                                     code: int) -> None:
+    """Each board kept raced fresh races (10 here: the schema's least) with its spread's
+    interval; a target no board meets is said with the most even board's spread."""
+    text = SMALL + f"balance: {{bots: greedy, spread_max: {spread_max}, races: 10}}\n"
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["course", "generate", str(_brief(tmp_path, text)), "-o",
+                              str(out), "--count", "1", "--tries", "20", "--json"])
+    assert res.exit_code == code, res.output
+    doc = json.loads(res.output.split("\nfound")[0])
+    if code == 0:
+        (row,) = doc["boards"]
+        check = row["balance"]
+        assert check["races"] == 10 and check["met"]
+        assert check["ci_pp"][0] <= check["spread_pp"] <= check["ci_pp"][1]
+    else:
+        assert doc["boards"] == []
+        assert "the most even of the 4 boards raced has a spread of" in doc["unmet"][0]
