@@ -110,6 +110,22 @@ def balanced(search: Search, brief: Brief, seed: int, workers: int, cluster: str
     return kept, checks, raced
 
 
+def _kept(search: Search, seed: int, workers: int, cluster: str | None,
+          stopped: tuple[str, int] | None
+          ) -> tuple[list[Board], list[BalanceCheck] | None, list[BalanceCheck],
+                     tuple[str, int] | None]:
+    """The boards to write (those within the balance target when the brief has one), their
+    checks, every board raced, and what stopped the command (Ctrl-C in the races too)."""
+    if search.brief.balance is None or stopped is not None:
+        return search.boards(), None, [], stopped
+    try:
+        boards, checks, raced = balanced(search, search.brief, seed, check_workers(workers),
+                                         cluster)
+    except KeyboardInterrupt:
+        return [], None, [], stopped_by()
+    return boards, checks, raced, None
+
+
 def _unmet(search: Search, rows: list[dict[str, object]], raced: list[BalanceCheck]
            ) -> list[str]:
     """What kept the search from ``count`` boards: its constraints, then the balance."""
@@ -205,16 +221,7 @@ def generate_courses(
     if sys.stderr.isatty() and not (quiet or json_out):
         sys.stderr.write("\r\x1b[K")
     out.mkdir(parents=True, exist_ok=True)
-    boards = search.boards()
-    checks: list[BalanceCheck] | None = None
-    raced: list[BalanceCheck] = []
-    if brief.balance is not None and stopped is None:
-        try:
-            boards, checks, raced = balanced(search, brief, seed, check_workers(workers),
-                                             cluster)
-        except KeyboardInterrupt:
-            stopped = stopped_by()
-            boards = []
+    boards, checks, raced, stopped = _kept(search, seed, workers, cluster, stopped)
     rows = write_boards(search, brief, out, seed, boards, checks)
     _report(search, rows, brief_file, out, json_out, raced)
     if stopped is not None:
