@@ -201,7 +201,7 @@ def generate_courses(
     each board's figures (or --json). Exit 1, with what could not be met and by how
     much at best, when fewer boards than --count were found.
 
-    Example: avecaesar course generate my-brief.yaml -o boards --count 2 --tries 30
+    Example: avecaesar course generate my-brief.yaml -o boards --count 2 --tries 15
     """
     from avecaesar.engine.lab.brief import brief_rules, read_brief
     from avecaesar.engine.lab.generate import Search

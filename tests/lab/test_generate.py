@@ -136,3 +136,25 @@ def test_a_balance_target_is_verified_on_fresh_races(tmp_path: Path, spread_max:
     else:
         assert doc["boards"] == []
         assert "the most even of the 4 boards raced has a spread of" in doc["unmet"][0]
+
+
+def test_ctrl_c_keeps_the_boards_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A KeyboardInterrupt (what Ctrl-C, SIGTERM and SIGHUP raise: editor/cli/signals.py)
+    in the middle of the search: the boards found so far are written, exit 130."""
+    step = Search.step
+    calls = [0]
+
+    def interrupted(self: Search) -> None:
+        calls[0] += 1
+        if calls[0] > 12:
+            raise KeyboardInterrupt
+        step(self)
+
+    monkeypatch.setattr(Search, "step", interrupted)
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["course", "generate", str(_brief(tmp_path)), "-o", str(out),
+                              "--count", "50"])
+    assert res.exit_code == 130, res.output
+    written = sorted(out.glob("small-oval-*.yaml"))
+    assert written and f"kept the {len(written)} board(s) found" in res.output
+    assert (out / "contact-sheet.svg").is_file()
