@@ -192,6 +192,9 @@ def generate_courses(
     json_out: Annotated[bool, typer.Option("--json", help="Print the boards' figures as "
                                            "JSON instead of the table.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress line.")] = False,
+    from_: Annotated[str | None, typer.Option("--from", help="A course whose pieces the "
+                                              "brief's keep: names are kept as they are.")
+                     ] = None,
     workers: WorkersOpt = 1,
     cluster: ClusterOpt = None,
 ) -> None:
@@ -205,13 +208,14 @@ def generate_courses(
     """
     from avecaesar.engine.lab.brief import brief_rules, read_brief
     from avecaesar.engine.lab.generate import Search
+    from avecaesar.engine.lab.generate_keep import kept_parts
 
     brief = read_brief(brief_file)
     rules = brief_rules(brief)
     if out.exists() and not out.is_dir():
         raise UsageError(f"-o {out}: this is a file — name a folder")
     search = Search(brief, rules, count=count, seed=seed, max_tries=tries,
-                    path=str(out / "generated.yaml"))
+                    path=str(out / "generated.yaml"), kept=kept_parts(brief, from_))
     show = _printer(quiet or json_out)
     stopped = None
     try:

@@ -42,6 +42,7 @@ from avecaesar.engine.data.errors import Problem
 from avecaesar.engine.lab.brief import Brief, Span
 from avecaesar.engine.lab.generate_board import (
     Design,
+    Part,
     close,
     design_yaml,
     gap,
@@ -162,6 +163,7 @@ class Search:
     max_tries: int = 4000
     explore: int = EXPLORE
     path: str = "generated.yaml"
+    kept: tuple[Part, ...] = ()  # pieces of a --from course kept (engine/lab/generate_keep.py)
     rng: random.Random = field(init=False)
     grid: dict[tuple[int, int], Board] = field(default_factory=dict)
     spare: dict[str, Board] = field(default_factory=dict)
@@ -245,12 +247,15 @@ class Search:
     def _fresh(self) -> Design:
         b, rng = self.brief, self.rng
         pieces = b.pieces
+        kept_chicanes = sum(p.of == "chicane" for p in self.kept)
+        kept_walls = sum(p.wall is not None for p in self.kept)
         chicanes = rng.randint(pieces["chicanes"].low, pieces["chicanes"].high)
         walls = rng.randint(pieces["walls"].low, pieces["walls"].high)
         return random_design(rng, b.lanes, b.start_places,
                              rng.randint(self.curves.low, self.curves.high),
                              rng.randint(max(1, b.alley_spaces.low), b.alley_spaces.high),
-                             chicanes, walls)
+                             max(0, chicanes - kept_chicanes), max(0, walls - kept_walls),
+                             self.kept)
 
     def _mutant(self) -> Design:
         """An elite with one change: a curve's inside lane, a side straight, the alley."""

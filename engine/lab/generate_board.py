@@ -29,12 +29,17 @@ MAX_STRAIGHT = 12
 @dataclass(frozen=True)
 class Part:
     """A piece of a side: ``straight`` (its ``length``; ``wall``: the lane pair it walls,
-    or None) or ``chicane`` (one space wide in ``lane``)."""
+    or None), ``chicane`` (one space wide in ``lane``) or ``kept``: a piece of a ``--from``
+    course kept as it is (its spaces per lane ``lens``, its YAML ``text``, its kind ``of``,
+    whether it has a wall)."""
 
     kind: str
     length: int
     lane: int = 0
     wall: int | None = None  # the wall stands between lanes wall and wall + 1
+    lens: tuple[int, ...] = ()
+    text: str = ""
+    of: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,7 +76,7 @@ class Design:
         if kind == "curves":
             return len(self.turns)
         if kind == "chicanes":
-            return sum(p.kind == "chicane" for p in parts)
+            return sum("chicane" in (p.kind, p.of) for p in parts)
         if kind == "walls":
             return sum(p.wall is not None for p in parts)
         return 0
@@ -97,6 +102,8 @@ def _expanded(p: Part, lanes: int) -> list[tuple[str, list[int]]]:
     them again after it."""
     if p.kind == "straight":
         return [("straight", [p.length] * lanes)]
+    if p.kind == "kept":
+        return [(p.of, list(p.lens))]
     far = max(p.lane, lanes - 1 - p.lane)
     funnel = [("section", [1 if abs(k - p.lane) <= r else 0 for k in range(lanes)])
               for r in range(far - 1, 0, -1)]
@@ -256,8 +263,10 @@ def _side(rng: random.Random, lanes: int, chicanes: int, walls: int) -> tuple[Pa
 
 
 def random_design(rng: random.Random, lanes: int, start_places: int, curves: int,
-                  alley: int, chicanes: int, walls: int) -> Design:
-    """A random board of this many curves, chicanes and walls (not yet closed)."""
+                  alley: int, chicanes: int, walls: int, kept: tuple[Part, ...] = ()
+                  ) -> Design:
+    """A random board of this many curves, chicanes and walls (not yet closed), the
+    ``kept`` pieces first on the side after the alley."""
     turns = _turns(rng, curves)
     inner = tuple(max(1, round(t / 45) + rng.randint(-1, 1)) for t in turns)
     extra = tuple(rng.choice((0, 0, 1)) for _ in turns)
@@ -268,13 +277,16 @@ def random_design(rng: random.Random, lanes: int, start_places: int, curves: int
         chic[rng.randrange(n)] += 1
     for _ in range(walls):
         wall[rng.randrange(n)] += 1
-    sides = tuple(_side(rng, lanes, chic[i], wall[i]) for i in range(n))
+    sides = tuple((kept if i == 0 else ()) + _side(rng, lanes, chic[i], wall[i])
+                  for i in range(n))
     caesar = max(1, alley - rng.randint(0, 2))
     return Design(lanes, start_places, rng.randint(1, 3), caesar, alley, turns, inner,
                   extra, sides)
 
 
 def _part_yaml(p: Part, name: str, lanes: int) -> list[str]:
+    if p.kind == "kept":
+        return [f"  - {p.text}"]
     if p.kind == "straight":
         walls = f", walls: [[{p.wall}, {p.wall + 1}]]" if p.wall is not None else ""
         return [f"  - straight: {{name: {name}, length: {p.length}{walls}}}"]

@@ -158,3 +158,22 @@ def test_ctrl_c_keeps_the_boards_found(tmp_path: Path, monkeypatch: pytest.Monke
     written = sorted(out.glob("small-oval-*.yaml"))
     assert written and f"kept the {len(written)} board(s) found" in res.output
     assert (out / "contact-sheet.svg").is_file()
+
+
+def test_from_a_course_the_kept_pieces_stay_as_they_are(tmp_path: Path) -> None:
+    """--from COURSE with keep: each board has the kept pieces as the course has them;
+    a piece that is not there, or that turns, is refused at its line in the brief."""
+    text = SMALL.replace("[60, 45]", "[67, 50]") + "keep: [middle, split]\n"
+    code, output, out = _generate(tmp_path, "--from", "homebrew/rome", "--tries", "100",
+                                  text=text)
+    assert code == 0, output
+    for f in sorted(out.glob("small-oval-*.yaml")):
+        lines = f.read_text().splitlines()
+        assert "  - straight: {name: middle, length: 2}" in lines
+        assert "  - straight: {name: split, length: 1}" in lines
+    for keep, want in [("[midle]", "brief.yaml:9:8: homebrew/rome has no piece 'midle' — did "
+                                   "you mean 'middle'?"),
+                       ("[west]", "brief.yaml:9:8: 'west' cannot be kept: it turns")]:
+        code, output, _out = _generate(tmp_path, "--from", "homebrew/rome",
+                                       text=SMALL + f"keep: {keep}\n")
+        assert code == 2 and want in output, output
