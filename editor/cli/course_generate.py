@@ -31,6 +31,16 @@ def _progress_line(p: Progress) -> str:
             f"{p.cells}/{p.cells_total} · {p.seconds:.0f} s")
 
 
+def _race_printer(done_before: int) -> Callable[[int], None]:
+    """A progress callback for the balance races: races run, on one terminal line."""
+    def show(done: int) -> None:
+        if sys.stderr.isatty():
+            sys.stderr.write(f"\rbalance: races run {done_before + done:,}\x1b[K")
+            sys.stderr.flush()
+
+    return show
+
+
 def _printer(quiet: bool) -> Callable[[Progress], None]:
     """A progress callback that rewrites one line on a terminal (every 0.5 s)."""
     import time
@@ -101,7 +111,7 @@ def balanced(search: Search, brief: Brief, seed: int, workers: int, cluster: str
                 target.write_text(board_text(board, brief, seed, i, target), encoding="utf-8")
                 files.append(str(target))
             verified = verify_balance(files, brief.ruleset, brief.balance, seed, workers,
-                                      cluster)
+                                      cluster, _race_printer(len(raced) * brief.balance.races))
             raced += verified
             for board, check in zip(chunk, verified, strict=True):
                 if check.met and len(kept) < search.count:
@@ -123,6 +133,9 @@ def _kept(search: Search, seed: int, workers: int, cluster: str | None,
                                          cluster)
     except KeyboardInterrupt:
         return [], None, [], stopped_by()
+    finally:
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\x1b[K")
     return boards, checks, raced, None
 
 

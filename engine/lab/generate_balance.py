@@ -12,6 +12,7 @@ engine/lab/paired.py pairs them), so it is conditional on which places were best
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from avecaesar.engine.lab.batch import batch_spec
@@ -51,11 +52,13 @@ def _spec(file: str, ruleset: str, balance: Balance, seed: int) -> SimSpec:
 
 
 def verify_balance(files: list[str], ruleset: str, balance: Balance, seed: int,
-                   workers: int = 1, cluster: str | None = None) -> list[BalanceCheck]:
-    """Each board of ``files`` raced on fresh races and checked against the target; Ctrl-C
-    stops the races (a KeyboardInterrupt: no board is judged on part of its races)."""
+                   workers: int = 1, cluster: str | None = None,
+                   progress: Callable[[int], None] | None = None) -> list[BalanceCheck]:
+    """Each board of ``files`` raced on fresh races and checked against the target
+    (``progress(races done)`` as they finish); Ctrl-C stops the races (a KeyboardInterrupt:
+    no board is judged on part of its races)."""
     specs = [_spec(f, ruleset, balance, seed) for f in files]
-    found, interrupted = run_many(specs, workers, cluster=cluster)
+    found, interrupted = run_many(specs, workers, cluster=cluster, progress=progress)
     if interrupted:
         raise KeyboardInterrupt
     out = []
