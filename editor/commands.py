@@ -89,6 +89,8 @@ COMMANDS: tuple[Command, ...] = (
             "avecaesar.editor.cli.course:diff"),
     Command(("course", "balance"), "Edits that even out the start places, verified.",
             "avecaesar.editor.cli.course_balance:balance_course"),
+    Command(("course", "generate"), "Boards that meet a brief, each one validated.",
+            "avecaesar.editor.cli.course_generate:generate_courses"),
     Command(("course", "list"), "The bundled courses with their figures.",
             "avecaesar.editor.cli.course:list_courses"),
     Command(("course", "dump"), "The compiled lane graph as node-link JSON.",

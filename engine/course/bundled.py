@@ -14,11 +14,12 @@ CCW = "-ccw"
 
 
 def bundled_courses() -> dict[str, Path]:
-    """Bundled course files by id (``edition/name``), module files left out."""
+    """Bundled course files by id (``edition/name``), module files and the briefs the
+    generated courses were made to (``courses/briefs/``, docs/generate.md) left out."""
     found: dict[str, Path] = {}
     for path in sorted(COURSES_DIR.rglob("*.yaml")):
         rel = path.relative_to(COURSES_DIR)
-        if rel.parts[0] == "pieces":
+        if rel.parts[0] in ("pieces", "briefs"):
             continue
         found[rel.with_suffix("").as_posix()] = path
     return found

@@ -26,6 +26,8 @@ FILES = sorted([*ROOT.glob("courses/**/*.yaml"), *ROOT.glob("rulesets/**/*.yaml"
 def _schema_for(path: Path, data: object) -> str:
     if "rulesets" in path.parts:
         return "ruleset.schema.json"
+    if "briefs" in path.parts:
+        return "brief.schema.json"
     if is_house_file(data):
         return "house.schema.json"
     return "course-pieces.schema.json" if "pieces" in path.parts else "course.schema.json"
@@ -42,7 +44,7 @@ def test_the_first_line_names_the_schema_that_validates_the_file(path: Path) -> 
     schema_file = (path.parent / ref).resolve()
     assert schema_file == (SCHEMAS_DIR / _schema_for(path, data)).resolve()
     schema = json.loads(schema_file.read_text(encoding="utf-8"))
-    if schema_file.name in ("ruleset.schema.json", "house.schema.json"):
+    if schema_file.name in ("ruleset.schema.json", "house.schema.json", "brief.schema.json"):
         errors = [e.message for e in jsonschema.Draft202012Validator(schema).iter_errors(data)]
         assert errors == []
 

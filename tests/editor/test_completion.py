@@ -26,7 +26,9 @@ def _bash(words: str) -> list[str]:
 
 @pytest.mark.parametrize(("words", "want"), [
     ("avecaesar race --course dicetree-2022/arena-c", ["dicetree-2022/arena-carthago"]),
-    ("avecaesar play -c homebrew/", ["homebrew/constantinople", "homebrew/rome"]),
+    ("avecaesar play -c homebrew/", ["homebrew/constantinople", "homebrew/four-abreast",
+                                      "homebrew/narrow-neck", "homebrew/rome",
+                                      "homebrew/short-and-tight"]),
     ("avecaesar course validate ravensburger-1989/a-", ["ravensburger-1989/a-blue",
                                                          "ravensburger-1989/a-white"]),
     ("avecaesar course render pro-ludo-2006/circus-m", ["pro-ludo-2006/circus-maximus"]),

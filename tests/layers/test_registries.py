@@ -179,7 +179,8 @@ def test_a_command_answers_help_with_an_example_and_is_listed(command: Command) 
 # interactive or serving: covered by their own tests (marked covers("command:…"))
 NOT_RUN = {"play", "serve"}
 # files a user would have made before running an example
-PREPARED = {"my-variant.yaml": ROOT / "rulesets" / "variants" / "four-hand-cards.yaml"}
+PREPARED = {"my-variant.yaml": ROOT / "rulesets" / "variants" / "four-hand-cards.yaml",
+            "my-brief.yaml": ROOT / "courses" / "briefs" / "short-and-tight.yaml"}
 # examples that work on what another example wrote (``replay`` replays ``race``'s record)
 AFTER = {"replay": "race"}
 RUN = [c for c in COMMANDS if c.name not in NOT_RUN]
