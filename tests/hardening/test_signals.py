@@ -96,8 +96,11 @@ def test_simulate_keeps_a_partial_report(tmp_path: Path, sig: int) -> None:
     _clean(err, tmp_path, {"r.json"})
 
 
-@pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: signal.Signals(s).name)
-def test_a_tournament_keeps_its_finished_races(tmp_path: Path, sig: int) -> None:
+def test_a_tournament_keeps_its_finished_races(tmp_path: Path) -> None:
+    # SIGTERM, what a service manager sends: that every signal ends a command as Ctrl-C
+    # does is the simulate and play tests' (all three signals); the tournament's own part is
+    # the record it keeps (3.5 s of search bots a signal: the three cost 11 s of CPU)
+    sig = signal.SIGTERM
     proc = _start(["tournament", "-r", "2022", "-n", "6", "--bots", "search", "--set",
                    "tournament.races=20", "--courses", "dicetree-2022/arena-carthago",
                    "--record", "t.json"], tmp_path)
