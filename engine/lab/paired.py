@@ -59,9 +59,10 @@ class Difference:
                 "significant": self.significant}
 
 
-def paired_difference(name: str, a: Sequence[float], b: Sequence[float], unit: str = ""
-                      ) -> Difference:
-    """The paired difference of per-race values ``a[i]`` and ``b[i]`` (same races)."""
+def paired_difference(name: str, a: Sequence[float], b: Sequence[float], unit: str = "",
+                      z: float = Z95) -> Difference:
+    """The paired difference of per-race values ``a[i]`` and ``b[i]`` (same races); ``z``:
+    the normal quantile of the interval (95 % two-sided by default)."""
     n = len(a)
     if n != len(b):
         raise ValueError(f"{name}: {len(a)} races against {len(b)}: pair the same races")
@@ -70,7 +71,7 @@ def paired_difference(name: str, a: Sequence[float], b: Sequence[float], unit: s
     mb = sum(b) / n if n else 0.0
     md = sum(d) / n if n else 0.0
     vd = variance(d)
-    half = Z95 * math.sqrt(vd / n) if n else 0.0
+    half = z * math.sqrt(vd / n) if n else 0.0
     independent = variance(list(a)) + variance(list(b))
     efficiency = independent / vd if vd > 0 else (None if independent == 0 else math.inf)
     return Difference(name, ma, mb, md, (md - half, md + half), efficiency, unit)
@@ -129,10 +130,13 @@ RACE_FIGURES: list[tuple[str, PerRace, str]] = [
 ]
 
 
-def compare_summaries(a: Sequence[RaceSummary], b: Sequence[RaceSummary]) -> Comparison:
+def compare_summaries(a: Sequence[RaceSummary], b: Sequence[RaceSummary], z: float = Z95
+                      ) -> Comparison:
     """Pair the two sides' races by index (the races both ran) and difference every figure:
     the spread between start places, then per start place the win rate, mean points and
-    share not finished (the places both sides have), then the per-race figures."""
+    share not finished (the places both sides have), then the per-race figures; ``z``: the
+    normal quantile of every interval (95 % two-sided by default; the assistant's sequential
+    verification widens it for its repeated looks)."""
     by_index = {r.index: r for r in b}
     pairs = [(r, by_index[r.index]) for r in a if r.index in by_index]
     ra = [p[0] for p in pairs]
@@ -140,7 +144,7 @@ def compare_summaries(a: Sequence[RaceSummary], b: Sequence[RaceSummary]) -> Com
     if not pairs:
         return Comparison(0, [])
     places = min(len(ra[0].places), len(rb[0].places))
-    out = [paired_difference("spread", _spread_terms(ra), _spread_terms(rb), "rate")]
+    out = [paired_difference("spread", _spread_terms(ra), _spread_terms(rb), "rate", z)]
     for name, f, unit in [*_place_figures(places), *RACE_FIGURES]:
-        out.append(paired_difference(name, [f(r) for r in ra], [f(r) for r in rb], unit))
+        out.append(paired_difference(name, [f(r) for r in ra], [f(r) for r in rb], unit, z))
     return Comparison(len(pairs), out)

@@ -390,9 +390,12 @@ def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
 
 def run_many(specs: Sequence[SimSpec], workers: int = 1, heat: bool = False,
              progress: Callable[[int], None] | None = None,
-             cluster: str | None = None) -> tuple[list[list[RaceSummary]], bool]:
+             cluster: str | None = None, first: int = 0
+             ) -> tuple[list[list[RaceSummary]], bool]:
     """The race summaries of every spec (each list in race order), run together on one pool
-    of ``workers`` processes or on a Dask cluster, and whether Ctrl-C stopped them.
+    of ``workers`` processes or on a Dask cluster, and whether Ctrl-C stopped them. Each spec
+    races its races ``first`` to ``first + spec.races − 1`` (a verification that grows its
+    races runs the next ones: the design assistant).
 
     Paired comparisons and the design assistant run several specs with the same seed: race
     ``i`` of each is dealt the same cards (common random numbers). One pool for all of them
@@ -407,7 +410,7 @@ def run_many(specs: Sequence[SimSpec], workers: int = 1, heat: bool = False,
     # run (a few hundred bytes of summaries each way); a cluster has higher per-task costs.
     slots, per_slot = (workers, 32) if cluster is None else (64, 8)
     chunk = max(1, min(250, total // (max(1, slots) * per_slot) or 1))
-    jobs = [(k, spec, range(i, min(i + chunk, spec.races)))
+    jobs = [(k, spec, range(first + i, first + min(i + chunk, spec.races)))
             for k, spec in enumerate(specs) for i in range(0, spec.races, chunk)]
     found: list[list[RaceSummary]] = [[] for _ in specs]
     done = [0]
