@@ -192,6 +192,18 @@ def _apply_checked(course: str, edits: tuple[Edit, ...], rules: object) -> None:
                " no new warning, no stale figure")
 
 
+def _write_advice(advice: Advice, json_file: Path | None) -> None:
+    """The advice as text (or JSON on stdout), and as JSON into ``json_file``."""
+    if json_file == Path("-"):
+        typer.echo(json.dumps(advice.to_json(), indent=2))
+        return
+    for line in advice_lines(advice):
+        typer.echo(line)
+    if json_file:
+        write_atomic(json_file, json.dumps(advice.to_json(), indent=2))
+        typer.echo(f"wrote {json_file}")
+
+
 def _stages() -> Callable[[str, int, int], None]:
     """The assistant's progress: each stage's name once, on stderr."""
     shown = {"stage": ""}
@@ -274,14 +286,7 @@ def balance_course(course: CourseOpt, ruleset: RulesetOpt = None, target: Target
     quiet = quiet or json_file == Path("-")
     advice = advise(spec, target / 100, screen, races, processes, cluster,
                     None if quiet else _stages(), max_races)
-    if json_file == Path("-"):
-        typer.echo(json.dumps(advice.to_json(), indent=2))
-    else:
-        for line in advice_lines(advice):
-            typer.echo(line)
-        if json_file:
-            write_atomic(json_file, json.dumps(advice.to_json(), indent=2))
-            typer.echo(f"wrote {json_file}")
+    _write_advice(advice, json_file)
     if apply:
         best = advice.proposals[0] if advice.proposals else None
         if best is None or best.verified is None or best.verified.spread.ci[1] >= 0:
