@@ -156,7 +156,8 @@ def simulate_cmd(ruleset: RulesetOpt, course: CourseOpt, players: PlayersOpt = 6
         # built once: the simulation's own cache of rules and board, which the workers
         # inherit when they fork
         check_players_on(*_setup(_spec_key(side)), players, side.ruleset, side.variants)
-    heat = heat_map is not None or report_file is not None
+    # a comparison always keeps the per-space counts: its JSON carries both sides'
+    heat = heat_map is not None or report_file is not None or other is not None
     with progress_bar(races * len(specs), quiet or json_file == Path("-")) as tick:
         found, interrupted = run_many(specs, check_workers(workers), heat, tick,
                                       cluster=cluster)

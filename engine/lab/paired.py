@@ -32,7 +32,8 @@ from avecaesar.engine.lab.stats import Z95, variance
 if TYPE_CHECKING:
     from avecaesar.engine.lab.summary import RaceSummary
 
-__all__ = ["Comparison", "Difference", "compare_summaries", "paired_difference"]
+__all__ = ["Comparison", "Difference", "compare_summaries", "not_finished",
+           "paired_difference"]
 
 
 @dataclass(frozen=True)
@@ -115,10 +116,25 @@ def _place_figures(places: int) -> list[tuple[str, PerRace, str]]:
     for c in range(places):
         out.append((f"mean points, place {c + 1}",
                     lambda r, c=c: float(r.points[c]), ""))  # type: ignore[misc]
+    # one meaning per name, as the report's start-place table (engine/lab/simulate.py,
+    # PlaceStats): out of cards; disqualified; not finished = either, or still racing when
+    # the race ended
+    for c in range(places):
+        out.append((f"out of cards, place {c + 1}",
+                    lambda r, c=c: float(r.out_of_cards[c]), "rate"))  # type: ignore[misc]
+    for c in range(places):
+        out.append((f"disqualified, place {c + 1}",
+                    lambda r, c=c: float(r.disqualified[c]), "rate"))  # type: ignore[misc]
     for c in range(places):
         out.append((f"not finished, place {c + 1}",
-                    lambda r, c=c: float(not r.finished[c]), "rate"))  # type: ignore[misc]
+                    lambda r, c=c: float(not_finished(r, c)), "rate"))  # type: ignore[misc]
     return out
+
+
+def not_finished(r: RaceSummary, c: int) -> bool:
+    """Whether start place ``c`` did not finish race ``r``: out of cards, disqualified, or
+    still racing when it ended — the one meaning of "not finished" in every report."""
+    return r.out_of_cards[c] or r.disqualified[c] or not r.finished[c]
 
 
 RACE_FIGURES: list[tuple[str, PerRace, str]] = [
@@ -134,7 +150,8 @@ def compare_summaries(a: Sequence[RaceSummary], b: Sequence[RaceSummary], z: flo
                       ) -> Comparison:
     """Pair the two sides' races by index (the races both ran) and difference every figure:
     the spread between start places, then per start place the win rate, mean points and
-    share not finished (the places both sides have), then the per-race figures; ``z``: the
+    shares out of cards, disqualified and not finished (either, or still racing at the end;
+    the places both sides have), then the per-race figures; ``z``: the
     normal quantile of every interval (95 % two-sided by default; the assistant's sequential
     verification widens it for its repeated looks)."""
     by_index = {r.index: r for r in b}

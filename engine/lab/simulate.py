@@ -30,6 +30,7 @@ from avecaesar.engine.lab.balance import (
     skill_table,
     start_rows,
 )
+from avecaesar.engine.lab.paired import not_finished
 from avecaesar.engine.lab.race_loop import race_to_end
 from avecaesar.engine.lab.stats import mean, mean_interval, wilson_interval
 from avecaesar.engine.lab.summary import RaceSummary
@@ -237,7 +238,7 @@ class PlaceStats:
     win_rate: float
     win_ci: tuple[float, float]
     mean_place: float | None
-    not_finished: float  # share out of cards or disqualified
+    not_finished: float  # share out of cards, disqualified or still racing at the end
     out_of_cards: float
     disqualified: float
     mean_reserve: float | None
@@ -331,8 +332,7 @@ def report(spec: SimSpec, summaries: Iterable[RaceSummary], heat: bool = False) 
         reserve = [r.reserve[c] for r in rows if r.reserve[c] is not None]
         ooc = sum(r.out_of_cards[c] for r in rows)
         dq = sum(r.disqualified[c] for r in rows)
-        dnf = sum(1 for r in rows if r.out_of_cards[c] or r.disqualified[c]
-                  or not r.finished[c])
+        dnf = sum(1 for r in rows if not_finished(r, c))
         points = [r.points[c] for r in rows if r.points]
         by_place.append(PlaceStats(
             c + 1, k, wins, wins / k if k else 0.0, wilson_interval(wins, k),
