@@ -80,6 +80,9 @@ def _left_out(a: Advice) -> list[str]:
     if a.wider:
         out.append(f"{a.wider} screened proposals left out: wider for certain on the "
                    "verification races")
+    if a.duplicates:
+        out.append(f"{a.duplicates} screened proposals left out: they race the same races as "
+                   "a better one (the same board by other edits)")
     if a.undecided:
         out.append(f"{a.undecided} screened proposals left out: undecided at "
                    f"{a.verify_cap:,} races (the interval still includes 0)")

@@ -79,6 +79,7 @@ class Proposal:
     report: SimReport | None = None  # the verification races of the edited course
     looks: int = 0  # verification rounds raced
     decided: str = ""  # "narrower", "wider", "undecided" (at the cap) or "no-op"
+    rows: Sequence[RaceSummary] = field(default=(), repr=False)  # its screening races
 
     @property
     def spread(self) -> float:
@@ -118,6 +119,7 @@ class Advice:
     noops: int = 0  # edits left out: their races are the original's, race for race
     undecided: int = 0  # verified up to the cap, the interval still including 0
     wider: int = 0  # verified as wider for certain
+    duplicates: int = 0  # screened races the same as a better proposal's: left out
 
     @property
     def success(self) -> bool:
@@ -139,7 +141,8 @@ class Advice:
                 "closing_pairs": self.closing, "rejected_on_verification": self.rejected,
                 "left_out": {"warning_or_drawing": self.warned, "no_op": self.noops,
                              "undecided_at_cap": self.undecided,
-                             "wider": self.wider},
+                             "wider": self.wider,
+                             "same_races_as_a_better_proposal": self.duplicates},
                 "original_spread": self.original.spread if self.original else None,
                 "success": self.success, "proposals": [p.to_json() for p in self.proposals]}
 
@@ -178,7 +181,8 @@ def _screen(base: SimSpec, groups: list[WhatIf], workers: int, cluster: str | No
     (races the original's, race for race) left out and counted."""
     specs = [base] + [replace(base, edits=_names(w.edits)) for w in groups]
     found, _stopped = run_many(specs, workers, False, progress, cluster)
-    out = [Proposal(w.edits, w.figures, w.warnings, compare_summaries(found[0], rows))
+    out = [Proposal(w.edits, w.figures, w.warnings, compare_summaries(found[0], rows),
+                    rows=rows)
            for w, rows in zip(groups, found[1:], strict=True)
            if not same_races(found[0], rows)]
     return out, len(groups) - len(out)
@@ -307,8 +311,7 @@ def advise(spec: SimSpec, target: float = 0.03, screen: int = 600, verify: int =
                               stage("combining", screen * (len(combos) + 1)))
         pool += more
         advice.noops += noops
-    base_spread = singles[0].screened.spread.a if singles else 1.0
-    chosen = [p for p in sorted(pool, key=_key) if p.screened.spread.b < base_spread][:TOP]
+    chosen = _choose(advice, pool, singles[0].screened.spread.a if singles else 1.0)
     _verify(advice, chosen, workers, cluster, progress)
     kept = [p for p in chosen if p.decided == "narrower"]
     advice.rejected = len(chosen) - len(kept)
@@ -317,6 +320,21 @@ def advise(spec: SimSpec, target: float = 0.03, screen: int = 600, verify: int =
 
 
 VERIFY_SEED = 7919  # added to the seed: the verification races are fresh ones
+
+
+def _choose(advice: Advice, pool: list[Proposal], base_spread: float) -> list[Proposal]:
+    """The best :data:`TOP` screened proposals narrower than the original, each racing
+    other races than the better ones (two edit sets that give the same board race the same
+    races: the one with the fewer edits stays, the other is counted)."""
+    chosen: list[Proposal] = []
+    for p in sorted(pool, key=_key):
+        if len(chosen) == TOP or p.screened.spread.b >= base_spread:
+            break
+        if any(same_races(q.rows, p.rows) for q in chosen):
+            advice.duplicates += 1
+            continue
+        chosen.append(p)
+    return chosen
 
 
 def _decide(p: Proposal, a: list[RaceSummary], b: list[RaceSummary], z: float) -> None:

@@ -160,8 +160,8 @@ class Ladder:
 
     def to_json(self) -> dict[str, object]:
         s = self.spec
-        return {"spec": {"ruleset": s.ruleset, "course": s.course, "players": s.players,
-                         "races": s.races, "seed": s.seed},
+        return {"spec": {**s.__dict__, "variants": list(s.variants),
+                         "settings": dict(s.settings), "bots": list(s.bots)},
                 "model": "openskill PlackettLuce", "rungs": [r.to_json() for r in self.rungs],
                 "all_separated": self.separated}
 

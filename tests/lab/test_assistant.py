@@ -312,3 +312,17 @@ def test_a_later_look_races_the_races_a_longer_run_would() -> None:
     (tail,), _ = run_many([replace(spec, races=4)], first=4)
     assert [r.index for r in tail] == [4, 5, 6, 7]
     assert head + tail == whole
+
+
+def test_two_edit_sets_that_race_the_same_races_take_one_slot() -> None:
+    """Issue 39's Rome run listed two proposals whose fresh races were the same race for
+    race (two edit sets giving one board): the better stays, the other is counted."""
+    a = [_summary(i, 0) for i in range(20)]
+    b = [_summary(i, i % 2) for i in range(20)]
+    c = [_summary(i, 1 - i % 2) for i in range(20)]
+    same, other, twin = (replace(_proposal(a, rows), rows=rows) for rows in (b, c, b))
+    twin = replace(twin, edits=(course_edits(load_course(COURSE))[0],))  # more edits: after
+    advice = assistant.Advice(load_course(COURSE), batch_spec(COURSE, None, None, 1, 1,
+                                                              ("greedy",))[0], 0.03, 0)
+    chosen = assistant._choose(advice, [twin, same, other], 1.0)
+    assert chosen == [same, other] and advice.duplicates == 1
