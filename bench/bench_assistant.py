@@ -7,8 +7,13 @@ prints per course the spread between start places before and after the best veri
 proposal, with the paired difference's interval, and whether it reached the target. At the
 end: the success rate at the target, and (from the same verified figures) at looser ones.
 
+Every listed proposal is then checked (issue 39): it brings no warning and keeps a closed
+drawing closed (recompiled here), its verified interval lies below 0, it is no no-op, and
+— with ``--recheck N`` — it is raced again on N paired races on a seed the tool did not use
+(the tool's seed + 104729), whose interval is printed.
+
 Run: .venv/bin/python bench/bench_assistant.py [--target 3] [--screen 300] [--verify 2000]
-     [--generated 8] [--workers 2] [--courses ID …]
+     [--max-races 8000] [--generated 8] [--workers 2] [--recheck 4000] [--courses ID …]
 """
 
 from __future__ import annotations
@@ -18,11 +23,18 @@ import os
 import random
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from avecaesar.engine.course.bundled import bundled_course_ids
+from avecaesar.engine.course.whatif import drawing_closes
 from avecaesar.engine.lab.assistant import Advice, advise
 from avecaesar.engine.lab.batch import batch_spec
+from avecaesar.engine.lab.edited import _course, edited_course
+from avecaesar.engine.lab.paired import compare_summaries
+from avecaesar.engine.lab.simulate import run_many
+
+RECHECK_SEED = 104729  # added to the tool's seed: races neither screening nor verifying ran
 
 
 def generated(k: int) -> str:
@@ -59,11 +71,36 @@ def best_spread(a: Advice) -> float:
     return min([*spreads, a.original.spread if a.original else 1.0])
 
 
+def check(a: Advice, recheck: int, workers: int) -> list[str]:
+    """Each listed proposal checked as issue 39 asks, and re-raced on a fresh seed."""
+    out = []
+    closed = drawing_closes(_course(a.spec.course).model)
+    for i, p in enumerate(a.proposals, 1):
+        names = [e.description for e in p.edits]
+        edited = edited_course(a.spec.course, names)
+        holds = not p.warnings and (drawing_closes(edited.model) or not closed)
+        v = p.verified
+        below = v is not None and v.spread.ci[1] < 0
+        line = (f"    proposal {i}: warning-free and drawing kept {holds}; interval below 0 "
+                f"{below}; no-op {p.decided == 'no-op'}; {v.races if v else 0} races, "
+                f"{p.looks} looks")
+        if recheck:
+            base = replace(a.spec, races=recheck, seed=a.spec.seed + RECHECK_SEED)
+            found, _ = run_many([base, replace(base, edits=tuple(names))], workers)
+            d = compare_summaries(found[0], found[1]).spread
+            line += (f"; recheck on {recheck} fresh races: {100 * d.diff:+.1f} pp "
+                     f"({100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f})")
+        out.append(line)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", type=float, default=3.0)
     ap.add_argument("--screen", type=int, default=300)
     ap.add_argument("--verify", type=int, default=2000)
+    ap.add_argument("--max-races", type=int, default=None)
+    ap.add_argument("--recheck", type=int, default=0)
     ap.add_argument("--generated", type=int, default=8)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--courses", nargs="*", default=None)
@@ -84,7 +121,7 @@ def main() -> None:
     for kind, course, ruleset in runs:
         t0 = time.perf_counter()
         spec, _notes = batch_spec(course, ruleset, None, 1, 1, ("greedy",))
-        a = advise(spec, target, args.screen, args.verify, args.workers)
+        a = advise(spec, target, args.screen, args.verify, args.workers, cap=args.max_races)
         before = a.original.spread if a.original else 1.0
         after = best_spread(a)
         best = a.proposals[0] if a.proposals else None
@@ -98,6 +135,11 @@ def main() -> None:
         name = course if kind == "bundled" else Path(course).stem
         print(f"{kind:9} {name:40} {100 * before:6.1f}  {100 * after:6.1f}  {interval:>24} "
               f"{len(best.edits) if best else 0:5} {time.perf_counter() - t0:5.0f}", flush=True)
+        print(f"    left out: {a.warned} with a warning or an open drawing, {a.noops} no-ops, "
+              f"{a.wider} wider, {a.undecided} undecided at {a.verify_cap} races; "
+              f"{a.closing} closing pairs screened", flush=True)
+        for line in check(a, args.recheck, args.workers):
+            print(line, flush=True)
     for kind, rows in results.items():
         n = len(rows)
         ok = sum(1 for r in rows if r[2])

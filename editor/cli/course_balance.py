@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from avecaesar.editor.cli.common import (
+    BudgetOpt,
     ClusterOpt,
     HouseOpt,
     QuietOpt,
@@ -30,9 +32,10 @@ from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
     from avecaesar.engine.course.whatif import Edit
+    from avecaesar.engine.data.errors import Problem
     from avecaesar.engine.lab.assistant import Advice, Proposal
 
-__all__ = ["advice_lines", "apply_proposal", "balance_course"]
+__all__ = ["advice_lines", "apply_proposal", "balance_course", "revalidate"]
 
 
 def _rates(rates: list[float]) -> str:
@@ -54,7 +57,8 @@ def _proposal_lines(i: int, p: Proposal, target: float) -> list[str]:
         d = v.spread
         within = "within the target" if p.spread <= target else "not within the target"
         head += (f", {100 * d.diff:+.1f} pp against the original (95 % interval "
-                 f"{100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f}) — {within}")
+                 f"{100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f}, {v.races:,} races, "
+                 f"{p.looks} look{'s' if p.looks > 1 else ''}) — {within}")
     out = [head]
     out += [f"  {_shown(e.file)}:{e.line}: {e.description}" for e in p.edits]
     if p.report is not None:
@@ -62,6 +66,26 @@ def _proposal_lines(i: int, p: Proposal, target: float) -> list[str]:
                    " · reserve " + ", ".join("—" if r is None else str(r)
                                              for r in p.figures.reserve))
     out += [f"  warning: {w}" for w in p.warnings]
+    return out
+
+
+def _left_out(a: Advice) -> list[str]:
+    """What the assistant left out and why, one line each."""
+    out = []
+    if a.warned:
+        out.append(f"{a.warned} edits left out: each brings a warning or opens the drawing")
+    if a.noops:
+        out.append(f"{a.noops} edits left out as no-ops: their races are the original's, "
+                   "race for race")
+    if a.wider:
+        out.append(f"{a.wider} screened proposals left out: wider for certain on the "
+                   "verification races")
+    if a.duplicates:
+        out.append(f"{a.duplicates} screened proposals left out: they race the same races as "
+                   "a better one (the same board by other edits)")
+    if a.undecided:
+        out.append(f"{a.undecided} screened proposals left out: undecided at "
+                   f"{a.verify_cap:,} races (the interval still includes 0)")
     return out
 
 
@@ -77,13 +101,13 @@ def advice_lines(a: Advice) -> list[str]:
     lines.append(f"{a.candidates} edits keep every start place's reserve ≥ {a.reserve} "
                  f"({a.invalid} others break the course or cut a reserve); "
                  + (f"{a.combinations} combinations; " if a.combinations else "")
+                 + (f"{a.closing} pairs that close the drawing again; " if a.closing else "")
                  + f"each screened on {a.screen_races:,} races paired with the original, the "
-                 f"best verified on {a.verify_races:,} fresh paired races")
+                 f"best verified on {a.verify_races:,} fresh paired races, doubled until the "
+                 f"interval leaves 0 out or {a.verify_cap:,} races")
+    lines += _left_out(a)
     if o is not None and o.spread <= a.target:
         lines.append("the course is already within the target")
-    if a.rejected:
-        lines.append(f"{a.rejected} screened proposal{'s' if a.rejected > 1 else ''} did not "
-                     "narrow the spread on the verification races (left out)")
     if not a.proposals:
         lines.append("no edit narrows the spread")
     for i, p in enumerate(a.proposals, 1):
@@ -123,6 +147,66 @@ def apply_proposal(edits: tuple[Edit, ...], rules: object) -> list[str]:
     return out
 
 
+def _problems(files: list[str], rules: object) -> dict[str, list[str]]:
+    """Every course of the files: its errors, warnings and stale figures, as text."""
+    from avecaesar.engine.course.load import load_courses
+    from avecaesar.engine.lab.assistant import OPENS
+
+    def text(p: Problem) -> str:  # a drawing that did not close may miss by another gap
+        return f"{p.severity}: " + (OPENS if p.message.startswith(OPENS) else p.message)
+
+    out: dict[str, list[str]] = {}
+    for file in files:
+        for c in load_courses(file):
+            key = f"{file}:{c.direction}"
+            out[key] = [text(p) for p in c.problems]
+            if not c.errors:
+                figures = c.figures(rules)  # type: ignore[arg-type]
+                out[key] += [text(p) for p in c.rule_problems(figures, rules)]  # type: ignore[arg-type]
+                out[key] += [f"stale figure: {p.message}" for p in c.figure_problems(figures)]
+    return out
+
+
+def revalidate(files: list[str], before: dict[str, list[str]], rules: object) -> list[str]:
+    """What the written files have that they did not have before the edit: an error, a
+    warning (the drawing that no longer closes among them) or a stale figure."""
+    now = _problems(files, rules)
+    return [p for key, found in now.items() for p in found
+            if p not in before.get(key, []) and not p.startswith("info")]
+
+
+def _apply_checked(course: str, edits: tuple[Edit, ...], rules: object) -> None:
+    """Apply the edits, then validate the written files again: anything new (an error, a
+    warning, a stale figure) puts every file back as it was and exits 1."""
+    files = sorted({e.file for e in edits})
+    texts = {f: Path(f).read_text(encoding="utf-8") for f in files}
+    before = _problems(files, rules)
+    apply_proposal(edits, rules)
+    new = revalidate(files, before, rules)
+    if new:
+        for f, text in texts.items():
+            write_atomic(f, text)
+        for p in new:
+            typer.echo(f"--apply: {_shown(files[0])}: the edited file has {p}", err=True)
+        typer.echo("--apply: the written file did not validate as the original did: put "
+                   "back as it was", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"applied proposal 1 to {course}; re-validated {', '.join(map(_shown, files))}:"
+               " no new warning, no stale figure")
+
+
+def _write_advice(advice: Advice, json_file: Path | None) -> None:
+    """The advice as text (or JSON on stdout), and as JSON into ``json_file``."""
+    if json_file == Path("-"):
+        typer.echo(json.dumps(advice.to_json(), indent=2))
+        return
+    for line in advice_lines(advice):
+        typer.echo(line)
+    if json_file:
+        write_atomic(json_file, json.dumps(advice.to_json(), indent=2))
+        typer.echo(f"wrote {json_file}")
+
+
 def _stages() -> Callable[[str, int, int], None]:
     """The assistant's progress: each stage's name once, on stderr."""
     shown = {"stage": ""}
@@ -150,7 +234,11 @@ BotsOpt = Annotated[str, typer.Option(help="Bots per seat, comma-separated, cycl
                     ]
 ScreenOpt = Annotated[int, typer.Option(help="Races to screen each edit with.")]
 RacesOpt = Annotated[int, typer.Option("--races", "-k", help="Races to verify each "
-                                       "proposal with (fresh seeds).")]
+                                       "proposal with at first (fresh seeds).")]
+MaxRacesOpt = Annotated[int | None, typer.Option(
+        "--max-races", help="The most races a proposal is verified on: its races double "
+        "from --races until its interval leaves 0 out (default 4 × --races; --races to "
+        "verify once).")]
 JsonFileOpt = Annotated[Path | None, typer.Option("--json", help="Write the proposals as "
                                                   "JSON here ('-' for stdout).")]
 
@@ -161,11 +249,15 @@ def balance_course(course: CourseOpt, ruleset: RulesetOpt = None, target: Target
                    screen: ScreenOpt = 600, races: RacesOpt = 4000, seed: SeedOpt = 1,
                    workers: WorkersOpt = 0, cluster: ClusterOpt = None,
                    json_file: JsonFileOpt = None, quiet: QuietOpt = False,
-                   house: HouseOpt = None) -> None:
+                   house: HouseOpt = None, max_races: MaxRacesOpt = None,
+                   bot_budget: BudgetOpt = None) -> None:
     """Propose up to three edits — the start grid's order, a lane's length, the alley's
     position, a chicane — that bring the spread of win rates between start places within
     the target, keeping every start place's reserve; each proposal verified by paired
     simulation against the original with its interval, written as file:line edits.
+
+    Strong play is one option away: --bots expert (--bot-budget N: its rollouts per
+    decision).
 
     Example: avecaesar course balance ravensburger-1989/a-blue --screen 20 --races 100
     """
@@ -177,6 +269,9 @@ def balance_course(course: CourseOpt, ruleset: RulesetOpt = None, target: Target
         raise UsageError(f"--target {target}: give the spread to reach in percentage points, "
                          "more than 0 and under 100 (e.g. --target 3)")
     check_counts([("--screen", screen), ("--races", races)], least=10)
+    if max_races is not None and max_races < races:
+        raise UsageError(f"--max-races {max_races}: give at least --races ({races}), the "
+                         "races of the first look")
     processes = check_workers(workers)
     check_output(json_file, "--json")
     if apply and cid_of(course):
@@ -188,24 +283,17 @@ def balance_course(course: CourseOpt, ruleset: RulesetOpt = None, target: Target
                              tuple(variant or ()), tuple(rule_settings(set_).items()),
                              json.dumps(rules_file, sort_keys=True) if rules_file else "",
                              rules_file)
+    spec = replace(spec, bot_budget=bot_budget)
     for note in notes:
         typer.echo(note, err=True)
     quiet = quiet or json_file == Path("-")
     advice = advise(spec, target / 100, screen, races, processes, cluster,
-                    None if quiet else _stages())
-    if json_file == Path("-"):
-        typer.echo(json.dumps(advice.to_json(), indent=2))
-    else:
-        for line in advice_lines(advice):
-            typer.echo(line)
-        if json_file:
-            write_atomic(json_file, json.dumps(advice.to_json(), indent=2))
-            typer.echo(f"wrote {json_file}")
+                    None if quiet else _stages(), max_races)
+    _write_advice(advice, json_file)
     if apply:
         best = advice.proposals[0] if advice.proposals else None
         if best is None or best.verified is None or best.verified.spread.ci[1] >= 0:
             typer.echo("--apply: no proposal narrows the spread for certain (its interval "
                        "leaves out 0); nothing written", err=True)
             raise typer.Exit(1)
-        apply_proposal(best.edits, course_rules(spec))
-        typer.echo(f"applied proposal 1 to {course}")
+        _apply_checked(course, best.edits, course_rules(spec))

@@ -37,11 +37,14 @@ from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
+    from avecaesar.engine.lab.ladder import Ladder
     from avecaesar.engine.lab.paired import Comparison
     from avecaesar.engine.lab.simulate import SimReport, SimSpec
+    from avecaesar.engine.lab.tournament_fairness import TournamentFairness
 
-__all__ = ["compare_spec", "format_comparison", "format_report", "progress_bar", "simulate_cmd",
-           "spec_from_options"]
+__all__ = ["compare_spec", "format_comparison", "format_fairness", "format_ladder",
+           "format_report",
+           "progress_bar", "simulate_cmd", "spec_from_options"]
 
 
 def spec_from_options(ruleset: str, course: str, players: int, races: int, seed: int,
@@ -111,6 +114,16 @@ CompareOpt = Annotated[list[str] | None, typer.Option(
     "bots=, variant= (comma-separated, empty for none), set=key=value; repeat).")]
 ReportOpt = Annotated[Path | None, typer.Option(
     "--report", help="Write the balance report as one self-contained HTML page.")]
+LadderOpt = Annotated[str | None, typer.Option(
+    "--ladder", help="A skill ladder instead: the entrants (bot or bot:budget, "
+    "comma-separated; 'default': " + "random,greedy,search,expert:8,expert:32,expert:128"
+    + ") rated with OpenSkill over --races mixed races on this course, best first, with "
+    "the races behind each rating and whether each rung stands > 2σ above the next.")]
+TournamentOpt = Annotated[bool, typer.Option(
+    "--tournament", help="Fairness over a tournament: --races tournaments of the edition's "
+    "races with its next-race start order, every race on this course; per start place of "
+    "the first race its expected tournament points and tournament win share, and the "
+    "single-race spread as a figure of its own.")]
 
 
 def simulate_cmd(ruleset: RulesetOpt, course: CourseOpt, players: PlayersOpt = 6,
@@ -119,7 +132,8 @@ def simulate_cmd(ruleset: RulesetOpt, course: CourseOpt, players: PlayersOpt = 6
                  json_file: JsonOpt = None, chart: ChartOpt = None, heat_map: HeatOpt = None,
                  quiet: QuietOpt = False, cluster: ClusterOpt = None, house: HouseOpt = None,
                  compare: CompareOpt = None, report_file: ReportOpt = None,
-                 bot_budget: BudgetOpt = None) -> None:
+                 bot_budget: BudgetOpt = None, tournament: TournamentOpt = False,
+                 ladder: LadderOpt = None) -> None:
     """Run many seeded bot races on one course and report balance figures.
 
     With --compare, a second side (another ruleset, course, edited copy or bot line-up)
@@ -137,13 +151,26 @@ def simulate_cmd(ruleset: RulesetOpt, course: CourseOpt, players: PlayersOpt = 6
 
     spec = spec_from_options(ruleset, course, players, races, seed, variant, set_, bots, house,
                              bot_budget)
+    if tournament or ladder:
+        what = "--tournament" if tournament else "--ladder"
+        if compare or chart or heat_map or report_file or cluster or (tournament and ladder):
+            raise UsageError(f"{what} reports its figures as text or --json: leave out "
+                             "--compare, --chart, --heat-map, --report and --cluster "
+                             "(and give --tournament or --ladder, not both)")
+        check_output(json_file, "--json")
+        if ladder:
+            _ladder(spec, ladder, check_workers(workers), json_file)
+        else:
+            _tournament_fairness(spec, check_workers(workers), json_file)
+        return
     other = _checked_options(spec, compare, workers, json_file, chart, heat_map, report_file)
     specs = [spec] if other is None else [spec, other]
     for side in specs:
         # built once: the simulation's own cache of rules and board, which the workers
         # inherit when they fork
         check_players_on(*_setup(_spec_key(side)), players, side.ruleset, side.variants)
-    heat = heat_map is not None or report_file is not None
+    # a comparison always keeps the per-space counts: its JSON carries both sides'
+    heat = heat_map is not None or report_file is not None or other is not None
     with progress_bar(races * len(specs), quiet or json_file == Path("-")) as tick:
         found, interrupted = run_many(specs, check_workers(workers), heat, tick,
                                       cluster=cluster)
@@ -155,6 +182,79 @@ def simulate_cmd(ruleset: RulesetOpt, course: CourseOpt, players: PlayersOpt = 6
     _write_report(spec, report, json_file, chart, heat_map, report_file)
     if report.partial:
         raise typer.Exit(stopped_by()[1])
+
+
+def format_fairness(f: TournamentFairness) -> str:
+    """The tournament figures as text a designer reads."""
+    s = f.spec
+    lo, hi = f.spread_ci
+    slo, shi = f.single_race_spread_ci
+    lines = [f"{f.tournaments} tournaments of {f.races_each} races · {s.players} players · "
+             f"{s.course} every race · ruleset {s.ruleset} · next race: "
+             f"{f.next_start_order.replace('_', ' ')} · bots {','.join(s.bots)} · seed "
+             f"{s.seed}", "",
+             "first-race start  expected points (95% interval)  tournament win share "
+             "(95% interval)  single-race win rate"]
+    for p in f.places:
+        plo, phi = p.points_ci
+        wlo, whi = p.win_ci
+        lines.append(f"{p.place:>16}  {p.points:6.2f} ({plo:6.2f}–{phi:6.2f})        "
+                     f"{p.win_share:6.1%} ({max(0.0, wlo):5.1%}–{min(1.0, whi):5.1%})"
+                     f"             {p.single_race_win_rate:6.1%}")
+    lines += ["",
+              f"tournament spread {100 * f.spread:.1f} percentage points (95% interval "
+              f"{100 * lo:.1f} to {100 * hi:.1f}): the tournament win share of the best "
+              "start place of the first race minus the worst's, over the whole tournament",
+              f"expected points spread {f.points_spread:.2f} ({f.points_spread_ci[0]:.2f} "
+              f"to {f.points_spread_ci[1]:.2f})",
+              f"single-race spread {100 * f.single_race_spread:.1f} percentage points "
+              f"({100 * slo:.1f} to {100 * shi:.1f}): the win rate of a race's best start "
+              f"place minus its worst's, over the {f.tournaments * f.races_each:,} races"]
+    return "\n".join(lines)
+
+
+def format_ladder(lad: Ladder) -> str:
+    """The ladder as text: best first, each rung's rating and the races behind it."""
+    s = lad.spec
+    lines = [f"skill ladder · {s.races:,} mixed races · {s.players} chariots · {s.course} · "
+             f"ruleset {s.ruleset} · seed {s.seed} · OpenSkill Plackett–Luce", "",
+             "rung  entrant        mu     sigma   races   wins   > 2σ above the next"]
+    for k, r in enumerate(lad.rungs, 1):
+        sep = "—" if r.separated is None else ("yes" if r.separated else "NO")
+        lines.append(f"{k:>4}  {r.entrant:<12} {r.mu:6.2f}  {r.sigma:6.2f}  {r.races:6,}  "
+                     f"{r.wins:5,}   {sep}")
+    lines += ["", "every rung separated by more than two standard deviations"
+              if lad.separated else "not every rung is separated: more races would tell"]
+    return "\n".join(lines)
+
+
+def _ladder(spec: SimSpec, text: str, workers: int, json_file: Path | None) -> None:
+    """``--ladder``: the mixed races raced and rated, the ladder written."""
+    from avecaesar.engine.lab.ladder import DEFAULT_LADDER, entrants, ladder, run_ladder_races
+
+    field_ = entrants(DEFAULT_LADDER if text == "default" else text)
+    lad = ladder(spec, field_, run_ladder_races(spec, field_, workers))
+    if json_file == Path("-"):
+        typer.echo(json.dumps(lad.to_json(), indent=2))
+        return
+    typer.echo(format_ladder(lad))
+    if json_file:
+        write_atomic(json_file, json.dumps(lad.to_json(), indent=2))
+        typer.echo(f"wrote {json_file}")
+
+
+def _tournament_fairness(spec: SimSpec, workers: int, json_file: Path | None) -> None:
+    """``--tournament``: the tournaments raced, their figures written."""
+    from avecaesar.engine.lab.tournament_fairness import fairness, run_tournaments
+
+    f = fairness(spec, run_tournaments(spec, spec.races, workers))
+    if json_file == Path("-"):
+        typer.echo(json.dumps(f.to_json(), indent=2))
+        return
+    typer.echo(format_fairness(f))
+    if json_file:
+        write_atomic(json_file, json.dumps(f.to_json(), indent=2))
+        typer.echo(f"wrote {json_file}")
 
 
 def _checked_options(spec: SimSpec, compare: list[str] | None, workers: int,

@@ -7,12 +7,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
-from avecaesar.editor.render.charts import heat_map, histogram, interval_bars
+from avecaesar.editor.render.charts import difference_map, heat_map, histogram, interval_bars
 from avecaesar.engine.lab.paired import Comparison, Difference
 from avecaesar.engine.lab.simulate import SimReport
 
-__all__ = ["PageData", "attrition", "blocked_waiting", "ci_pct", "comparison", "lead_changes",
-           "pct", "pp", "race_length", "seat_advantage", "skill", "start_places"]
+__all__ = ["DEFINITIONS", "PageData", "attrition", "blocked_waiting", "ci_pct", "comparison",
+           "differences", "lead_changes", "pct", "pp", "race_length", "seat_advantage",
+           "skill", "start_places"]
+
+#: what the names of the page mean, one meaning each (the comparison's table and each
+#: side's start-place table use the same per-race definitions: engine/lab/paired.py)
+DEFINITIONS = ("<p class=\"definitions\"><b>out of cards</b>: the chariot had no card left "
+               "before the finish; <b>disqualified</b>: the rules disqualified it; <b>not "
+               "finished</b>: either of the two, or still racing when the race ended.</p>")
 
 
 @dataclass
@@ -26,6 +33,9 @@ class PageData:
     starts: dict[int, int] = field(default_factory=dict)  # space → start place
     comparison: Comparison | None = None
     sides: tuple[str, str] = ("A", "B")  # what each side of a comparison is
+    other: SimReport | None = None  # side B of a comparison (``report`` is side A)
+    other_spaces: dict[int, tuple[tuple[float, float], ...]] = field(default_factory=dict)
+    scoring_note: str = ""  # said when the two sides score differently
 
 
 def pct(x: float, digits: int = 1) -> str:
@@ -74,13 +84,37 @@ def comparison(data: PageData) -> str:
         mark = " ◆" if d.significant else ""
         rows.append([escape(d.name), a, b, diff + mark, eff])
     sa, sb = data.sides
+    note = f'<p class="scoring-note"><b>{escape(data.scoring_note)}</b></p>' \
+        if data.scoring_note else ""
     return (f"<p>A: {escape(sa)}<br>B: {escape(sb)}<br>{c.races:,} paired races: both sides "
             "raced the same deals and seeds. The difference is B − A with its 95 % interval "
             "from the paired races (◆: the interval leaves out 0). <em>independent ×</em>: "
             "how many times more races two independent simulations would need for an "
-            "interval as narrow.</p>"
+            "interval as narrow.</p>" + DEFINITIONS + note
             + _table(["figure", "A", "B", "B − A (95 % interval)", "independent ×"], rows,
                      "comparison"))
+
+
+def differences(data: PageData) -> str:
+    """B − A per space of the blocked turns and the waits, on one scale each (the two sides
+    on the same board only)."""
+    a, b = data.report, data.other
+    if data.comparison is None or b is None or not (a.heat and b.heat) or not data.spaces \
+            or set(data.spaces) != set(data.other_spaces):
+        return ""
+    blocked = difference_map(data.spaces, a.blocked_at, b.blocked_at, a.races, b.races,
+                             what="blocked turns, B − A", starts=data.starts,
+                             cls="difference-map blocked")
+    waited = difference_map(data.spaces, a.waited_at, b.waited_at, a.races, b.races,
+                            what="alley waits, B − A", starts=data.starts,
+                            cls="difference-map waited")
+    return ("<p>Per space, side B's count minus side A's in turns per 100 races, on one "
+            "scale symmetric about 0: red where B has more, blue where A has more, white "
+            "where they are the same. The counts per space of both sides are in the JSON "
+            "(<code>a.spaces</code>, <code>b.spaces</code>).</p>"
+            f'<div class="charts"><figure>{blocked}<figcaption>blocked turns, B − A'
+            f"</figcaption></figure><figure>{waited}<figcaption>alley waits, B − A"
+            "</figcaption></figure></div>")
 
 
 def start_places(data: PageData) -> str:
@@ -90,7 +124,7 @@ def start_places(data: PageData) -> str:
         rows.append([str(p.place) + (" (no player)" if p.ownerless else ""),
                      f"{pct(p.win_rate)} ({ci_pct(p.win_ci)})",
                      f"{p.mean_points:.2f} ({p.points_ci[0]:.2f}–{p.points_ci[1]:.2f})",
-                     pct(p.not_finished),
+                     pct(p.out_of_cards), pct(p.disqualified), pct(p.not_finished),
                      "—" if p.mean_reserve is None else f"{p.mean_reserve:.1f}"])
     even = 1 / len(r.by_place) if r.by_place else 0.0
     wins = interval_bars([(f"place {p.place}", p.win_rate, p.win_ci) for p in r.by_place],
@@ -99,9 +133,10 @@ def start_places(data: PageData) -> str:
                             for p in r.by_place], unit="", cls="mean-points")
     return (f"<p>Spread between start places: <b>{100 * r.spread:.1f} percentage points</b> "
             f"(balance {r.balance:.2f}: 1 − the largest gap in win rate). Dashed line: the "
-            f"even share {pct(even)}; whiskers: 95 % intervals.</p>"
+            f"even share {pct(even)}; whiskers: 95 % intervals.</p>" + DEFINITIONS
             + _table(["start place", "win rate (95 % interval)", "mean points (95 % interval)",
-                      "not finished", "reserve at the finish"], rows)
+                      "out of cards", "disqualified", "not finished", "reserve at the finish"],
+                     rows)
             + f'<div class="charts"><figure>{wins}<figcaption>win rate</figcaption></figure>'
             f"<figure>{points}<figcaption>mean points</figcaption></figure></div>")
 

@@ -6,7 +6,35 @@ from html import escape
 
 from avecaesar.engine.lab.simulate import SimReport
 
-__all__ = ["heat_map", "histogram", "interval_bars", "win_rate_chart"]
+__all__ = ["difference_map", "heat_map", "histogram", "interval_bars", "round_ticks",
+           "win_rate_chart"]
+
+
+def round_ticks(peak: float, most: int = 6) -> list[float]:
+    """Axis ticks from 0 to at least ``peak`` at a round step (1, 2, 2.5 or 5 times a power
+    of ten), at most ``most`` + 1 of them.
+
+    >>> round_ticks(0.17), round_ticks(37)
+    ([0.0, 0.05, 0.1, 0.15, 0.2], [0.0, 10.0, 20.0, 30.0, 40.0])
+    """
+    import math
+
+    if peak <= 0:
+        return [0.0, 1.0]
+    power = 10.0 ** math.floor(math.log10(peak / most))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if peak / (m * power) <= most)
+    count = math.ceil(peak / step - 1e-9)
+    return [round(k * step, 10) for k in range(count + 1)]
+
+
+def _tick_label(v: float, step: float, unit: str) -> str:
+    """A tick's label: as many decimals as its step needs."""
+    if unit == "%":
+        v, step = 100 * v, 100 * step
+    digits = 0 if step >= 1 or step == 0 else (1 if step * 10 >= 1 - 1e-9 else 2)
+    if step * 10 ** digits % 1 > 1e-6 and digits < 2:
+        digits += 1  # 2.5
+    return f"{v:.{digits}f}" + (" %" if unit == "%" else "")
 
 
 def win_rate_chart(report: SimReport, title: str | None = None) -> str:
@@ -71,20 +99,18 @@ def interval_bars(values: list[tuple[str, float, tuple[float, float]]], *, unit:
     w, h = 90 + 70 * len(values), 260
     left, bottom, top = 56, h - 40, 16
     peak = max([hi for _l, _v, (_lo, hi) in values] + [reference or 0.0, 1e-9])
-    scale = peak * 1.1
+    ticks = round_ticks(peak)
+    scale = ticks[-1]
+    step = ticks[1] - ticks[0]
 
     def y(v: float) -> float:
         return bottom - (bottom - top) * max(0.0, v) / scale
 
-    def label(v: float) -> str:
-        return f"{v:.0%}" if unit == "%" else f"{v:.1f}"
-
     out = [_svg_open(w, h, cls), f'<rect width="{w}" height="{h}" fill="white"/>']
-    for k in range(6):
-        v = scale * k / 5
+    for v in ticks:
         out.append(f'<line x1="{left}" x2="{w - 10}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
-                   f'stroke="#ddd"/><text x="{left - 6}" y="{y(v) + 4:.1f}" '
-                   f'text-anchor="end" font-size="10">{label(v)}</text>')
+                   f'stroke="#ddd"/><text class="tick" x="{left - 6}" y="{y(v) + 4:.1f}" '
+                   f'text-anchor="end" font-size="10">{_tick_label(v, step, unit)}</text>')
     if reference is not None:
         out.append(f'<line class="reference" x1="{left}" x2="{w - 10}" y1="{y(reference):.1f}"'
                    f' y2="{y(reference):.1f}" stroke="#555" stroke-dasharray="6 4"/>')
@@ -107,13 +133,15 @@ def histogram(bins: list[tuple[int, int, int]], *, xlabel: str, cls: str = "hist
     """SVG: a histogram of (from, to, count) bins, counts on the left axis."""
     w, h = max(320, 60 + 34 * len(bins)), 230
     left, bottom, top = 50, h - 46, 12
-    peak = max([n for _a, _b, n in bins] + [1])
+    ticks = [t for t in round_ticks(max([n for _a, _b, n in bins] + [1]), 5)]
+    if ticks[1] < 1:
+        ticks = [float(k) for k in range(int(ticks[-1]) + 2)]  # counts: whole numbers
+    peak = ticks[-1]
     out = [_svg_open(w, h, cls), f'<rect width="{w}" height="{h}" fill="white"/>']
-    for k in range(5):
-        v = peak * k / 4
-        yy = bottom - (bottom - top) * k / 4
+    for v in ticks:
+        yy = bottom - (bottom - top) * v / peak
         out.append(f'<line x1="{left}" x2="{w - 8}" y1="{yy:.1f}" y2="{yy:.1f}" stroke="#ddd"/>'
-                   f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" '
+                   f'<text class="tick" x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" '
                    f'font-size="10">{v:.0f}</text>')
     for i, (a, b, n) in enumerate(bins):
         x = left + 4 + 34 * i
@@ -183,4 +211,56 @@ def heat_map(spaces: dict[int, tuple[tuple[float, float], ...]], counts: dict[in
     out.append(f'<text x="20" y="{y0 + 40}" font-size="10" fill="white">{escape(what)}'
                '</text>')
     out.append("</svg>")
+    return "\n".join(out)
+
+
+def _diverging(share: float) -> str:
+    """−1 (deep blue: more on side A) through white (0) to +1 (deep red: more on side B)."""
+    share = min(1.0, max(-1.0, share))
+    if share >= 0:
+        return f"#ff{int(255 - 200 * share):02x}{int(255 - 215 * share):02x}"
+    k = -share
+    return f"#{int(255 - 215 * k):02x}{int(255 - 145 * k):02x}ff"
+
+
+def difference_map(spaces: dict[int, tuple[tuple[float, float], ...]],
+                   a: dict[int, int], b: dict[int, int], races_a: int, races_b: int, *,
+                   what: str, starts: dict[int, int] | None = None,
+                   cls: str = "difference-map") -> str:
+    """SVG: every space coloured by B − A of its count in turns per 100 races, on one
+    scale symmetric about 0 (blue: more on A, white: the same, red: more on B), with a
+    legend. Each polygon carries its difference (``data-difference``, per 100 races)."""
+    if not spaces or not races_a or not races_b:
+        return ""
+    diff = {n: 100 * b.get(n, 0) / races_b - 100 * a.get(n, 0) / races_a for n in spaces}
+    top = max((abs(v) for v in diff.values()), default=0.0)
+    xs = [p[0] for poly in spaces.values() for p in poly]
+    ys = [p[1] for poly in spaces.values() for p in poly]
+    pad, legend = 16, 64
+    width = max(xs) - min(xs) + 2 * pad
+    height = max(ys) - min(ys) + 2 * pad
+    out = [_svg_open(width, height + legend, cls),
+           f'<rect width="{width:.0f}" height="{height + legend:.0f}" fill="#3f6b35"/>']
+    for n, poly in sorted(spaces.items()):
+        v = diff[n]
+        points = " ".join(f"{x - min(xs) + pad:.1f},{max(ys) - y + pad:.1f}" for x, y in poly)
+        out.append(f'<polygon class="space" data-space="{n}" data-difference="{v:.4g}" '
+                   f'points="{points}" fill="{_diverging(v / top if top else 0.0)}" '
+                   f'stroke="#6b4f2a"><title>space {n}: {v:+.2f} turns per 100 races '
+                   "(B − A)</title></polygon>")
+        if starts and n in starts:
+            cx = sum(x for x, _ in poly) / len(poly) - min(xs) + pad
+            cy = max(ys) - sum(y for _, y in poly) / len(poly) + pad
+            out.append(f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" '
+                       f'font-size="12" fill="#1b3a8a">{starts[n]}</text>')
+    y0 = height + 10
+    bar_w = min(260.0, width - 40)
+    for k in range(20):
+        out.append(f'<rect x="{20 + bar_w * k / 20:.1f}" y="{y0}" width="{bar_w / 20 + 0.5:.1f}"'
+                   f' height="12" fill="{_diverging(-1 + (k + 0.5) / 10)}"/>')
+    out.append(f'<text class="scale" x="20" y="{y0 + 26}" font-size="10" fill="white">'
+               f'scale −{top:.1f} (more on A) → 0 → +{top:.1f} (more on B) turns per 100 '
+               "races</text>")
+    out.append(f'<text x="20" y="{y0 + 40}" font-size="10" fill="white">{escape(what)}'
+               "</text></svg>")
     return "\n".join(out)

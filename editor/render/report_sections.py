@@ -40,8 +40,12 @@ _M = "avecaesar.editor.render.balance_sections"
 SECTIONS: tuple[Section, ...] = (
     Section("comparison", "two paired simulations: each figure's difference with its 95 % "
             "interval, and the races pairing saved", f"{_M}:comparison", "Paired comparison"),
+    Section("differences", "two paired simulations on one board: B − A per space of the "
+            "blocked turns and the waits, on one scale", f"{_M}:differences",
+            "Where the two sides differ"),
     Section("start-places", "per start place: win rate and mean points with 95 % intervals, "
-            "not finished, reserve", f"{_M}:start_places", "Start places"),
+            "out of cards, disqualified, not finished, reserve", f"{_M}:start_places",
+            "Start places"),
     Section("seat-advantage", "the first mover's and each start row's win rate per chariot "
             "against the even share", f"{_M}:seat_advantage", "Seat advantage"),
     Section("lead-changes", "lead changes per race with its interval, and the turns lost "

@@ -32,7 +32,8 @@ from avecaesar.engine.lab.stats import Z95, variance
 if TYPE_CHECKING:
     from avecaesar.engine.lab.summary import RaceSummary
 
-__all__ = ["Comparison", "Difference", "compare_summaries", "paired_difference"]
+__all__ = ["Comparison", "Difference", "compare_summaries", "not_finished",
+           "paired_difference"]
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,10 @@ class Difference:
                 "significant": self.significant}
 
 
-def paired_difference(name: str, a: Sequence[float], b: Sequence[float], unit: str = ""
-                      ) -> Difference:
-    """The paired difference of per-race values ``a[i]`` and ``b[i]`` (same races)."""
+def paired_difference(name: str, a: Sequence[float], b: Sequence[float], unit: str = "",
+                      z: float = Z95) -> Difference:
+    """The paired difference of per-race values ``a[i]`` and ``b[i]`` (same races); ``z``:
+    the normal quantile of the interval (95 % two-sided by default)."""
     n = len(a)
     if n != len(b):
         raise ValueError(f"{name}: {len(a)} races against {len(b)}: pair the same races")
@@ -70,7 +72,7 @@ def paired_difference(name: str, a: Sequence[float], b: Sequence[float], unit: s
     mb = sum(b) / n if n else 0.0
     md = sum(d) / n if n else 0.0
     vd = variance(d)
-    half = Z95 * math.sqrt(vd / n) if n else 0.0
+    half = z * math.sqrt(vd / n) if n else 0.0
     independent = variance(list(a)) + variance(list(b))
     efficiency = independent / vd if vd > 0 else (None if independent == 0 else math.inf)
     return Difference(name, ma, mb, md, (md - half, md + half), efficiency, unit)
@@ -114,10 +116,25 @@ def _place_figures(places: int) -> list[tuple[str, PerRace, str]]:
     for c in range(places):
         out.append((f"mean points, place {c + 1}",
                     lambda r, c=c: float(r.points[c]), ""))  # type: ignore[misc]
+    # one meaning per name, as the report's start-place table (engine/lab/simulate.py,
+    # PlaceStats): out of cards; disqualified; not finished = either, or still racing when
+    # the race ended
+    for c in range(places):
+        out.append((f"out of cards, place {c + 1}",
+                    lambda r, c=c: float(r.out_of_cards[c]), "rate"))  # type: ignore[misc]
+    for c in range(places):
+        out.append((f"disqualified, place {c + 1}",
+                    lambda r, c=c: float(r.disqualified[c]), "rate"))  # type: ignore[misc]
     for c in range(places):
         out.append((f"not finished, place {c + 1}",
-                    lambda r, c=c: float(not r.finished[c]), "rate"))  # type: ignore[misc]
+                    lambda r, c=c: float(not_finished(r, c)), "rate"))  # type: ignore[misc]
     return out
+
+
+def not_finished(r: RaceSummary, c: int) -> bool:
+    """Whether start place ``c`` did not finish race ``r``: out of cards, disqualified, or
+    still racing when it ended — the one meaning of "not finished" in every report."""
+    return r.out_of_cards[c] or r.disqualified[c] or not r.finished[c]
 
 
 RACE_FIGURES: list[tuple[str, PerRace, str]] = [
@@ -129,10 +146,14 @@ RACE_FIGURES: list[tuple[str, PerRace, str]] = [
 ]
 
 
-def compare_summaries(a: Sequence[RaceSummary], b: Sequence[RaceSummary]) -> Comparison:
+def compare_summaries(a: Sequence[RaceSummary], b: Sequence[RaceSummary], z: float = Z95
+                      ) -> Comparison:
     """Pair the two sides' races by index (the races both ran) and difference every figure:
     the spread between start places, then per start place the win rate, mean points and
-    share not finished (the places both sides have), then the per-race figures."""
+    shares out of cards, disqualified and not finished (either, or still racing at the end;
+    the places both sides have), then the per-race figures; ``z``: the
+    normal quantile of every interval (95 % two-sided by default; the assistant's sequential
+    verification widens it for its repeated looks)."""
     by_index = {r.index: r for r in b}
     pairs = [(r, by_index[r.index]) for r in a if r.index in by_index]
     ra = [p[0] for p in pairs]
@@ -140,7 +161,7 @@ def compare_summaries(a: Sequence[RaceSummary], b: Sequence[RaceSummary]) -> Com
     if not pairs:
         return Comparison(0, [])
     places = min(len(ra[0].places), len(rb[0].places))
-    out = [paired_difference("spread", _spread_terms(ra), _spread_terms(rb), "rate")]
+    out = [paired_difference("spread", _spread_terms(ra), _spread_terms(rb), "rate", z)]
     for name, f, unit in [*_place_figures(places), *RACE_FIGURES]:
-        out.append(paired_difference(name, [f(r) for r in ra], [f(r) for r in rb], unit))
+        out.append(paired_difference(name, [f(r) for r in ra], [f(r) for r in rb], unit, z))
     return Comparison(len(pairs), out)

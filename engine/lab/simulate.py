@@ -30,6 +30,7 @@ from avecaesar.engine.lab.balance import (
     skill_table,
     start_rows,
 )
+from avecaesar.engine.lab.paired import not_finished
 from avecaesar.engine.lab.race_loop import race_to_end
 from avecaesar.engine.lab.stats import mean, mean_interval, wilson_interval
 from avecaesar.engine.lab.summary import RaceSummary
@@ -237,7 +238,7 @@ class PlaceStats:
     win_rate: float
     win_ci: tuple[float, float]
     mean_place: float | None
-    not_finished: float  # share out of cards or disqualified
+    not_finished: float  # share out of cards, disqualified or still racing at the end
     out_of_cards: float
     disqualified: float
     mean_reserve: float | None
@@ -331,8 +332,7 @@ def report(spec: SimSpec, summaries: Iterable[RaceSummary], heat: bool = False) 
         reserve = [r.reserve[c] for r in rows if r.reserve[c] is not None]
         ooc = sum(r.out_of_cards[c] for r in rows)
         dq = sum(r.disqualified[c] for r in rows)
-        dnf = sum(1 for r in rows if r.out_of_cards[c] or r.disqualified[c]
-                  or not r.finished[c])
+        dnf = sum(1 for r in rows if not_finished(r, c))
         points = [r.points[c] for r in rows if r.points]
         by_place.append(PlaceStats(
             c + 1, k, wins, wins / k if k else 0.0, wilson_interval(wins, k),
@@ -390,9 +390,12 @@ def simulate(spec: SimSpec, workers: int = 1, heat: bool = False,
 
 def run_many(specs: Sequence[SimSpec], workers: int = 1, heat: bool = False,
              progress: Callable[[int], None] | None = None,
-             cluster: str | None = None) -> tuple[list[list[RaceSummary]], bool]:
+             cluster: str | None = None, first: int = 0
+             ) -> tuple[list[list[RaceSummary]], bool]:
     """The race summaries of every spec (each list in race order), run together on one pool
-    of ``workers`` processes or on a Dask cluster, and whether Ctrl-C stopped them.
+    of ``workers`` processes or on a Dask cluster, and whether Ctrl-C stopped them. Each spec
+    races its races ``first`` to ``first + spec.races − 1`` (a verification that grows its
+    races runs the next ones: the design assistant).
 
     Paired comparisons and the design assistant run several specs with the same seed: race
     ``i`` of each is dealt the same cards (common random numbers). One pool for all of them
@@ -407,7 +410,7 @@ def run_many(specs: Sequence[SimSpec], workers: int = 1, heat: bool = False,
     # run (a few hundred bytes of summaries each way); a cluster has higher per-task costs.
     slots, per_slot = (workers, 32) if cluster is None else (64, 8)
     chunk = max(1, min(250, total // (max(1, slots) * per_slot) or 1))
-    jobs = [(k, spec, range(i, min(i + chunk, spec.races)))
+    jobs = [(k, spec, range(first + i, first + min(i + chunk, spec.races)))
             for k, spec in enumerate(specs) for i in range(0, spec.races, chunk)]
     found: list[list[RaceSummary]] = [[] for _ in specs]
     done = [0]

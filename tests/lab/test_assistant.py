@@ -5,20 +5,44 @@ applied with --apply."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import typer
 import yaml
 from typer.testing import CliRunner
 
+from avecaesar.editor.cli.course_balance import (
+    _apply_checked,
+    _problems,
+    apply_proposal,
+    revalidate,
+)
 from avecaesar.editor.cli.figures_update import rewrite_value
 from avecaesar.editor.main import app
 from avecaesar.engine.course.grid_edits import grid_edits, grid_rows, start_order_edit
 from avecaesar.engine.course.load import load_course
-from avecaesar.engine.course.whatif import _recompile, apply_to_data
-from avecaesar.engine.lab.assistant import VERIFY_SEED, advise
+from avecaesar.engine.course.whatif import _recompile, apply_to_data, drawing_closes
+from avecaesar.engine.lab import assistant
+from avecaesar.engine.lab.assistant import (
+    OPENS,
+    VERIFY_SEED,
+    Proposal,
+    _checked,
+    _closing_pairs,
+    _decide,
+    _screen,
+    advise,
+    course_rules,
+    looks,
+    same_races,
+)
 from avecaesar.engine.lab.batch import batch_spec
-from avecaesar.engine.lab.edited import course_edits, edited_course
+from avecaesar.engine.lab.edited import _course, course_edits, edited_course
+from avecaesar.engine.lab.paired import compare_summaries
+from avecaesar.engine.lab.simulate import run_many
+from avecaesar.engine.lab.summary import RaceSummary
 
 runner = CliRunner()
 COURSE = "ravensburger-1989/a-blue"
@@ -72,7 +96,7 @@ def test_every_edit_rewrites_its_file_as_the_model_does(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def small_advice() -> object:
     spec, _ = batch_spec(COURSE, None, None, 1, 1, ("greedy",))
-    return advise(spec, 0.03, screen=16, verify=24, workers=1)
+    return advise(spec, 0.03, screen=16, verify=24, workers=1, cap=48)
 
 
 def test_proposals_are_verified_on_fresh_races(small_advice: object) -> None:
@@ -81,10 +105,16 @@ def test_proposals_are_verified_on_fresh_races(small_advice: object) -> None:
     assert data["screen_races"] == 16 and data["verify_races"] == 24
     assert a.original.spec.seed == 1 + VERIFY_SEED  # type: ignore[attr-defined]
     assert data["candidates"] > 0
+    assert data["verify_cap"] == 48 and data["verify_looks"] == [24, 48]
+    assert a.original.races in (24, 48)  # type: ignore[attr-defined]
     for p in a.proposals:  # type: ignore[attr-defined]
-        assert p.verified.races == 24 and 1 <= len(p.edits) <= 3
-        assert p.verified.spread.diff < 0  # kept: narrower on the fresh races
-        assert p.spread == pytest.approx(a.original.spread + p.verified.spread.diff)
+        assert p.verified.races in (24, 48) and 1 <= len(p.edits) <= 3
+        assert p.verified.races <= a.original.races  # type: ignore[attr-defined]
+        # kept: narrower for certain on the fresh races, the interval below 0
+        assert p.decided == "narrower" and p.verified.spread.ci[1] < 0
+        assert p.spread == pytest.approx(p.verified.spread.a + p.verified.spread.diff)
+        assert p.warnings == [] and drawing_closes(edited_course(COURSE, [
+            e.description for e in p.edits]).model)
         # every place keeps the reserve the course had
         assert min(r for r in p.figures.reserve if r is not None) >= a.reserve
         assert len({e.scope for e in p.edits}) == len(p.edits)
@@ -92,7 +122,7 @@ def test_proposals_are_verified_on_fresh_races(small_advice: object) -> None:
 
 def test_the_advice_is_the_same_on_one_or_two_workers(small_advice: object) -> None:
     spec, _ = batch_spec(COURSE, None, None, 1, 1, ("greedy",))
-    two = advise(spec, 0.03, screen=16, verify=24, workers=2)
+    two = advise(spec, 0.03, screen=16, verify=24, workers=2, cap=48)
     assert two.to_json() == small_advice.to_json()  # type: ignore[attr-defined]
 
 
@@ -101,7 +131,8 @@ def test_the_advice_is_the_same_on_a_dask_cluster(small_advice: object) -> None:
     spec, _ = batch_spec(COURSE, None, None, 1, 1, ("greedy",))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        remote = advise(spec, 0.03, screen=16, verify=24, cluster=cluster.scheduler_address)
+        remote = advise(spec, 0.03, screen=16, verify=24, cluster=cluster.scheduler_address,
+                        cap=48)
     assert remote.to_json() == small_advice.to_json()  # type: ignore[attr-defined]
 
 
@@ -112,7 +143,8 @@ def test_course_balance_applies_the_best_proposal(tmp_path: Path, monkeypatch) -
     assert res.exit_code == 0, res.output
     before = (tmp_path / "mine.yaml").read_text()
     res = runner.invoke(app, ["course", "balance", "mine.yaml", "--ruleset", "1989",
-                              "--screen", "40", "--races", "400", "--workers", "1", "--quiet",
+                              "--screen", "40", "--races", "400", "--max-races", "400",
+                              "--workers", "1", "--quiet",
                               "--json", "out.json", "--apply"])
     data = json.loads((tmp_path / "out.json").read_text())
     if res.exit_code == 1:  # nothing narrowed the spread for certain on these few races
@@ -123,6 +155,7 @@ def test_course_balance_applies_the_best_proposal(tmp_path: Path, monkeypatch) -
     best = data["proposals"][0]
     assert best["verified"]["differences"][0]["ci"][1] < 0
     assert "mine.yaml:" in res.output and "applied proposal 1" in res.output
+    assert "re-validated mine.yaml: no new warning" in res.output
     after = (tmp_path / "mine.yaml").read_text()
     assert after != before
     # the figures were updated: the file validates with no stale figure
@@ -142,6 +175,8 @@ def test_course_balance_applies_the_best_proposal(tmp_path: Path, monkeypatch) -
     (["--apply"], "make an editable copy first"),
     (["--ruleset", "1898"], "unknown ruleset"),
     (["--bots", "gredy"], "did you mean 'greedy'"),
+    (["--races", "100", "--max-races", "50"], "--max-races 50: give at least --races (100)"),
+    (["--bots", "expert", "--bot-budget", "0"], "--bot-budget"),
     (["--cluster", "tcp://127.0.0.1:9", "--screen", "10", "--races", "10"],
      "cannot reach the Dask scheduler"),
 ])
@@ -155,3 +190,139 @@ def test_course_balance_bad_input_is_clear(args: list[str], message: str) -> Non
 def test_course_balance_unknown_course() -> None:
     res = runner.invoke(app, ["course", "balance", "nowhere/none", "--quiet"])
     assert res.exit_code == 2 and "unknown course" in res.output
+
+
+def _summary(i: int, winner: int, chariots: int = 2) -> RaceSummary:
+    places = tuple(1 if c == winner else 2 for c in range(chariots))
+    return RaceSummary(i, places, (True,) * chariots, (False,) * chariots,
+                       (False,) * chariots, (0,) * chariots, 0, 30, 0, 0, 0, "finished",
+                       points=tuple(3 if c == winner else 0 for c in range(chariots)))
+
+
+def _proposal(a: list[RaceSummary], b: list[RaceSummary]) -> Proposal:
+    figures = load_course(COURSE).figures()
+    return Proposal((), figures, [], compare_summaries(a, b))
+
+
+@pytest.mark.parametrize(("winners", "decided"), [
+    ([0] * 40, "no-op"),  # the same races: nothing changed
+    ([0, 1] * 20, "narrower"),  # place 1 won all, now half: the spread 100 → 0 points
+    ([0] * 19 + [1], ""),  # one race changed: the interval still includes 0
+])
+def test_a_look_decides_only_when_the_interval_leaves_0_out(winners: list[int],
+                                                            decided: str) -> None:
+    a = [_summary(i, 0) for i in range(40)]
+    b = [_summary(i, w) for i, w in enumerate(winners)]
+    p = _proposal(a, b)
+    _decide(p, a, b, 1.96)
+    assert p.decided == decided and p.looks == 1
+    # the spread that grew is "wider", never kept
+    _decide(p, b, a, 1.96)
+    assert p.decided == {"no-op": "no-op", "narrower": "wider", "": ""}[decided]
+
+
+def test_looks_double_to_the_cap_with_a_wider_interval() -> None:
+    assert looks(24, 96) == [24, 48, 96] and looks(24, 24) == [24]
+    assert looks(4000, 10000) == [4000, 8000, 10000]
+    # Bonferroni over the looks: 1.96 for one look, wider for more
+    assert assistant._z(1) == pytest.approx(1.959964, abs=1e-5)
+    assert assistant._z(3) == pytest.approx(2.394, abs=1e-3)
+
+
+def test_an_edit_that_opens_the_drawing_is_left_out_or_closed_by_a_partner() -> None:
+    """Every bundled drawing closes; lengthening one straight opens it: the edit says so
+    among its warnings (it was not among them: the proposal's JSON showed none), and the
+    pairs that close it again are closed and warn of nothing."""
+    spec, _ = batch_spec(COURSE, None, None, 1, 1, ("greedy",))
+    rules = course_rules(spec)
+    course = _course(COURSE)
+    assert drawing_closes(course.model)
+    found = [w for e in course_edits(course) if (w := _checked(COURSE, rules, 0, (e,)))]
+    openers = [w for w in found if OPENS in w.warnings]
+    assert openers and all(not w.closes for w in openers)
+    assert all(w.closes for w in found if OPENS not in w.warnings)
+    pairs = _closing_pairs(COURSE, rules, 0, openers)
+    assert pairs and len(pairs) <= assistant.CLOSING_PAIRS
+    for w in pairs:
+        assert w.closes and w.warnings == [] and len(w.edits) == 2
+        assert drawing_closes(edited_course(COURSE, [e.description for e in w.edits]).model)
+
+
+def test_an_edit_that_changes_no_race_is_dropped_as_a_no_op() -> None:
+    """On Arena-Carthago the places within each row of the grid reversed race exactly as
+    before (issue 39: 6,000 paired races identical): screening drops it and counts it."""
+    ref = "dicetree-2022/arena-carthago"
+    spec, _ = batch_spec(ref, None, None, 12, 1, ("greedy",))
+    rules = course_rules(spec)
+    edits = {e.description.split(":")[0]: e for e in course_edits(_course(ref))}
+    within = _checked(ref, rules, 0, (edits["reverse the order within each row of the start "
+                                           "grid"],))
+    reverse = _checked(ref, rules, 0, (edits["reverse the start order (the last place moves "
+                                            "first)"],))
+    assert within is not None and reverse is not None
+    kept, noops = _screen(spec, [within, reverse], 1, None, None)
+    assert noops == 1 and [p.edits for p in kept] == [reverse.edits]
+    assert not same_races(*[[_summary(i, 0) for i in range(3)],
+                            [_summary(i, i % 2) for i in range(3)]])
+
+
+def test_apply_revalidates_and_puts_back_a_file_that_gained_a_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, ["course", "new", "mine.yaml", "--from", COURSE])
+    assert res.exit_code == 0, res.output
+    path = str(tmp_path / "mine.yaml")
+    spec, _ = batch_spec(path, None, None, 1, 1, ("greedy",))
+    rules = course_rules(spec)
+    course = load_course(path)
+    opener = next(e for e in course_edits(course)
+                  if (w := _checked(path, rules, 0, (e,))) is not None and OPENS in w.warnings)
+    before = _problems([path], rules)
+    text = Path(path).read_text()
+    apply_proposal((opener,), rules)
+    assert any(OPENS in p for p in revalidate([path], before, rules))
+    Path(path).write_text(text)
+    # through --apply's own check: the file is put back and the exit is 1
+    with pytest.raises(typer.Exit) as stop:
+        _apply_checked(path, (opener,), rules)
+    assert stop.value.exit_code == 1
+    assert Path(path).read_text() == text
+
+
+def test_strong_bot_balance_is_one_option_away(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--bots expert races the assistant's screening and verification with the expert bot
+    (here one seat of four, at a budget of 1 rollout and one edit, to stay fast)."""
+    real = assistant.course_edits
+    monkeypatch.setattr(assistant, "course_edits", lambda c: [
+        e for e in real(c) if e.description.startswith("reverse the start order")])
+    spec, _ = batch_spec(COURSE, None, None, 1, 1, ("expert", "greedy", "greedy", "greedy"))
+    a = advise(replace(spec, bot_budget=1), 0.03, screen=2, verify=2, cap=2)
+    assert a.original is not None and a.original.skill is not None
+    assert a.to_json()["bots"] == ["expert", "greedy", "greedy", "greedy"]
+    assert [k.name for k in a.original.skill.kinds] == ["expert", "greedy"]
+    assert a.original.skill.kinds[0].races == 2
+
+
+def test_a_later_look_races_the_races_a_longer_run_would() -> None:
+    """Growing the verification from 4 races to 8 runs races 4–7: together they are the
+    8 races one run of 8 gives (race i's seed depends on (seed, i) alone)."""
+    spec, _ = batch_spec(COURSE, None, None, 8, 3, ("greedy",))
+    (whole,), _ = run_many([spec])
+    (head,), _ = run_many([replace(spec, races=4)])
+    (tail,), _ = run_many([replace(spec, races=4)], first=4)
+    assert [r.index for r in tail] == [4, 5, 6, 7]
+    assert head + tail == whole
+
+
+def test_two_edit_sets_that_race_the_same_races_take_one_slot() -> None:
+    """Issue 39's Rome run listed two proposals whose fresh races were the same race for
+    race (two edit sets giving one board): the better stays, the other is counted."""
+    a = [_summary(i, 0) for i in range(20)]
+    b = [_summary(i, i % 2) for i in range(20)]
+    c = [_summary(i, 1 - i % 2) for i in range(20)]
+    same, other, twin = (replace(_proposal(a, rows), rows=rows) for rows in (b, c, b))
+    twin = replace(twin, edits=(course_edits(load_course(COURSE))[0],))  # more edits: after
+    advice = assistant.Advice(load_course(COURSE), batch_spec(COURSE, None, None, 1, 1,
+                                                              ("greedy",))[0], 0.03, 0)
+    chosen = assistant._choose(advice, [twin, same, other], 1.0)
+    assert chosen == [same, other] and advice.duplicates == 1

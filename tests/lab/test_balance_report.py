@@ -3,7 +3,9 @@ HTML page self-contained with every registered section, numbers rounded for peop
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -12,11 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from avecaesar.editor.main import app
-from avecaesar.editor.render.balance_page import balance_page
+from avecaesar.editor.render.balance_page import PAIRED, balance_page
+from avecaesar.editor.render.charts import round_ticks
 from avecaesar.editor.render.report_sections import SECTIONS
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.lab.balance import skill_table, start_rows
-from avecaesar.engine.lab.simulate import RaceSummary, SimSpec, simulate
+from avecaesar.engine.lab.paired import compare_summaries
+from avecaesar.engine.lab.simulate import RaceSummary, SimSpec, report, run_many, simulate
 
 COURSE = "dicetree-2022/hippodrom-constantinople"
 runner = CliRunner()
@@ -80,7 +84,7 @@ def test_the_page_is_self_contained_with_every_section(mixed: object) -> None:
     assert "<script" not in html and "<link" not in html and "src=" not in html
     assert not re.search(r"""(href|url)\s*[=(]\s*["']?https?:""", html)
     for s in SECTIONS:
-        if s.name != "comparison":
+        if s.name not in PAIRED:
             assert f'id="{s.name}"' in html, s.name
     # every number people read is rounded: no 0.8029999999999999
     text = re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
@@ -116,3 +120,89 @@ def test_simulate_report_cli(tmp_path: Path) -> None:
     html = page.read_text()
     assert html.startswith("<!DOCTYPE html>") and 'id="start-places"' in html
     assert 'id="skill"' not in html  # one bot kind: no skill table
+
+
+def _rows(html: str, section: str) -> dict[str, list[str]]:
+    """The first table of a section: its rows' cells by their first cell."""
+    body = re.search(rf'<section id="{section}">(.*?)</section>', html, re.S)
+    assert body is not None, section
+    table = re.search(r"<tbody>(.*?)</tbody>", body.group(1), re.S)
+    assert table is not None
+    out = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", table.group(1), re.S):
+        cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
+        out[cells[0]] = cells[1:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def compared() -> tuple[object, object, str]:
+    """2022 against 2006 rules on one board, greedy and random bots (chariots run out of
+    cards and are disqualified), heat counted."""
+    a = SimSpec("dicetree-2022", COURSE, 6, 40, seed=2, bots=("greedy", "random"))
+    b = SimSpec("pro-ludo-2006", COURSE, 6, 40, seed=2, bots=("greedy", "random"))
+    (ra, rb), _ = run_many([a, b], heat=True)
+    left, right = report(a, ra, True), report(b, rb, True)
+    return left, right, balance_page(left, right, compare_summaries(ra, rb))
+
+
+def test_the_comparison_page_reads_the_same_figure_the_same_everywhere(
+        compared: tuple[object, object, str]) -> None:
+    """Issue 39: "not finished" meant out of cards in the comparison table and out of cards
+    or disqualified in the start-place table. Each name now has one meaning, defined on the
+    page, and each side's start-place table shows the comparison's A or B figure."""
+    a, b, html = compared
+    assert html.count('class="definitions"') == 3  # the comparison and both sides
+    table = _rows(html, "comparison")
+    seen = {"out of cards": 0, "disqualified": 0, "not finished": 0}
+    for side, k, r in (("a", 0, a), ("b", 1, b)):
+        places = _rows(html, f"{side}-start-places")
+        for p in r.by_place:  # type: ignore[attr-defined]
+            row = places[str(p.place)]
+            assert table[f"win rate, place {p.place}"][k] == row[0].split(" (")[0]
+            for col, name in ((2, "out of cards"), (3, "disqualified"), (4, "not finished")):
+                assert table[f"{name}, place {p.place}"][k] == row[col], (side, name, p.place)
+                seen[name] += row[col] != "0.0 %"
+    assert seen["out of cards"] and seen["not finished"]  # the check had something to see
+    for r in (a, b):
+        for p in r.by_place:  # type: ignore[attr-defined]
+            assert p.not_finished >= max(p.out_of_cards, p.disqualified)
+
+
+def test_the_comparison_page_shows_differences_side_by_side(
+        compared: tuple[object, object, str]) -> None:
+    a, b, html = compared
+    # the two sides in one grid, side by side
+    assert re.search(r'<div class="sides"><section class="side" id="side-a">.*'
+                     r'<section class="side" id="side-b">', html, re.S)
+    # B − A per space on one scale: each polygon's difference per 100 races
+    maps = re.findall(r'<svg[^>]*class="difference-map blocked".*?</svg>', html, re.S)
+    assert len(maps) == 1
+    root = ET.fromstring(maps[0])
+    diff = {int(e.get("data-space")): float(e.get("data-difference"))
+            for e in root.iter(f"{SVG}polygon")}
+    for n in set(a.blocked_at) | set(b.blocked_at):  # type: ignore[attr-defined]
+        want = 100 * b.blocked_at.get(n, 0) / b.races - 100 * a.blocked_at.get(n, 0) / a.races  # type: ignore[attr-defined]
+        assert diff[n] == pytest.approx(want, rel=1e-3, abs=1e-3)
+    top = max(abs(v) for v in diff.values())
+    assert f"scale −{top:.1f} (more on A) → 0 → +{top:.1f} (more on B)" in maps[0]
+    # 2022 and 2006 score differently: the page says so above the table
+    assert 'class="scoring-note"' in html and "two scales" in html
+    same = balance_page(a, a, compare_summaries([], []))  # type: ignore[arg-type]
+    assert "scoring-note" not in same
+
+
+def test_axes_are_ticked_at_round_values(compared: tuple[object, object, str]) -> None:
+    html = compared[2]
+    charts = [c for c in re.findall(r"<svg.*?</svg>", html, re.S) if 'class="tick"' in c]
+    assert len(charts) >= 6  # win rate, mean points and race length, on either side
+    for chart in charts:
+        ticks = [float(t.replace(" %", "")) for t in
+                 re.findall(r'<text class="tick"[^>]*>([^<]+)</text>', chart)]
+        steps = {round(y - x, 6) for x, y in itertools.pairwise(ticks)}
+        assert ticks[0] == 0 and len(steps) == 1, ticks  # from 0, evenly
+        step = steps.pop()
+        # 1, 2, 2.5 or 5 times a power of ten (the old axis: 6 %, 12 %, 17 %)
+        assert round(step / 10 ** math.floor(math.log10(step)), 6) in (1, 2, 2.5, 5), ticks
+    assert round_ticks(0.17) == [0.0, 0.05, 0.1, 0.15, 0.2]
+    assert round_ticks(0.06) == [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06]
