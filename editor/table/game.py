@@ -31,7 +31,7 @@ from typing import Any
 
 from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
-from avecaesar.editor.render.lang import catalog, current, reason_text, text
+from avecaesar.editor.render.lang import catalog, current, name_of, reason_text, text
 from avecaesar.editor.table.choices import options, why_not_target
 from avecaesar.editor.table.hand import hand_lines
 from avecaesar.editor.table.messages import say
@@ -474,7 +474,9 @@ class Game:
         view = _worded(view_for(s, mine))
         out: dict[str, Any] = {
             "record": self.path.name if self.path else None,
-            "ruleset": rules_name(self), "ply": s.ply, "over": s.over,
+            "ruleset": rules_name(self), "rules_title": rules_title(self),
+            "course_title": name_of(self.setup.course, self.setup.course_name),
+            "ply": s.ply, "over": s.over,
             "chariots": self._chariots(view["public"]["chariots"]),
             "log": self.log_texts(max(0, len(self.log) - 200)), "humans": self.humans,
             "mine": [LETTERS[c] for c in mine],
@@ -564,3 +566,9 @@ def _worded(view: dict[str, Any]) -> dict[str, Any]:
 def rules_name(game: Game) -> str:
     v = game.setup.rules.variants
     return game.setup.rules.ruleset + (" + " + ", ".join(v) if v else "")
+
+
+def rules_title(game: Game) -> str:
+    """The ruleset and its variants by their titles, in the current language."""
+    rules = game.setup.rules
+    return " + ".join(name_of(x) for x in (rules.ruleset, *rules.variants))

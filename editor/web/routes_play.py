@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from avecaesar.editor.render.board_svg import cached_board
-from avecaesar.editor.render.lang import LANGS, current
+from avecaesar.editor.render.lang import LANGS, current, name_of, text
 from avecaesar.editor.table.game import Game
 from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.requests import field, json_body, off_loop, parse_json
@@ -134,7 +134,7 @@ def links(table: Table, base: str) -> dict[str, Any]:
         if s.bot is None and not table.shared:
             entry["link"] = f"{page}#seat={s.token}"
             entry["qr"] = segno.make(entry["link"], error="m", micro=False).svg_inline(
-                scale=4, title=f"seat {i + 1}: {s.name}")
+                scale=4, title=f"{text('page', 'seat_n', n=i + 1)}: {s.name}")
         seats.append(entry)
     return {"table": table.id, "spectator": page, "host": f"{page}#host={table.host}",
             "seats": seats}
@@ -430,8 +430,11 @@ def record_of(tables: Tables, name: str) -> list[dict[str, Any]]:
 def _summary(storage: Storage, name: str, lines: list[dict[str, Any]], table: str | None
              ) -> dict[str, Any]:
     head = lines[0]
+    rules = (str(head["ruleset"]), *(str(v) for v in head.get("variants") or []))
     return {"record": name, "ruleset": head["ruleset"],
+            "rules_title": " + ".join(name_of(x) for x in rules),
             "course": storage.course_ref(str(head["course"])),
+            "course_title": name_of(str(head["course"])),
             "players": [p["name"] for p in head["players"]],
             "turns": sum(1 for ln in lines if ln["type"] not in ("header", "result")),
             "over": lines[-1]["type"] == "result", "table": table}

@@ -19,6 +19,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from avecaesar.editor.render.lang import name_of
 from avecaesar.editor.web.requests import field
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
 from avecaesar.engine.bots.registry import BOTS, POLICIES
@@ -109,11 +110,14 @@ def catalog() -> dict[str, Any]:
         if e.kind == "variant":
             continue
         line = set(_lineage(e.id))
-        rulesets.append({**e.to_json(), "course": _preselected_course(e.id),
+        rulesets.append({**e.to_json(), "title": name_of(e.id, e.title),
+                         "course": _preselected_course(e.id),
                          "variants": [v.id for v in variants
                                       if "any" in v.applies_to or line & set(v.applies_to)]})
-    return {"rulesets": rulesets, "variants": [v.to_json() for v in variants],
-            "courses": sorted(bundled_courses()),
+    courses = sorted(bundled_courses())
+    return {"rulesets": rulesets,
+            "variants": [{**v.to_json(), "title": name_of(v.id, v.title)} for v in variants],
+            "courses": courses, "course_titles": {c: name_of(c) for c in courses},
             "bots": [{"name": b.name, "doc": b.doc} for b in BOTS],
             "max_course_bytes": MAX_COURSE_BYTES, "max_players": MAX_PLAYERS,
             "max_delay_ms": MAX_DELAY_MS, "confirm_ms": CONFIRM_MS,

@@ -47,7 +47,7 @@ async function setupPage() {
   $("setup").classList.remove("hidden");
   P.catalog = await api("GET", "/api/catalog");
   for (const r of P.catalog.rulesets) $("ruleset").append(el("option", { value: r.id }, r.title));
-  for (const c of P.catalog.courses) $("course").append(el("option", { value: c }, c));
+  for (const c of P.catalog.courses) $("course").append(el("option", { value: c }, (P.catalog.course_titles || {})[c] || c));
   $("ruleset").value = "ravensburger-1989";
   $("ruleset").onchange = chooseRuleset;
   chooseRuleset();
@@ -157,7 +157,7 @@ async function listSaves() {
     const open = s.table
       ? el("a", { href: `/play?table=${encodeURIComponent(s.table)}`, class: "resume" }, t("open_table"))
       : (s.over ? "" : el("button", { type: "button", class: "resume", onclick: () => continueHere(s.record) }, t("continue_here")));
-    tbl.append(el("tr", {}, el("td", {}, s.record), el("td", {}, `${s.ruleset} · ${s.course}`),
+    tbl.append(el("tr", {}, el("td", {}, s.record), el("td", {}, `${s.rules_title || s.ruleset} · ${s.course_title || s.course}`),
       el("td", {}, s.players.join(", ")), el("td", {}, t("turns", { n: s.turns }) + (s.over ? " · " + t("over") : "")),
       el("td", {}, open, " ", el("a", { href: `/replay?record=${encodeURIComponent(s.record)}` }, t("replay")))));
   }
@@ -312,7 +312,7 @@ function render() {
   if (!g.over) { const c = g.chariots[g.turn.chariot]; if (c.pos !== null) Board.mark(P.board, [c.pos], "current"); }
   if (!g.over && g.turn.pending) Board.mark(P.board, g.turn.pending.path, "path");
   renderDeal(g);
-  $("rules-shown").textContent = g.ruleset;
+  $("rules-shown").textContent = `${g.rules_title || g.ruleset} · ${g.course_title || ""}`;
   $("record-link").textContent = g.record;
   $("record-link").href = "/api/saves/" + encodeURIComponent(g.record);
   $("you").textContent = v.you ? t("you_are", { name: v.you.name, n: v.you.seat + 1 })
@@ -330,7 +330,7 @@ function render() {
   const turn = g.turn;
   const mine = mineLetters().includes(turn.letter);
   $("race").dataset.phase = turn.phase;
-  $("turn").textContent = t("to_move", { letter: turn.letter, name: turn.name }) + (mine && turn.human ? ` — ${t("your_turn")}` : "");
+  $("turn").textContent = t(mine && turn.human ? "to_move_you" : "to_move", { letter: turn.letter, name: turn.name });
   renderPending(g, v);
   renderHand(g, mine);
   if (turn.phase === "pending") { $("hand-area").dataset.state = g.can_confirm ? "pending-mine" : "pending"; return; }
