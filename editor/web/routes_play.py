@@ -293,7 +293,7 @@ async def seat_action(request: Request) -> Response:
     if table.seats[i].bot is not None:
         raise BadRequest(say("seat_is_bot", seat=i + 1), 409)
     if bot is not None and bot not in POLICIES:
-        raise BadRequest(f"unknown bot {bot!r}; known: {', '.join(POLICIES)}")
+        raise BadRequest(say("api_unknown_seat_bot", bot=bot, known=", ".join(POLICIES)))
 
     def hand_over() -> None:
         game = table.game
@@ -314,7 +314,7 @@ async def new_race(request: Request) -> Response:
     storage, tables = _storage(request), _tables(request)
     kind = request.path_params["kind"]
     if kind not in ("again", "next-race"):
-        raise BadRequest("a new race is 'again' or 'next-race'", 404)
+        raise BadRequest(say("api_new_race_kind"), 404)
     table = await _table(request)
     if table.role(_token(request))[0] != Role.HOST:
         raise BadRequest(say("host_only"), 403)
@@ -324,11 +324,10 @@ async def new_race(request: Request) -> Response:
         assert game is not None
         if kind == "next-race":
             if table.tournament is None:
-                raise BadRequest("this race is not part of a tournament")
+                raise BadRequest(say("api_not_tournament"))
             tour = tables.tournament(table)
             if tour.races[-1] != table.races[-1] or not game.state.over:
-                raise BadRequest("only the last race of a tournament, once over, has a next "
-                                 "race", 409)
+                raise BadRequest(say("api_last_race_only"), 409)
             name = storage.new_race_name(f"{tour.id}-race{len(tour.races) + 1}")
             nxt = tour.next_game(tables.lines_of, name)
             table.tournament = tour.to_doc()
@@ -419,7 +418,7 @@ def _record(tables: Tables, name: str) -> tuple[list[dict[str, Any]], str | None
         return parse_record(text, name), None
     path = storage.saved_file(name)
     if path is None:
-        raise BadRequest(f"no saved record {name!r}", 404)
+        raise BadRequest(say("api_no_saved", name=name), 404)
     return read_record(path), None
 
 
@@ -478,8 +477,7 @@ def _verify(tables: Tables, name: str) -> dict[str, Any]:
     thread)."""
     lines = record_of(tables, name)
     if lines[-1]["type"] != "result":
-        raise BadRequest("the race is still running: its deal is checked once it is over",
-                         409)
+        raise BadRequest(say("api_still_running"), 409)
     head = lines[0]
     out: dict[str, Any] = {"record": name, "deal": head.get("deal"), "seed": head["seed"]}
     try:
@@ -514,11 +512,10 @@ async def table_of_save(request: Request) -> Response:
     kept = None if owner is None else await anyio.to_thread.run_sync(tables.store.version,
                                                                       owner)
     if kept is not None:
-        raise BadRequest(f"this game is played at table {owner}: open it from its host's "
-                         "device", 409)
+        raise BadRequest(say("api_played_at", owner=owner), 409)
     head = lines[0]
     if lines[-1]["type"] == "result":
-        raise BadRequest("this race is over: watch its replay", 409)
+        raise BadRequest(say("api_race_over"), 409)
 
     def resume() -> tuple[Table, Game]:
         setup = tables.setup_of(head, name)

@@ -252,7 +252,7 @@ class Table:
         """The view of ``role``/``seat`` in ``lang`` (default: the request's language);
         call under the lock (the game must not change meanwhile)."""
         if self.game is None:
-            raise BadRequest("the table is being set up: try again in a moment", 409)
+            raise BadRequest(say("api_being_set_up"), 409)
         lang = lang or current()
         self._tournament_view()
         if role == Role.SEAT and self.shared:
@@ -315,7 +315,7 @@ class Table:
                     except Conflict:
                         continue
                 else:
-                    raise BadRequest("the table is changing too fast: try again", 409)
+                    raise BadRequest(say("api_too_fast"), 409)
             finally:
                 await self.push()
         self.schedule()
@@ -352,7 +352,7 @@ class Table:
         store = tables.store
         now = store.version(self.id)
         if now is None:
-            raise BadRequest(f"no table {self.id!r}", 404)
+            raise BadRequest(say("api_no_table", tid=self.id), 404)
         if now == self.version and self.game is not None:
             return False
         row = store.table(self.id)
@@ -475,7 +475,7 @@ class Tables:
     @staticmethod
     def check_id(tid: str) -> str:
         if not _TABLE_ID.fullmatch(tid):
-            raise BadRequest(f"not a table: {tid!r}", 404)
+            raise BadRequest(say("api_not_table", tid=tid), 404)
         return tid
 
     @staticmethod
