@@ -339,6 +339,26 @@ class Game:
             out.append(entry)
         return out
 
+    def _result(self) -> dict[str, Any]:
+        """The race's result with each chariot's reason in words: the events that decided
+        it (is disqualified, is removed, crashes, finishes), as the log words them without
+        the chariot's name; none: not finished."""
+        game = self.state.game
+        why: dict[int, dict[str, str]] = {}
+        for t in self.log:
+            for e in t["raw"]:
+                if e.kind in _DECIDING and e.chariot is not None:
+                    who = f"{LETTERS[e.chariot]} ({game.names[e.chariot]})"
+                    words = describe(game, e).strip().removeprefix(who).strip()
+                    why.setdefault(e.chariot, {})[e.kind] = words
+        done = outcome(self.state)
+        result: dict[str, Any] = done.to_json()
+        result["placings"] = [
+            {**p.to_json(), "why": "; ".join(why.get(p.chariot, {}).get(k, "") for k in _DECIDING
+                                             if k in why.get(p.chariot, {}))
+             or text("events", "note_not_finished")} for p in done.placings]
+        return result
+
     def policy(self, c: int) -> Policy | None:
         """What moves chariot ``c`` when no person does (None: a person)."""
         seat = self.owner[c]
@@ -483,7 +503,7 @@ class Game:
             "start_places": list(s.game.board.start_places), "private": view["private"],
             "deal": self._deal_view()}
         if s.over:
-            out["result"] = outcome(s).to_json()
+            out["result"] = self._result()
             out["seed"] = self.setup.seed  # the race is over: it may be repeated
             return out
         c = s.turn
@@ -542,6 +562,11 @@ class Game:
                 "wait": any(m.card == 0 for m in moves),
                 "skip": None if moves else (s.legal_moves().skip_reason or "blocked"),
                 "skip_text": None if moves else _skip_words(s.legal_moves().skip_reason)}
+
+
+#: the events that decide a chariot's result (its reason on the end screen)
+#: (what took the chariot out of the placings first)
+_DECIDING = ("disqualified", "removed", "crashed", "finish")
 
 
 def _skip_words(reason: str | None) -> str:

@@ -304,6 +304,8 @@ function renderDeal(g) {
 function render() {
   const v = P.view, g = v.race;
   $("end").classList.toggle("hidden", !g.over);
+  $("hand-area").classList.toggle("hidden", g.over);  // no hand, no undo after the end
+  if (!g.over) P.endShown = null;
   $("race").dataset.ply = g.ply;
   $("race").dataset.turns = g.log.length ? g.log[g.log.length - 1].ply : 0;
   $("race").dataset.role = v.role;
@@ -404,7 +406,7 @@ function renderChariots(g) {
     tbl.append(el("tr", { class: "chariot-row" + (current ? " current" : "") + (mineLetters().includes(c.letter) ? " mine" : ""), "data-letter": c.letter },
       el("td", {}, el("span", { class: "swatch", style: `background:${c.colour}` })),
       el("td", {}, who, current ? el("span", { class: "badge" }, t("current")) : ""),
-      el("td", {}, `${c.lap}/${c.laps}`), el("td", { class: "coin" }, c.alley === "done" ? t("alley_done") : t("alley_todo")),
+      el("td", {}, `${Math.min(c.lap, c.laps)}/${c.laps}`), el("td", { class: "coin" }, c.alley === "done" ? t("alley_done") : t("alley_todo")),
       el("td", { title: help }, six), el("td", { class: "cards" }, String(c.cards)),
       el("td", { class: "points" }, c.to_race === null ? String(c.points_left) : t("points_vs", { points: c.points_left, to: c.to_race })),
       el("td", {}, notes)));
@@ -545,18 +547,32 @@ async function seatToBot(seat, bot) {
 }
 
 // -- the end -----------------------------------------------------------------------------------
+// the winner: the best placed chariot neither disqualified nor removed (placings are best first)
+function winning(result) { return result.placings.find((x) => x.place && !x.disqualified && !x.removed) || null; }
+
+// the end screen's first line: who won (the team, when players drive several chariots)
+function winnerText(result) {
+  if (result.teams && result.teams.length) return t("winner_team", { name: result.teams[0][0], points: result.teams[0][1] });
+  const p = winning(result);
+  if (!p) return t("no_winner");
+  return t("winner", { letter: "ABCDEFGHIJKL"[p.chariot], name: p.name, points: p.points });
+}
+
 function showEnd() {
   const g = P.view.race;
+  if (!P.endShown) { P.endShown = g.record; $("end").scrollIntoView({ block: "start" }); }
   $("turn").textContent = t("race_over");
   $("hand-area").dataset.state = "over";
   const tbl = $("placings");
   tbl.innerHTML = "";
-  tbl.append(el("tr", {}, ...["h_place", "h_chariot", "h_points_won", ""].map((h) => el("th", {}, h ? t(h) : ""))));
-  for (const p of g.result.placings) {
-    const notes = [p.disqualified ? t("disqualified") : "", p.removed ? t("removed") : "", p.finished ? "" : t("not_finished")].filter(Boolean).join(", ");
-    tbl.append(el("tr", { class: "placing" }, el("td", {}, p.place ? `${p.place}.` : "–"),
-      el("td", {}, `${"ABCDEFGHIJKL"[p.chariot]} ${p.name}`), el("td", {}, String(p.points)), el("td", {}, notes)));
+  tbl.append(el("tr", {}, ...["h_place", "h_chariot", "h_points_won", "h_result"].map((h) => el("th", {}, t(h)))));
+  const won = winning(g.result);
+  for (const p of won ? [won, ...g.result.placings.filter((x) => x !== won)] : g.result.placings) {  // the winner first
+    tbl.append(el("tr", { class: "placing" + (p === won ? " winner" : ""), "data-letter": "ABCDEFGHIJKL"[p.chariot] },
+      el("td", {}, p.place ? `${p.place}.` : "–"), el("td", {}, `${"ABCDEFGHIJKL"[p.chariot]} ${p.name}`),
+      el("td", {}, String(p.points)), el("td", { class: "why" }, p.why || "")));
   }
+  $("winner").textContent = winnerText(g.result);
   $("seed-end").textContent = t("seed_was", { seed: g.seed });
   checkDeal(g);
   $("watch").href = "/replay?record=" + encodeURIComponent(g.record);

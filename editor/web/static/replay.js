@@ -36,7 +36,7 @@ function showFrame(i) {
     const st = [{ r: "", f: t("finished"), x: t("removed") }[c.status], c.dq ? t("disqualified") : ""].filter(Boolean).join(", ");
     tbl.append(el("tr", { class: "hand-row" }, el("td", {}, el("span", { class: "swatch", style: `background:${R.data.colours[k]}` })),
       el("td", {}, `${R.data.letters[k]} ${R.data.names[k]}`), el("td", {}, c.pos === null ? "–" : String(c.pos)),
-      el("td", {}, `${c.lap}/${R.data.laps}`), el("td", {}, t(c.coin === "held" ? "rp_coin_held" : "rp_coin_paid")),
+      el("td", {}, `${Math.min(c.lap, R.data.laps)}/${R.data.laps}`), el("td", {}, t(c.coin === "held" ? "rp_coin_held" : "rp_coin_paid")),
       el("td", { class: "hand" }, c.hand ? c.hand.join(" ") : t("rp_cards", { n: c.cards })), el("td", {}, st)));
   });
   const res = $r("result");
