@@ -279,15 +279,17 @@ async def action(request: Request) -> Response:
 
 async def seat_action(request: Request) -> Response:
     """The host hands a person's seat to a bot (``bot``: its name) or takes it back
-    (``bot``: null). A move the person left pending is played first."""
+    (``bot``: null); the seat's own device takes it back too ("I'm back"). A move the
+    person left pending is played first."""
     from avecaesar.engine.bots.registry import POLICIES
 
     data = await json_body(request)
     table = await _table(request)
-    if table.role(_token(request))[0] != Role.HOST:
-        raise BadRequest(say("host_only"), 403)
+    role, own = table.role(_token(request))
     i = field(data, "seat", int)
     bot = field(data, "bot", str, None)
+    if role != Role.HOST and not (role == Role.SEAT and own == i and bot is None):
+        raise BadRequest(say("host_only"), 403)
     if not 0 <= i < len(table.seats):
         raise BadRequest(say("no_seat", seat=i + 1), 404)
     if table.seats[i].bot is not None:
@@ -305,7 +307,7 @@ async def seat_action(request: Request) -> Response:
         table.sink(game, doc=True)
 
     await table.change(hand_over)
-    return JSONResponse(await table.view(Role.HOST, None))
+    return JSONResponse(await table.view(role, own))
 
 
 async def new_race(request: Request) -> Response:

@@ -251,6 +251,7 @@ async function show(v) {
     setZoom(P.follow ? followZoom() : 1);
   }
   render();
+  nudge(v);
   if (P.follow) follow();
 }
 
@@ -319,6 +320,7 @@ function render() {
   $("record-link").href = "/api/saves/" + encodeURIComponent(g.record);
   $("you").textContent = v.you ? t("you_are", { name: v.you.name, n: v.you.seat + 1 })
     : (v.role === "host" ? t("host_here") : t("spectating"));
+  renderStandIn(v);
   renderChariots(g);
   renderLog(g);
   if (P.host) renderSeats(v);
@@ -353,6 +355,29 @@ function render() {
   if (p.skip) { $("skip").classList.remove("hidden"); message(t("forced_skip", { why: p.skip_text || p.skip })); }
 }
 
+// a seat handed to a bot says so on its own device, which can take it back
+function renderStandIn(v) {
+  const seat = v.you && v.table.seats[v.you.seat];
+  const bot = seat && seat.stand_in;
+  $("stand-in").classList.toggle("hidden", !bot || v.race.over);
+  if (bot) $("stand-in-text").textContent = t("bot_for_you", { bot });
+}
+
+// the title of a background tab says when it is this device's turn (and, when allowed, a
+// vibration and a notification, once per turn)
+function nudge(v) {
+  const g = v.race;
+  const mine = !g.over && g.turn.human && g.turn.phase === "choose" && mineLetters().includes(g.turn.letter);
+  const key = mine ? `${g.record}:${g.ply}` : null;
+  document.title = mine && document.hidden ? t("title_your_turn") : P.title;
+  if (!mine || !document.hidden || P.nudged === key) return;
+  P.nudged = key;
+  try { if (navigator.vibrate) navigator.vibrate(200); } catch (e) { /* not on this device */ }
+  try {
+    if (window.Notification && Notification.permission === "granted") new Notification(t("title_your_turn"));
+  } catch (e) { /* no notifications here */ }
+}
+
 // the move waiting to be confirmed: every device sees it; its mover may take it back
 function renderPending(g, v) {
   const box = $("pending");
@@ -374,10 +399,13 @@ function renderHand(g, mine) {
     const group = el("div", { class: "hand-of", "data-letter": letter }, el("span", { class: "hand-letter" }, letter));
     for (const card of hand) {
       const playable = playing && (p.options || []).some((o) => o.card === card);
-      const b = el("button", { type: "button", class: "card" + (playing && P.chosen === card ? " chosen" : ""), "data-card": card,
-        "aria-pressed": String(playing && P.chosen === card), "aria-label": t("card_label", { card }),
-        title: playable ? t("choose_card") : ((p.why || {})[card] || t("no_move_card")) }, String(card));
-      if (playing) b.onclick = () => chooseCard(card); else b.disabled = true;
+      const why = (p.why || {})[card] || t("no_move_card");
+      const b = el("button", { type: "button", class: "card" + (playing && P.chosen === card ? " chosen" : "") + (playing && !playable ? " forbidden" : ""),
+        "data-card": card, "aria-pressed": String(playing && P.chosen === card), "aria-label": t("card_label", { card }),
+        title: playable ? t("choose_card") : why, ...(playing && !playable ? { "aria-disabled": "true" } : {}) }, String(card));
+      if (playing && playable) b.onclick = () => chooseCard(card);
+      else if (playing) b.onclick = () => message(t("forbidden_card", { card, why }), "why-not");  // a tap says why
+      else b.disabled = true;
       group.append(b);
     }
     $("hand").append(group);
@@ -630,7 +658,20 @@ $("confirm").onclick = () => act("confirm");
 $("again").onclick = () => newRace("again");
 $("next-race").onclick = () => newRace("next-race");
 
+// "play this seat on this device": the same page with the seat's #seat=…: open it as that seat
+window.addEventListener("hashchange", () => {
+  if (!P.tid || !new URLSearchParams(location.hash.slice(1)).get("seat")) return;
+  P.version = -1; P.seq = -1; P.epoch = null;
+  openTable(P.tid).catch((e) => message(e.message, "error"));
+});
+document.addEventListener("visibilitychange", () => { if (P.view) nudge(P.view); });
+$("im-back").onclick = async () => {
+  try { await show(await api("POST", `/api/tables/${P.tid}/seat`, { seat: P.view.you.seat, bot: null }, headers())); }
+  catch (e) { message(e.message, "error"); }
+};
+
 (async () => {
+  P.title = document.title;
   await loadText();
   applyText();
   if (params.get("table")) {
