@@ -153,7 +153,7 @@ async def create_table(request: Request) -> Response:
     table = Table(Tables.new_id(), secrets.token_urlsafe(18), options.shared,
                   options.delay_ms, [Seat(p.name, p.bot, secrets.token_urlsafe(18))
                                      for p in form.seats],
-                  confirm_ms=options.confirm_ms, client=client)
+                  confirm_ms=options.confirm_ms, client=client, lobby=options.lobby)
     name = storage.new_race_name(form.seats[0].name)
     deal = "host" if options.practice else "server"
 
@@ -270,11 +270,23 @@ async def action(request: Request) -> Response:
         else {}
     table = await _table(request)
     role, seat = table.role(_token(request))
+    if table.lobby:
+        raise BadRequest(say("lobby_wait"), 409)
     why = await table.change(lambda: _do(table, role, seat, what, data))
     out = dict(await table.view(role, seat))
     if why is not None:
         out["why_not"] = why
     return JSONResponse(out)
+
+
+async def start(request: Request) -> Response:
+    """The host starts a table that waits for its players: every person's seat not online
+    is handed to a greedy bot (its device takes it back with "I'm back")."""
+    table = await _table(request)
+    if table.role(_token(request))[0] != Role.HOST:
+        raise BadRequest(say("host_only"), 403)
+    await table.open_lobby(empty_to_bots=True)
+    return JSONResponse(await table.view(Role.HOST, None))
 
 
 async def seat_action(request: Request) -> Response:
@@ -374,6 +386,8 @@ async def live(ws: WebSocket) -> None:
     try:
         table.subscribers.add(sub)
         await table.online_changed()
+        if table.lobby and table.everyone_here():
+            await table.open_lobby(empty_to_bots=False)
         table.schedule()
         await _pump(ws, sub)
     finally:
@@ -551,6 +565,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/tables/{tid}", get_table),
         Route("/api/tables/{tid}/links", host_links),
         Route("/api/tables/{tid}/seat", seat_action, methods=["POST"]),
+        Route("/api/tables/{tid}/start", start, methods=["POST"]),
         Route("/api/tables/{tid}/race/{kind:str}", new_race, methods=["POST"]),
         Route("/api/tables/{tid}/{action}", action, methods=["POST"]),
         WebSocketRoute("/api/tables/{tid}/live", live),

@@ -70,6 +70,7 @@ class TableOptions:
     tournament: bool
     confirm_ms: int | None = CONFIRM_MS  # a pending move is played by itself after it
     practice: bool = False  # the seed was chosen by a person
+    lobby: bool = False  # the race waits until every person's seat has joined (or the host)
 
 
 @functools.cache
@@ -209,6 +210,9 @@ def parse_setup(data: dict[str, Any], storage: Storage) -> tuple[SetupForm, Tabl
     setup = SetupForm(ruleset, tuple(variants), tuple(overrides.items()),
                       storage.course_path(field(data, "course", str)), seed, tuple(seats),
                       house=_house(data, storage))
-    options = TableOptions(bool(field(data, "shared", bool, False)), delay,
-                           bool(field(data, "tournament", bool, False)), confirm, practice)
+    shared = bool(field(data, "shared", bool, False))
+    waits = bool(field(data, "lobby", bool, False)) and not shared \
+        and any(s.bot is None for s in seats)
+    options = TableOptions(shared, delay, bool(field(data, "tournament", bool, False)),
+                           confirm, practice, waits)
     return setup, options

@@ -110,6 +110,9 @@ class Table:
     #: a pending move is confirmed by itself after this long (ms; None: only when asked)
     confirm_ms: int | None = None
     tournament: dict[str, Any] | None = None  # a tournament's file (tournament.py)
+    #: the race waits for its players: nothing moves until every person's seat has joined
+    #: or the host starts it
+    lobby: bool = False
     client: str = ""  # who set it up (the limits count per client)
     game: Game | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
@@ -152,7 +155,8 @@ class Table:
                 "delay_ms": self.delay_ms, "confirm_ms": self.confirm_ms,
                 "seats": [{"name": s.name, "bot": s.bot, "token": s.token,
                            "stand_in": s.stand_in} for s in self.seats],
-                "races": list(self.races), "tournament": self.tournament}
+                "races": list(self.races), "tournament": self.tournament,
+                "lobby": self.lobby}
 
     def take_doc(self, doc: dict[str, Any]) -> None:
         self.host, self.shared = str(doc["host"]), bool(doc["shared"])
@@ -161,6 +165,7 @@ class Table:
                       for s in doc["seats"]]
         self.races = list(doc["races"])
         self.tournament = doc.get("tournament")
+        self.lobby = bool(doc.get("lobby", False))
 
     @classmethod
     def of_row(cls, row: TableRow) -> Table:
@@ -210,7 +215,7 @@ class Table:
         on = self.online()
         out: dict[str, Any] = {
             "id": self.id, "shared": self.shared, "delay_ms": self.delay_ms,
-            "confirm_ms": self.confirm_ms, "races": len(self.races),
+            "confirm_ms": self.confirm_ms, "races": len(self.races), "lobby": self.lobby,
             "version": self.version, "seq": self.seq, "epoch": self.epoch,
             "seats": [{"seat": i, "name": s.name, "kind": "person" if s.bot is None else "bot",
                        "bot": s.bot, "stand_in": s.stand_in, "online": i in on}
@@ -397,12 +402,33 @@ class Table:
             self.seq += 1
             await self.push()
 
+    def everyone_here(self) -> bool:
+        """Every person's seat has a device connected."""
+        on = self.online()
+        return all(i in on for i, s in enumerate(self.seats) if s.bot is None)
+
+    async def open_lobby(self, empty_to_bots: bool) -> None:
+        """The waiting is over: the race starts (``empty_to_bots``: every person's seat
+        with no device connected is handed to a greedy bot). Kept in the database."""
+        def go() -> None:
+            if not self.lobby:
+                return
+            on = self.online()
+            for i, s in enumerate(self.seats):
+                if empty_to_bots and s.bot is None and i not in on and s.stand_in is None:
+                    s.stand_in = "greedy"
+            self.lobby = False
+            assert self.game is not None
+            self.sync_stand_ins()
+            self.sink(self.game, doc=True)
+        await self.change(go)
+
     # bots and the timer ----------------------------------------------------------------
     def schedule(self) -> None:
         """Step the bots one at a time, each after the step time; confirm a pending move
-        when its time has come."""
+        when its time has come (not while the table waits for its players)."""
         game = self.game
-        if game is None:
+        if game is None or self.lobby:
             return
         p = game.pending
         if p is not None and p.deadline is not None and (self.timer is None

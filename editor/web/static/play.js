@@ -103,7 +103,7 @@ function setupBody() {
   const practice = $("practice-box").open && $("seed").value !== "";
   const body = { ruleset: $("ruleset").value, variants, course: P.course || $("course").value, players,
     house_file: P.house, variant_file: P.variantFile, answers: P.answers,
-    shared: $("mode-shared").checked, delay_ms: Number($("delay").value || 700), tournament: $("tournament").checked,
+    shared: $("mode-shared").checked, lobby: $("lobby").checked && !$("mode-shared").checked, delay_ms: Number($("delay").value || 700), tournament: $("tournament").checked,
     confirm_ms: Math.round(1000 * Number($("confirm-s").value === "" ? 4 : $("confirm-s").value)) };
   if (practice) body.seed = Number($("seed").value);
   return body;
@@ -321,6 +321,7 @@ function render() {
   $("you").textContent = v.you ? t("you_are", { name: v.you.name, n: v.you.seat + 1 })
     : (v.role === "host" ? t("host_here") : t("spectating"));
   renderStandIn(v);
+  renderLobby(v);
   renderChariots(g);
   renderLog(g);
   if (P.host) renderSeats(v);
@@ -332,7 +333,7 @@ function render() {
   $("wait").classList.add("hidden"); $("skip").classList.add("hidden");
   if (g.over) { P.chosen = null; $("pending").classList.add("hidden"); return showEnd(); }
   const turn = g.turn;
-  const mine = mineLetters().includes(turn.letter);
+  const mine = !v.table.lobby && mineLetters().includes(turn.letter);  // a waiting table: nobody moves yet
   $("race").dataset.phase = turn.phase;
   $("turn").textContent = t(mine && turn.human ? "to_move_you" : "to_move", { letter: turn.letter, name: turn.name });
   renderPending(g, v);
@@ -355,6 +356,14 @@ function render() {
   if (p.skip) { $("skip").classList.remove("hidden"); message(t("forced_skip", { why: p.skip_text || p.skip })); }
 }
 
+// a table that waits for its players: who has joined; the host may start it now
+function renderLobby(v) {
+  const people = v.table.seats.filter((s) => s.kind === "person");
+  $("lobby-box").classList.toggle("hidden", !v.table.lobby);
+  $("lobby-start").classList.toggle("hidden", !v.table.lobby || !P.host || v.role !== "host");
+  if (v.table.lobby) $("lobby-text").textContent = t("lobby", { n: people.filter((s) => s.online).length, m: people.length });
+}
+
 // a seat handed to a bot says so on its own device, which can take it back
 function renderStandIn(v) {
   const seat = v.you && v.table.seats[v.you.seat];
@@ -367,7 +376,7 @@ function renderStandIn(v) {
 // vibration and a notification, once per turn)
 function nudge(v) {
   const g = v.race;
-  const mine = !g.over && g.turn.human && g.turn.phase === "choose" && mineLetters().includes(g.turn.letter);
+  const mine = !g.over && !v.table.lobby && g.turn.human && g.turn.phase === "choose" && mineLetters().includes(g.turn.letter);
   const key = mine ? `${g.record}:${g.ply}` : null;
   document.title = mine && document.hidden ? t("title_your_turn") : P.title;
   if (!mine || !document.hidden || P.nudged === key) return;
@@ -665,6 +674,10 @@ window.addEventListener("hashchange", () => {
   openTable(P.tid).catch((e) => message(e.message, "error"));
 });
 document.addEventListener("visibilitychange", () => { if (P.view) nudge(P.view); });
+$("lobby-start").onclick = async () => {
+  try { await show(await api("POST", `/api/tables/${P.tid}/start`, undefined, { "x-table-token": P.host })); }
+  catch (e) { message(e.message, "error"); }
+};
 $("im-back").onclick = async () => {
   try { await show(await api("POST", `/api/tables/${P.tid}/seat`, { seat: P.view.you.seat, bot: null }, headers())); }
   catch (e) { message(e.message, "error"); }
