@@ -153,7 +153,8 @@ async def create_table(request: Request) -> Response:
     table = Table(Tables.new_id(), secrets.token_urlsafe(18), options.shared,
                   options.delay_ms, [Seat(p.name, p.bot, secrets.token_urlsafe(18))
                                      for p in form.seats],
-                  confirm_ms=options.confirm_ms, client=client, lobby=options.lobby)
+                  confirm_ms=options.confirm_ms, client=client, lobby=options.lobby,
+                  turn_s=options.turn_s)
     name = storage.new_race_name(form.seats[0].name)
     deal = "host" if options.practice else "server"
 

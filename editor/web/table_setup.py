@@ -38,6 +38,7 @@ ASKED = "house rule: asked at the table"
 MAX_DELAY_MS = 10_000
 #: the longest a chosen move waits for its confirmation before it is played by itself (ms)
 MAX_CONFIRM_MS = 60_000
+MAX_TURN_S = 3600  # the longest turn clock (s)
 #: a move waits this long by default (the page's setup), long enough to take it back
 CONFIRM_MS = 4_000
 #: a seed the server draws is below this (2**53: a device's JavaScript reads it exactly)
@@ -71,6 +72,7 @@ class TableOptions:
     confirm_ms: int | None = CONFIRM_MS  # a pending move is played by itself after it
     practice: bool = False  # the seed was chosen by a person
     lobby: bool = False  # the race waits until every person's seat has joined (or the host)
+    turn_s: int | None = None  # the turn clock: a person's turn not chosen by then, to a bot
 
 
 @functools.cache
@@ -213,6 +215,9 @@ def parse_setup(data: dict[str, Any], storage: Storage) -> tuple[SetupForm, Tabl
     shared = bool(field(data, "shared", bool, False))
     waits = bool(field(data, "lobby", bool, False)) and not shared \
         and any(s.bot is None for s in seats)
+    clock = field(data, "turn_s", int, None)
+    if clock is not None and not 1 <= clock <= MAX_TURN_S:
+        raise BadRequest(say("api_turn_s", most=MAX_TURN_S))
     options = TableOptions(shared, delay, bool(field(data, "tournament", bool, False)),
-                           confirm, practice, waits)
+                           confirm, practice, waits, clock)
     return setup, options

@@ -106,6 +106,7 @@ function setupBody() {
     shared: $("mode-shared").checked, lobby: $("lobby").checked && !$("mode-shared").checked, delay_ms: Number($("delay").value || 700), tournament: $("tournament").checked,
     confirm_ms: Math.round(1000 * Number($("confirm-s").value === "" ? 4 : $("confirm-s").value)) };
   if (practice) body.seed = Number($("seed").value);
+  if ($("turn-s").value !== "") body.turn_s = Number($("turn-s").value);
   return body;
 }
 
@@ -322,6 +323,7 @@ function render() {
     : (v.role === "host" ? t("host_here") : t("spectating"));
   renderStandIn(v);
   renderLobby(v);
+  tick();
   renderChariots(g);
   renderLog(g);
   if (P.host) renderSeats(v);
@@ -355,6 +357,17 @@ function render() {
   if (p.wait) $("wait").classList.remove("hidden");
   if (p.skip) { $("skip").classList.remove("hidden"); message(t("forced_skip", { why: p.skip_text || p.skip })); }
 }
+
+// the turn clock: the seconds the person to move has left (the server hands the seat to a
+// bot when they run out)
+function tick() {
+  const end = P.view && !P.view.race.over && P.view.table.clock;
+  $("clock").classList.toggle("hidden", !end);
+  if (!end) return;
+  const left = Math.max(0, Math.ceil(end - Date.now() / 1000));
+  $("clock").textContent = t("clock_left", { name: P.view.race.turn.name, s: left });
+}
+setInterval(tick, 1000);
 
 // a table that waits for its players: who has joined; the host may start it now
 function renderLobby(v) {

@@ -176,3 +176,36 @@ def test_a_table_waits_in_its_lobby_until_its_players_are_here(tmp_path) -> None
         # without "lobby" the race starts at once, as before
         plain = c.post("/api/tables", json={**setup, "lobby": False}).json()
         assert not plain["view"]["table"]["lobby"]
+
+
+def test_a_turn_clock_that_runs_out_hands_the_seat_to_its_bot(tmp_path) -> None:
+    """The host's turn clock: a person who has not chosen when it runs out has their seat
+    handed to a greedy bot, which moves; every device sees the clock's end meanwhile."""
+    import time
+
+    from starlette.testclient import TestClient
+
+    from avecaesar.editor.web.app import create_app
+
+    with TestClient(create_app(tmp_path), base_url="http://127.0.0.1") as c:
+        r = c.post("/api/tables", json={"turn_s": 0, "players": [{"name": "Ada", "bot": None}],
+                                        "ruleset": "dicetree-2022",
+                                        "course": "dicetree-2022/arena-carthago"})
+        assert r.status_code == 400 and "turn_s" in r.json()["error"]
+        out = c.post("/api/tables", json={
+            "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 4,
+            "delay_ms": 0, "confirm_ms": None, "turn_s": 1,
+            "players": [{"name": "Ada", "bot": None}, {"name": "Bea", "bot": None}]}).json()
+        tid = out["table"]
+        view = c.get(f"/api/tables/{tid}").json()
+        assert view["table"]["turn_s"] == 1 and view["table"]["clock"] > time.time()
+        seat = view["race"]["turn"]["seat"]
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            view = c.get(f"/api/tables/{tid}").json()
+            if view["race"]["ply"] > 0:
+                break
+            time.sleep(0.05)
+        assert view["race"]["ply"] > 0, "the clock ran out and nobody moved"
+        assert view["table"]["seats"][seat]["stand_in"] == "greedy"
+        assert view["race"]["log"][0]["events"]  # the bot's move, in the log
