@@ -75,9 +75,9 @@ def _has(word: str, text: str) -> bool:
 
 
 def _english_left(d) -> list[str]:
-    # a file name, a command one types (in brackets, with its --option), a rulebook's citation
-    shown = re.sub(r"\S+\.jsonl|\([^()\n]*--[^()\n]*\)|rulebook \([A-Z]{2}\)[^\n]*", " ",
-                   _shown(d))
+    # a link, a file name, a command one types (in brackets, with its --option), a citation
+    shown = re.sub(r"https?://\S+|\S+\.jsonl|\([^()\n]*--[^()\n]*\)"
+                   r"|rulebook \([A-Z]{2}\)[^\n]*", " ", _shown(d))
     return sorted({w for w in ENGLISH if _has(w, shown)})
 
 
@@ -86,7 +86,7 @@ def test_every_page_in_german_shows_no_english_word(live_server, browser) -> Non
     no word of the English list is left (the text, the menus, tooltips, placeholders)."""
     created = httpx.post(live_server.url + "/api/tables", json={
         "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 2,
-        "delay_ms": 0, "players": [{"name": "Clara", "bot": None},
+        "delay_ms": 0, "turn_s": 600, "players": [{"name": "Clara", "bot": None},
                                    {"name": "Dario", "bot": "greedy"},
                                    {"name": "Emil", "bot": "greedy"}]}).json()
     bots = httpx.post(live_server.url + "/api/tables", json={
@@ -94,13 +94,18 @@ def test_every_page_in_german_shows_no_english_word(live_server, browser) -> Non
         "delay_ms": 0, "players": [{"name": "Ada", "bot": "greedy"},
                                    {"name": "Bea", "bot": "greedy"},
                                    {"name": "Cleo", "bot": "greedy"}]}).json()
+    lobby = httpx.post(live_server.url + "/api/tables", json={
+        "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 3,
+        "lobby": True, "players": [{"name": "Ida", "bot": None}, {"name": "Jan", "bot": None}]
+    }).json()
     d = browser
     d.set_window_size(1280, 800)
     d.get(live_server.url + "/play")
     d.execute_script("localStorage.setItem('avecaesar-lang', 'de')")
     try:
         over = f"{live_server.url}/play?table={bots['table']}"
-        pages = [("/play", "#ruleset option"), (created["seats"][0]["link"], "#hand .card"),
+        pages = [("/play", "#ruleset option"), (created["seats"][0]["link"], "#clock:not(.hidden)"),
+                 (lobby["host"], "#lobby-start:not(.hidden)"),
                  (over, "#placings .placing"), ("/replay", "#records a.record"),
                  ("/replay?record=" + bots["view"]["race"]["record"], "#events .event"),
                  ("/studio?course=ravensburger-1989/a-white", "#figures table")]
