@@ -352,7 +352,7 @@ def test_every_bundled_ruleset_variant_and_course_has_its_title_in_every_languag
 
     names = catalog()["names"]
     ids = [e.id for e in bundled()] + sorted(bundled_courses())
-    assert sorted(names) == sorted(ids)
+    assert sorted(set(ids) - set(names)) == []  # a new bundled one needs its title here
     for course in bundled_courses():
         assert names[course]["en"] == load_course(course).graph.graph["name"], course
     with language("de"):
