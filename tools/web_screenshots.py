@@ -13,7 +13,10 @@ from); no test writes into docs/ (issue 34: a test run must leave the checkout c
   phone-sized) after three turns, at the desktop and on the phone;
 - ``web-play-end.png``: the same race at its end;
 - ``web-replay.png``: a recorded bot race on the Replay page at ply 24;
-- ``web-studio.png``: the Course studio on the 2022 Hippodrom-Constantinople.
+- ``web-studio.png``: the Course studio on the 2022 Hippodrom-Constantinople;
+- ``web-phone-{join,turn,forbidden,end}-{en,de}.png``: one seat's phone (390×844) in English
+  and in German: joined, the table waiting in its lobby; its turn; a forbidden card tapped,
+  its reason in the status line; the end.
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+PHONE_SHOTS = tuple(f"web-phone-{what}-{lang}.png" for lang in ("en", "de")
+                    for what in ("join", "turn", "forbidden", "end"))
 FILES = ("web-play-join.png", "web-play.png", "web-play-phone.png", "web-play-end.png",
-         "web-replay.png", "web-studio.png")
+         "web-replay.png", "web-studio.png", *PHONE_SHOTS)
 HOUSE = "rules:\n  race.laps: 2\n  alley.laps: [1, 2]\n"  # a shorter race, as in the tests
 NAMES = ("Aurelia", "Brutus", "Cassia", "Decimus")
 DESKTOP, PHONE, OTHER = (1280, 800), (390, 844), (1000, 800)
@@ -247,6 +252,61 @@ def studio(d: Any, url: str, out: Path) -> None:
     d.save_screenshot(str(out / "web-studio.png"))
 
 
+def _step(http: Any, tid: str, host: str, seats: list[str]) -> dict[str, Any]:
+    """One turn through the API: a bot's (the host steps it) or a person's first move."""
+    def get(token: str) -> Any:
+        return http.get(f"/api/tables/{tid}", headers={"x-table-token": token}).json()["race"]
+    race = get(host)
+    turn = race["turn"]
+    if not turn["human"]:
+        return http.post(f"/api/tables/{tid}/step", headers={"x-table-token": host}).json()
+    token = seats[turn["seat"]]
+    p = get(token)["private"]
+    if p.get("skip"):
+        return http.post(f"/api/tables/{tid}/skip", headers={"x-table-token": token}).json()
+    o = p["options"][0] if p["options"] else {"card": 0, "space": None}
+    return http.post(f"/api/tables/{tid}/move", headers={"x-table-token": token},
+                     json={"card": o["card"], "space": o["space"], "confirm": True}).json()
+
+
+def phone_tour(url: str, out: Path, lang: str) -> None:
+    """One seat's phone in ``lang``: joined (the lobby), its turn, a forbidden card tapped,
+    the end. A practice deal (seed 4: the first turn is Anna's, with a 6 she may not play)
+    at a table whose bots move when asked, so every picture shows the same moment."""
+    import httpx
+    from selenium.webdriver.common.by import By
+
+    http = httpx.Client(base_url=url, timeout=60)
+    made = http.post("/api/tables", json={
+        "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 4,
+        "delay_ms": None, "confirm_ms": None, "lobby": True,
+        "players": [{"name": "Anna", "bot": None}, {"name": "Ben", "bot": None},
+                    {"name": "Bot", "bot": "greedy"}]}).json()
+    tid, host = made["table"], made["token"]
+    seats = [s["link"].split("#seat=")[1] for s in made["seats"] if "link" in s]
+    d = browser(PHONE)
+    try:
+        d.get(f"{url}/play")
+        d.execute_script(f"localStorage.setItem('avecaesar-lang', '{lang}')")
+        d.get(f"{url}/play?table={tid}#seat={seats[0]}")
+        wait(d, lambda d: d.find_element(By.ID, "lobby-box").is_displayed())
+        d.save_screenshot(str(out / f"web-phone-join-{lang}.png"))
+        http.post(f"/api/tables/{tid}/start", headers={"x-table-token": host})
+        wait(d, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card.forbidden"))
+        d.save_screenshot(str(out / f"web-phone-turn-{lang}.png"))
+        d.find_element(By.CSS_SELECTOR, "#hand .card.forbidden").click()
+        wait(d, lambda d: d.find_element(By.ID, "message").text)
+        d.save_screenshot(str(out / f"web-phone-forbidden-{lang}.png"))
+        while not _step(http, tid, host, seats)["race"]["over"]:
+            pass
+        wait(d, lambda d: d.find_element(By.ID, "end").is_displayed())
+        d.execute_script("window.scrollTo(0, 0)")
+        d.save_screenshot(str(out / f"web-phone-end-{lang}.png"))
+    finally:
+        d.quit()
+        http.close()
+
+
 def take(out: Path) -> list[Path]:
     """Every screenshot of FILES into ``out``; their paths."""
     out.mkdir(parents=True, exist_ok=True)
@@ -263,6 +323,8 @@ def take(out: Path) -> list[Path]:
                 studio(d, server.url, out)
             finally:
                 d.quit()
+            for lang in ("en", "de"):
+                phone_tour(server.url, out, lang)
     return [out / name for name in FILES]
 
 

@@ -13,6 +13,7 @@ all run inside it, and no user's mistake ends in a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
@@ -157,8 +158,17 @@ HouseOpt = Annotated[Path | None, typer.Option(
 
 
 LangOpt = Annotated[str | None, typer.Option(
-    "--lang", metavar="en|de", help="The players' language: en or de (default: "
-    "AVECAESAR_LANG, else the locale, LANG; English when neither names one of these).")]
+    "--lang", metavar="en|de", help="The players' language: en or de, the catalog's "
+    "languages (default: AVECAESAR_LANG, else the locale, LANG; English when neither names "
+    "one of these). Another value exits 2 listing them.")]
+
+
+def players_language(lang: str | None) -> contextlib.AbstractContextManager[None]:
+    """The block's language: ``--lang`` checked against the catalog (exit 2 listing its
+    languages), else the environment's (editor/render/lang.py ``choose``)."""
+    from avecaesar.editor.render.lang import asked, choose, language
+
+    return language(asked(lang) if lang else choose())
 
 
 def house_rules(path: Path | str | None) -> dict[str, dict[str, Any]] | None:

@@ -65,7 +65,8 @@ def _chariot_row(board: Any, c: int, ch: dict[str, Any], to_move: bool) -> str:
     alley = say("alley_done") if ch["alley"] == "done" else say("alley_todo")
     to_race = ch["to_race"]
     points = f"{ch['points_left']} / {'-' if to_race is None else to_race}"
-    row = f" {mark}{name:<15} {where:>8}  {ch['lap']}/{ch['laps']}  {alley:<8} {points:>9}"
+    lap = f"{min(ch['lap'], ch['laps'])}/{ch['laps']}"  # a finished chariot: 3/3, not 4/3
+    row = f" {mark}{name:<15} {where:>8}  {lap}  {alley:<8} {points:>9}"
     if to_race is not None and ch["points_left"] < to_race:
         row += "  " + say("short_warning", short=to_race - ch["points_left"])
     return row

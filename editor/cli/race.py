@@ -17,6 +17,7 @@ from avecaesar.editor.cli.common import (
     check_players,
     echo_json,
     house_rules,
+    players_language,
     rule_settings,
     seat_bots,
 )
@@ -69,9 +70,7 @@ def race(
     Example: avecaesar race --ruleset dicetree-2022 --course dicetree-2022/arena-carthago
     --players 4 --bots search,greedy --seed 7 --record game.jsonl
     """
-    from avecaesar.editor.render.lang import choose, language
-
-    with language(choose(lang)):
+    with players_language(lang):
         _race(ruleset, course, players, variant or [], rule_settings(setting), bots, seed,
               record, as_json, house, bot_budget)
 
@@ -151,9 +150,7 @@ def play(
     Example: avecaesar play -r dicetree-2022 -c dicetree-2022/arena-carthago --humans Anna,Ben
     --players 4 --bots greedy,search
     """
-    from avecaesar.editor.render.lang import choose, language
-
-    with language(choose(lang)):
+    with players_language(lang):
         _play(ruleset, course, humans, players, variant or [], rule_settings(setting), bots,
               seed, record, board_svg, resume, house)
 
@@ -253,6 +250,7 @@ def replay_cmd(
         "--verify", help="Also check the deal of a dealt race (the web table's, a table of "
         "people): the seed and nonce the finished record reveals hash, with its header, to "
         "the commitment every device was shown at the start.")] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Re-check every move of a game record; report the first illegal one with its line.
 
@@ -268,27 +266,22 @@ def replay_cmd(
     Example: avecaesar replay game.jsonl --html game.html
     """
     check_output(html, "--html")
-    _replay(file, as_json, partial, max_bytes, course, verify)
-    if html is not None:
-        _replay_html(file, html)
+    with players_language(lang):
+        _replay(file, as_json, partial, max_bytes, course, verify)
+        if html is not None:
+            _replay_html(file, html)
 
 
 def _replay_html(file: Path, out: Path) -> None:
     from avecaesar.editor.render.replay_page import write_replay_html
 
     write_replay_html(file, out)
-    typer.echo(f"replay viewer written to {out}")
-
-
-_DIFFERS = {"course": "the course differs", "ruleset": "the rule values (ruleset, "
-            "variants, --set values) differ", "house": "the house rules differ",
-            "kinds": "the header's kinds of the rule values (read, conflict, open) differ"}
-_PLAYED_ON = "what this record was played on (the header's content hash)"
-_DIFFER_WHY = {"kinds": "the kinds the rules given state"}
+    typer.echo(say("replay_html_written", file=out))
 
 
 def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
             course: str | None = None, verify: bool = False) -> None:
+    from avecaesar.editor.render.event_text import termination_word
     from avecaesar.engine.core.race import outcome
     from avecaesar.engine.core.record import read_record, replay, setup_from_header, verify_deal
     from avecaesar.engine.core.state import LETTERS
@@ -311,19 +304,19 @@ def _replay(file: Path, as_json: bool, partial: bool, max_bytes: int | None,
             raise typer.Exit(1)
         return
     for k in differs:
-        typer.echo(f"{'note' if k not in failing else 'error'}: {file}:{head['_line']}: "
-                   f"{_DIFFERS[k]} from {_DIFFER_WHY.get(k, _PLAYED_ON)}; every move was "
-                   "re-checked against the files given", err=True)
+        typer.echo(say("replay_differs", level=say("replay_error" if k in failing
+                                                   else "replay_note"),
+                       where=f"{file}:{head['_line']}", what=say(f"differs_{k}"),
+                       against=say("differs_kinds_why" if k == "kinds"
+                                   else "differs_played_on")), err=True)
     if running:
-        typer.echo(f"{file}: {turns} turns replayed, every move legal; a race in progress "
-                   f"(partial record), {LETTERS[state.turn]} to move")
+        typer.echo(say("replay_partial", file=file, turns=turns, letter=LETTERS[state.turn]))
         if failing:
             raise typer.Exit(1)
         return
-    typer.echo(f"{file}: {turns} turns replayed, every move legal; "
-               f"{result.termination}")
+    typer.echo(say("replay_done", file=file, turns=turns,
+                   termination=termination_word(str(result.termination))))
     if checked:
-        typer.echo(f"{file}: the deal is verified: {checked}, and the seed gives the "
-                   "recorded start order and hands")
+        typer.echo(say("replay_verified", file=file, checked=checked))
     if failing:
         raise typer.Exit(1)

@@ -13,14 +13,17 @@ import typer
 from avecaesar.editor.cli.common import (
     BudgetOpt,
     HouseOpt,
+    LangOpt,
     check_players,
     echo_json,
     house_rules,
+    players_language,
     rule_settings,
     seat_bots,
 )
 from avecaesar.editor.cli.complete import complete_bots, complete_ruleset, complete_variant
 from avecaesar.editor.cli.signals import stopped_by
+from avecaesar.editor.table.messages import say
 from avecaesar.engine.bots.registry import POLICIES
 from avecaesar.engine.data.errors import InputError, Problem, UsageError
 from avecaesar.engine.data.limits import record_bytes_limit
@@ -63,13 +66,15 @@ def tournament(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     house: HouseOpt = None,
     bot_budget: BudgetOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Play a tournament with bots and print each race's result and the standings.
 
     Example: avecaesar tournament --ruleset 2006 --players 4 --seed 3
     """
-    _tournament(ruleset, players, variant or [], rule_settings(setting), courses, bots, seed,
-                record, replay_file, as_json, house, bot_budget)
+    with players_language(lang):
+        _tournament(ruleset, players, variant or [], rule_settings(setting), courses, bots,
+                    seed, record, replay_file, as_json, house, bot_budget)
 
 
 def _tournament(ruleset: str | None, players: int, variants: list[str],
@@ -108,16 +113,16 @@ def _tournament(ruleset: str | None, players: int, variants: list[str],
     if record is not None:
         write_atomic(record, json.dumps(done.record(), ensure_ascii=False) + "\n")
     if done.partial:
-        typer.echo(f"interrupted ({stopped_by()[0]}): {len(done.races)} of {t.races} races "
-                   "finished"
-                   + (f"; their record is in {record} (marked partial)" if record else ""),
+        typer.echo(say("tournament_interrupted", signal=stopped_by()[0], done=len(done.races),
+                       races=t.races)
+                   + (say("tournament_partial_record", record=record) if record else ""),
                    err=True)
     if as_json:
         echo_json({"ruleset": ruleset, "variants": variants, "seed": seed, **done.to_json()})
         return
-    typer.echo(f"tournament under {ruleset}"
-               + (f" + {', '.join(variants)}" if variants else "")
-               + f", {players} players, {len(done.races)} races, seed {seed}")
+    typer.echo(say("tournament_head", ruleset=ruleset,
+                   variants=f" + {', '.join(variants)}" if variants else "",
+                   players=players, races=len(done.races), seed=seed))
     _print(done)
     if done.partial:
         raise typer.Exit(stopped_by()[1])
@@ -139,8 +144,7 @@ def _replay(replay_file: Path, as_json: bool) -> None:
     if as_json:
         echo_json({"replayed": True, **done.to_json()})
         return
-    typer.echo(f"{replay_file}: {len(done.races)} races replayed, every move legal; "
-               "standings as recorded")
+    typer.echo(say("tournament_replayed", file=replay_file, races=len(done.races)))
     _print(done)
 
 
@@ -187,14 +191,17 @@ def read_tournament_record(path: Path) -> dict[str, Any]:
 
 
 def _print(done: Tournament) -> None:
+    from avecaesar.editor.render.event_text import termination_word
+
     names = done.names
     for r in done.races:
-        typer.echo(f"race {r.race} on {r.course} (start order: "
-                   + ", ".join(r.seat_name(names, s) for s in r.seats) + f"; {r.termination})")
+        typer.echo(say("tournament_race", race=r.race, course=r.course,
+                       order=", ".join(r.seat_name(names, s) for s in r.seats),
+                       termination=termination_word(str(r.termination))))
         for p in r.order:
             place = f"{r.places[p]}." if r.places[p] is not None else "—"
-            typer.echo(f"   {place:>3} {names[p]:<14} {r.points[p]:>3} points")
-    typer.echo("standings:")
+            typer.echo(say("tournament_place", place=place, name=names[p], points=r.points[p]))
+    typer.echo(say("tournament_standings"))
     for s in done.standings:
         per = " + ".join(str(x) for x in s.points)
         typer.echo(f"   {s.rank:>2}. {s.name:<14} {s.total:>3}  ({per})")

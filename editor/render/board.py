@@ -34,6 +34,8 @@ from xml.sax.saxutils import escape
 
 import networkx as nx
 
+from avecaesar.editor.render.lang import catalog, name_of
+from avecaesar.editor.render.lang import text as say
 from avecaesar.engine.course.geometry import (
     BoardGeometry,
     Point,
@@ -173,7 +175,7 @@ def board_svg(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = F
     geo = geometry or board_geometry(g)
     st = STYLES[style]
     if title is None:
-        title = f"{g.graph.get('name', '')} — {g.graph.get('direction', '')}"
+        title = board_title(g)
         if route:
             title += "\n" + _route_legend(g, route)
     lines = [t for t in title.split("\n") if t] if title else []
@@ -212,8 +214,9 @@ def board_svg(g: nx.DiGraph, *, route: list[int] | None = None, labels: bool = F
     if not geo.closure.closed:
         cx, cy = canvas.xy(geo.closure.at)
         body.append(f'<circle class="gap" cx="{cx:.1f}" cy="{cy:.1f}" r="12" fill="none" '
-                    'stroke="#e00" stroke-width="3"><title>the drawing does not close here: '
-                    f'{geo.closure.gap / SPACE:.1f} spaces</title></circle>')
+                    'stroke="#e00" stroke-width="3"><title>'
+                    + say("events", "gap_tip", gap=f"{geo.closure.gap / SPACE:.1f}")
+                    + '</title></circle>')
     defs = ('<defs><marker id="arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="4" '
             'markerHeight="4" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
             f'fill="{arrow_colour}"/></marker>' + "".join(
@@ -386,9 +389,22 @@ def long_steps(g: nx.DiGraph, edges: list[tuple[int, int]] | None = None
 def _route_legend(g: nx.DiGraph, route: list[int]) -> str:
     laps = sorted(set(route_laps(g, route)))
     place = g.nodes[route[0]].get("start_place") or "?"
-    shades = ", ".join(f"lap {k} {LAP_NAMES[(k - 1) % len(LAP_NAMES)]}" for k in laps)
-    stop = " · ● alley stop" if any(g.nodes[n]["kind"] == "alley" for n in route) else ""
-    return f"shortest legal race from place {place}: {len(route) - 1} steps ({shades}){stop}"
+    shades = ", ".join(say("events", "route_lap", lap=k, colour=say(
+        "events", "colour_" + LAP_NAMES[(k - 1) % len(LAP_NAMES)])) for k in laps)
+    stop = say("events", "route_stop") if any(g.nodes[n]["kind"] == "alley" for n in route) \
+        else ""
+    return say("events", "route_legend", place=place, steps=len(route) - 1, shades=shades,
+                stop=stop)
+
+
+def board_title(g: nx.DiGraph) -> str:
+    """The board's title: the course's name (a bundled course's in the current language)
+    and its direction."""
+    name = name_of(str(g.graph.get("id", "")).removesuffix("-ccw"), str(g.graph.get("name", "")))
+    way = str(g.graph.get("direction", ""))
+    key = "dir_" + way
+    return say("events", "board_title", name=name,
+                direction=say("events", key) if key in catalog()["events"] else way)
 
 
 def _route(g: nx.DiGraph, geo: BoardGeometry, canvas: Canvas, route: list[int]) -> list[str]:
@@ -416,8 +432,9 @@ def _route(g: nx.DiGraph, geo: BoardGeometry, canvas: Canvas, route: list[int]) 
     if stop is not None:
         x, y = canvas.xy(geo.spaces[stop].centre)
         out.append(f'<circle class="alley-stop" cx="{x:.1f}" cy="{y - 12:.1f}" r="7" '
-                   f'fill="#c0392b" stroke="white" stroke-width="2"><title>alley stop: '
-                   f'{escape(str(g.nodes[stop]["label"]))}</title></circle>')
+                   f'fill="#c0392b" stroke="white" stroke-width="2"><title>'
+                   f'{escape(say("events", "alley_stop_tip", label=g.nodes[stop]["label"]))}'
+                   '</title></circle>')
     out.append("</g>")
     return out
 

@@ -36,7 +36,8 @@ def cached_board(course: str, numbers: bool = False) -> str:
     """The drawing of a course by the reference the engine loads (bundled or uploaded),
     kept while the files it was drawn from are unchanged (the cache rule, docs/architecture.md
     "Caches")."""
+    from avecaesar.editor.render.lang import current
     from avecaesar.engine.course.load import load_course
 
-    return _BOARDS.get((course, numbers),
+    return _BOARDS.get((course, numbers, current()),  # its title in the current language
                        lambda: board_svg(load_course(course).graph, numbers=numbers))[0]

@@ -9,7 +9,7 @@ from avecaesar.engine.core.race import Outcome
 from avecaesar.engine.core.state import LETTERS, Event, RaceGame
 from avecaesar.engine.data.shown import escaped
 
-__all__ = ["EVENT_TEXT", "describe", "result_lines", "space_name"]
+__all__ = ["EVENT_TEXT", "describe", "result_lines", "space_name", "termination_word"]
 
 
 # Events whose text only fills in its fields (the English; the catalog's ``events`` section
@@ -34,6 +34,11 @@ def _ev(key: str, **fields: object) -> str:
     return text("events", key, **fields)
 
 
+def termination_word(how: str) -> str:
+    """How a race ended (``finished``, ``deadlock``) in the current language."""
+    return _ev(f"end_{how}") if f"end_{how}" in catalog()["events"] else how
+
+
 def describe(game: RaceGame, e: Event) -> str:
     """One event in words, in the current language; spaces are named by their numbers on
     the board."""
@@ -47,9 +52,7 @@ def describe(game: RaceGame, e: Event) -> str:
     if e.kind == "alley_window":  # an effect extended the chariot's alley window
         return _ev("alley_window", who=who, laps=", ".join(str(x) for x in d["laps"]))
     if e.kind == "end":
-        how = d.get("termination")
-        word = _ev(f"end_{how}") if f"end_{how}" in catalog()["events"] else how
-        return _ev("end", termination=word)
+        return _ev("end", termination=termination_word(str(d.get("termination"))))
     if e.kind in EVENT_TEXT:
         return _ev(e.kind, who=who, **d)
     if e.kind == "move":

@@ -6,7 +6,8 @@ side (``{"key": {"en": "…", "de": "…"}}``): ``table`` (what the table says: 
 engine's reasons, keyed by their codes: engine/core/reasons.py's ``REASONS`` holds each
 code's English sentence, the engine's one English rendering, and the catalog every other
 language) and ``page`` (the browser table's own words; the server sends this section to the
-page, so the page and the server share one file). A test checks that every message has every
+page, so the page and the server share one file) and ``names`` (the titles of the bundled
+rulesets, variants and courses, by id). A test checks that every message has every
 language and the same ``{fields}`` in each.
 
 A reason is rendered from its value (:func:`reason_text`: the code's sentence in the wanted
@@ -33,11 +34,10 @@ from typing import Any
 
 from avecaesar.engine.core.reasons import REASONS, Reason
 
-__all__ = ["LANGS", "catalog", "choose", "current", "from_accept", "language",
-           "reason_text", "sentence", "set_language", "text"]
+__all__ = ["LANGS", "asked", "catalog", "choose", "current", "from_accept", "language",
+           "name_of", "reason_text", "sentence", "set_language", "text"]
 
 CATALOG_FILE = Path(__file__).with_name("catalog.json")
-LANGS = ("en", "de")
 DEFAULT = "en"
 _CURRENT: ContextVar[str] = ContextVar("avecaesar_lang", default=DEFAULT)
 
@@ -47,6 +47,22 @@ def catalog() -> dict[str, Any]:
     """The whole catalog (``languages`` and one mapping per section)."""
     data: dict[str, Any] = json.loads(CATALOG_FILE.read_text(encoding="utf-8"))
     return data
+
+
+#: the languages a player can choose: the catalog's own list, nothing else
+LANGS: tuple[str, ...] = tuple(catalog()["languages"])
+
+
+def asked(explicit: str) -> str:
+    """``--lang VALUE`` checked: one of the catalog's languages (``de``, ``de_DE.UTF-8``,
+    ``de-AT``), else a :class:`UsageError` (exit 2) that lists them."""
+    from avecaesar.engine.data.errors import UsageError
+
+    short = _short(explicit)
+    if short is None:
+        listed = ", ".join(f"{code} ({name})" for code, name in catalog()["languages"].items())
+        raise UsageError(f"--lang {explicit!r}: unknown language; choose one of {listed}")
+    return short
 
 
 def current() -> str:
@@ -112,6 +128,16 @@ def text(section: str, key: str, **fields: object) -> str:
     entry = catalog()[section][key]
     template = entry.get(current()) or entry[DEFAULT]
     return str(template).format(**fields)
+
+
+def name_of(ident: str, fallback: str | None = None) -> str:
+    """The title of a bundled ruleset, variant or course (by its id) in the current
+    language: the catalog's ``names`` section; ``fallback`` (else the id) for one it does
+    not name (an uploaded course, a file)."""
+    entry = catalog()["names"].get(ident)
+    if entry is None:
+        return fallback or ident
+    return str(entry.get(current()) or entry[DEFAULT])
 
 
 def sentence(code: str, lang: str | None = None) -> str:

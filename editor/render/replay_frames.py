@@ -13,6 +13,7 @@ from typing import Any
 
 from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
+from avecaesar.editor.render.lang import name_of, text
 from avecaesar.engine.core.race import new_race, outcome
 from avecaesar.engine.core.record import read_record, replay, setup_from_header
 from avecaesar.engine.core.state import LETTERS, Move, RaceState
@@ -61,7 +62,8 @@ def frames_of_lines(lines: list[dict[str, Any]], file: str, course_check: Any = 
     over = any(ln["type"] == "result" for ln in lines)
     hidden = not over if public is None else public
     frames: list[dict[str, Any]] = [{"ply": 0, "chariot": None, "legal": None,
-                                     "events": ["start"], "chariots": _snapshot(state, hidden)}]
+                                     "events": [text("events", "race_start")],
+                                     "chariots": _snapshot(state, hidden)}]
     for ln in turns:
         c = LETTERS.index(ln["chariot"])
         if state.queue and c in state.choosable():
@@ -78,7 +80,10 @@ def frames_of_lines(lines: list[dict[str, Any]], file: str, course_check: Any = 
                        "events": [describe(game, public_event(e) if hidden else e).strip()
                                   for e in events],
                        "chariots": _snapshot(state, hidden)})
-    return {"record": Path(file).name, "ruleset": head["ruleset"], "public": hidden,
+    titles = {"rules_title": " + ".join(name_of(str(x)) for x in
+                                        (head["ruleset"], *head.get("variants", []))),
+              "course_title": name_of(str(head["course"]), setup.course_name)}
+    return {**titles, "record": Path(file).name, "ruleset": head["ruleset"], "public": hidden,
             "variants": head.get("variants", []), "course": setup.course_name,
             "seed": None if hidden else head["seed"], "laps": rules.laps,
             "names": list(game.names), "letters": list(LETTERS[:game.chariots]),

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from avecaesar.editor.render.board_svg import board_svg
+from avecaesar.editor.render.lang import catalog, current
 from avecaesar.editor.render.replay_frames import record_frames
 from avecaesar.engine.data.safeio import write_atomic
 
@@ -31,13 +32,15 @@ def replay_html(record: Path) -> str:
     page = (STATIC / "replay.html").read_text(encoding="utf-8")
     body = page.split("<!--VIEWER-->")[1].split("<!--/VIEWER-->")[0]
     scripts = "\n".join((STATIC / f).read_text(encoding="utf-8").replace("</", "<\\/")
-                        for f in ("board.js", "replay.js"))
+                        for f in ("board.js", "play_text.js", "replay.js"))
+    words = {"languages": catalog()["languages"], "lang": current(), "page": catalog()["page"]}
     style = (STATIC / "style.css").read_text(encoding="utf-8")
     title = re.sub(r"[<>&]", "", f"{data['course']} — replay of {record.name}")
-    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    return (f"<!doctype html>\n<html lang=\"{current()}\"><head><meta charset=\"utf-8\">"
             f"<title>Ave Caesar — {title}</title>\n<style>\n{style}</style></head>\n<body>\n"
             f"<header><h1>Ave Caesar</h1><span>{title}</span></header>\n<main>{body}</main>\n"
             f"<script>window.REPLAY_DATA = {_script_json(data)};\n"
+            f"window.PAGE_TEXT = {_script_json(words)};\n"
             f"window.REPLAY_SVG = {_script_json(svg)};</script>\n"
             f"<script>\n{scripts}\n</script>\n</body></html>\n")
 

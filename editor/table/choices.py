@@ -45,7 +45,7 @@ def reach_counts(state: RaceState, start: int, target: int) -> list[int]:
 
 def why_not_target(state: RaceState, card: int, target: int) -> str:
     """Why playing ``card`` to space ``target`` is not among the choices, with the rule's
-    citation."""
+    citation; the cards it names that would reach it are cards the deck holds."""
     c = state.turn
     board = state.game.board
     if card not in state.cards(c):
@@ -62,7 +62,11 @@ def why_not_target(state: RaceState, card: int, target: int) -> str:
     pos = state.pos[c]
     if pos is None:
         return say("no_card", card=card)
-    counts = reach_counts(state, pos, target)
+    steps = reach_counts(state, pos, target)
+    held = set(state.game.rules.deck)  # a count no card of the deck has is no help
+    counts = [k for k in steps if k in held]
+    if steps and not counts:
+        return say("beyond_deck", space=name, steps=steps[0], card=card, cite=cite)
     if len(counts) == 1:
         return say("exact_ahead", card=card, space=name, steps=counts[0], cite=cite)
     if counts:

@@ -31,7 +31,7 @@ from typing import Any
 
 from avecaesar.editor.render.board import CHARIOT_FILL
 from avecaesar.editor.render.event_text import describe
-from avecaesar.editor.render.lang import catalog, current, reason_text, text
+from avecaesar.editor.render.lang import catalog, current, name_of, reason_text, text
 from avecaesar.editor.table.choices import options, why_not_target
 from avecaesar.editor.table.hand import hand_lines
 from avecaesar.editor.table.messages import say
@@ -339,6 +339,26 @@ class Game:
             out.append(entry)
         return out
 
+    def _result(self) -> dict[str, Any]:
+        """The race's result with each chariot's reason in words: the events that decided
+        it (is disqualified, is removed, crashes, finishes), as the log words them without
+        the chariot's name; none: not finished."""
+        game = self.state.game
+        why: dict[int, dict[str, str]] = {}
+        for t in self.log:
+            for e in t["raw"]:
+                if e.kind in _DECIDING and e.chariot is not None:
+                    who = f"{LETTERS[e.chariot]} ({game.names[e.chariot]})"
+                    words = describe(game, e).strip().removeprefix(who).strip()
+                    why.setdefault(e.chariot, {})[e.kind] = words
+        done = outcome(self.state)
+        result: dict[str, Any] = done.to_json()
+        result["placings"] = [
+            {**p.to_json(), "why": "; ".join(why.get(p.chariot, {}).get(k, "") for k in _DECIDING
+                                             if k in why.get(p.chariot, {}))
+             or text("events", "note_not_finished")} for p in done.placings]
+        return result
+
     def policy(self, c: int) -> Policy | None:
         """What moves chariot ``c`` when no person does (None: a person)."""
         seat = self.owner[c]
@@ -474,14 +494,16 @@ class Game:
         view = _worded(view_for(s, mine))
         out: dict[str, Any] = {
             "record": self.path.name if self.path else None,
-            "ruleset": rules_name(self), "ply": s.ply, "over": s.over,
+            "ruleset": rules_name(self), "rules_title": rules_title(self),
+            "course_title": name_of(self.setup.course, self.setup.course_name),
+            "ply": s.ply, "over": s.over,
             "chariots": self._chariots(view["public"]["chariots"]),
             "log": self.log_texts(max(0, len(self.log) - 200)), "humans": self.humans,
             "mine": [LETTERS[c] for c in mine],
             "start_places": list(s.game.board.start_places), "private": view["private"],
             "deal": self._deal_view()}
         if s.over:
-            out["result"] = outcome(s).to_json()
+            out["result"] = self._result()
             out["seed"] = self.setup.seed  # the race is over: it may be repeated
             return out
         c = s.turn
@@ -542,6 +564,11 @@ class Game:
                 "skip_text": None if moves else _skip_words(s.legal_moves().skip_reason)}
 
 
+#: the events that decide a chariot's result (its reason on the end screen)
+#: (what took the chariot out of the placings first)
+_DECIDING = ("disqualified", "removed", "crashed", "finish")
+
+
 def _skip_words(reason: str | None) -> str:
     """Why a chariot skips, in the current language (the log's words)."""
     key = f"skip_{reason or 'blocked'}"
@@ -564,3 +591,9 @@ def _worded(view: dict[str, Any]) -> dict[str, Any]:
 def rules_name(game: Game) -> str:
     v = game.setup.rules.variants
     return game.setup.rules.ruleset + (" + " + ", ".join(v) if v else "")
+
+
+def rules_title(game: Game) -> str:
+    """The ruleset and its variants by their titles, in the current language."""
+    rules = game.setup.rules
+    return " + ".join(name_of(x) for x in (rules.ruleset, *rules.variants))

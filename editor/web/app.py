@@ -29,6 +29,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from avecaesar.editor.render.lang import choose, from_accept, language
 from avecaesar.editor.table.game import RecordWriteError
+from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.guard import Guard
 from avecaesar.editor.web.limits import Limits, TooMany
 from avecaesar.editor.web.pages import PAGES
@@ -77,7 +78,7 @@ async def _user_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, RecordWriteError | StoreError):
         return JSONResponse({"error": str(exc)}, 503)
     if isinstance(exc, Conflict):
-        return JSONResponse({"error": "the table changed meanwhile: try again"}, 409)
+        return JSONResponse({"error": say("api_changed")}, 409)
     root = str(request.app.state.storage.root)
     return JSONResponse({"error": str(exc).replace(root + "/", "")}, status_code=400)
 
@@ -88,8 +89,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
-    return JSONResponse({"error": f"internal error ({type(exc).__name__}); the game record "
-                         "on disk is unchanged"}, status_code=500)
+    return JSONResponse({"error": say("api_internal", kind=type(exc).__name__)},
+                        status_code=500)
 
 
 class Language:

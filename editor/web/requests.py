@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from starlette.requests import Request
 
+from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.storage import MAX_RECORD_BYTES, BadRequest
 
 __all__ = ["MAX_JSON_DEPTH", "field", "json_body", "off_loop", "parse_json"]
@@ -74,12 +75,12 @@ def parse_json(text: bytes | str) -> Any:
 async def json_body(request: Request, limit: int = MAX_RECORD_BYTES + 4096) -> dict[str, Any]:
     size = request.headers.get("content-length")
     if size is not None and (not size.isdigit() or int(size) > limit):
-        raise BadRequest(f"the request is too large (at most {limit} bytes)", 413)
+        raise BadRequest(say("api_too_large", most=limit), 413)
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
-            raise BadRequest(f"the request is too large (at most {limit} bytes)", 413)
+            raise BadRequest(say("api_too_large", most=limit), 413)
     data = parse_json(body)
     if not isinstance(data, dict):
         raise BadRequest("the request body must be a JSON object")
@@ -119,5 +120,4 @@ async def off_loop(request: Any, fn: Callable[..., T], *args: Any) -> T:
             return await anyio.to_thread.run_sync(fn, *args, limiter=limiter,
                                                   abandon_on_cancel=True)
     except TimeoutError:
-        raise BadRequest(f"reading it took longer than {seconds:g} seconds: send a smaller "
-                         "file", 503) from None
+        raise BadRequest(say("api_too_slow", seconds=f"{seconds:g}"), 503) from None

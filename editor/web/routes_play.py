@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from avecaesar.editor.render.board_svg import cached_board
-from avecaesar.editor.render.lang import LANGS, current
+from avecaesar.editor.render.lang import LANGS, current, name_of, text
 from avecaesar.editor.table.game import Game
 from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.requests import field, json_body, off_loop, parse_json
@@ -134,7 +134,7 @@ def links(table: Table, base: str) -> dict[str, Any]:
         if s.bot is None and not table.shared:
             entry["link"] = f"{page}#seat={s.token}"
             entry["qr"] = segno.make(entry["link"], error="m", micro=False).svg_inline(
-                scale=4, title=f"seat {i + 1}: {s.name}")
+                scale=4, title=f"{text('page', 'seat_n', n=i + 1)}: {s.name}")
         seats.append(entry)
     return {"table": table.id, "spectator": page, "host": f"{page}#host={table.host}",
             "seats": seats}
@@ -153,7 +153,8 @@ async def create_table(request: Request) -> Response:
     table = Table(Tables.new_id(), secrets.token_urlsafe(18), options.shared,
                   options.delay_ms, [Seat(p.name, p.bot, secrets.token_urlsafe(18))
                                      for p in form.seats],
-                  confirm_ms=options.confirm_ms, client=client)
+                  confirm_ms=options.confirm_ms, client=client, lobby=options.lobby,
+                  turn_s=options.turn_s)
     name = storage.new_race_name(form.seats[0].name)
     deal = "host" if options.practice else "server"
 
@@ -270,6 +271,8 @@ async def action(request: Request) -> Response:
         else {}
     table = await _table(request)
     role, seat = table.role(_token(request))
+    if table.lobby:
+        raise BadRequest(say("lobby_wait"), 409)
     why = await table.change(lambda: _do(table, role, seat, what, data))
     out = dict(await table.view(role, seat))
     if why is not None:
@@ -277,23 +280,35 @@ async def action(request: Request) -> Response:
     return JSONResponse(out)
 
 
+async def start(request: Request) -> Response:
+    """The host starts a table that waits for its players: every person's seat not online
+    is handed to a greedy bot (its device takes it back with "I'm back")."""
+    table = await _table(request)
+    if table.role(_token(request))[0] != Role.HOST:
+        raise BadRequest(say("host_only"), 403)
+    await table.open_lobby(empty_to_bots=True)
+    return JSONResponse(await table.view(Role.HOST, None))
+
+
 async def seat_action(request: Request) -> Response:
     """The host hands a person's seat to a bot (``bot``: its name) or takes it back
-    (``bot``: null). A move the person left pending is played first."""
+    (``bot``: null); the seat's own device takes it back too ("I'm back"). A move the
+    person left pending is played first."""
     from avecaesar.engine.bots.registry import POLICIES
 
     data = await json_body(request)
     table = await _table(request)
-    if table.role(_token(request))[0] != Role.HOST:
-        raise BadRequest(say("host_only"), 403)
+    role, own = table.role(_token(request))
     i = field(data, "seat", int)
     bot = field(data, "bot", str, None)
+    if role != Role.HOST and not (role == Role.SEAT and own == i and bot is None):
+        raise BadRequest(say("host_only"), 403)
     if not 0 <= i < len(table.seats):
         raise BadRequest(say("no_seat", seat=i + 1), 404)
     if table.seats[i].bot is not None:
         raise BadRequest(say("seat_is_bot", seat=i + 1), 409)
     if bot is not None and bot not in POLICIES:
-        raise BadRequest(f"unknown bot {bot!r}; known: {', '.join(POLICIES)}")
+        raise BadRequest(say("api_unknown_seat_bot", bot=bot, known=", ".join(POLICIES)))
 
     def hand_over() -> None:
         game = table.game
@@ -305,7 +320,7 @@ async def seat_action(request: Request) -> Response:
         table.sink(game, doc=True)
 
     await table.change(hand_over)
-    return JSONResponse(await table.view(Role.HOST, None))
+    return JSONResponse(await table.view(role, own))
 
 
 async def new_race(request: Request) -> Response:
@@ -314,7 +329,7 @@ async def new_race(request: Request) -> Response:
     storage, tables = _storage(request), _tables(request)
     kind = request.path_params["kind"]
     if kind not in ("again", "next-race"):
-        raise BadRequest("a new race is 'again' or 'next-race'", 404)
+        raise BadRequest(say("api_new_race_kind"), 404)
     table = await _table(request)
     if table.role(_token(request))[0] != Role.HOST:
         raise BadRequest(say("host_only"), 403)
@@ -324,11 +339,10 @@ async def new_race(request: Request) -> Response:
         assert game is not None
         if kind == "next-race":
             if table.tournament is None:
-                raise BadRequest("this race is not part of a tournament")
+                raise BadRequest(say("api_not_tournament"))
             tour = tables.tournament(table)
             if tour.races[-1] != table.races[-1] or not game.state.over:
-                raise BadRequest("only the last race of a tournament, once over, has a next "
-                                 "race", 409)
+                raise BadRequest(say("api_last_race_only"), 409)
             name = storage.new_race_name(f"{tour.id}-race{len(tour.races) + 1}")
             nxt = tour.next_game(tables.lines_of, name)
             table.tournament = tour.to_doc()
@@ -373,6 +387,8 @@ async def live(ws: WebSocket) -> None:
     try:
         table.subscribers.add(sub)
         await table.online_changed()
+        if table.lobby and table.everyone_here():
+            await table.open_lobby(empty_to_bots=False)
         table.schedule()
         await _pump(ws, sub)
     finally:
@@ -419,7 +435,7 @@ def _record(tables: Tables, name: str) -> tuple[list[dict[str, Any]], str | None
         return parse_record(text, name), None
     path = storage.saved_file(name)
     if path is None:
-        raise BadRequest(f"no saved record {name!r}", 404)
+        raise BadRequest(say("api_no_saved", name=name), 404)
     return read_record(path), None
 
 
@@ -430,8 +446,11 @@ def record_of(tables: Tables, name: str) -> list[dict[str, Any]]:
 def _summary(storage: Storage, name: str, lines: list[dict[str, Any]], table: str | None
              ) -> dict[str, Any]:
     head = lines[0]
+    rules = (str(head["ruleset"]), *(str(v) for v in head.get("variants") or []))
     return {"record": name, "ruleset": head["ruleset"],
+            "rules_title": " + ".join(name_of(x) for x in rules),
             "course": storage.course_ref(str(head["course"])),
+            "course_title": name_of(str(head["course"])),
             "players": [p["name"] for p in head["players"]],
             "turns": sum(1 for ln in lines if ln["type"] not in ("header", "result")),
             "over": lines[-1]["type"] == "result", "table": table}
@@ -475,8 +494,7 @@ def _verify(tables: Tables, name: str) -> dict[str, Any]:
     thread)."""
     lines = record_of(tables, name)
     if lines[-1]["type"] != "result":
-        raise BadRequest("the race is still running: its deal is checked once it is over",
-                         409)
+        raise BadRequest(say("api_still_running"), 409)
     head = lines[0]
     out: dict[str, Any] = {"record": name, "deal": head.get("deal"), "seed": head["seed"]}
     try:
@@ -511,11 +529,10 @@ async def table_of_save(request: Request) -> Response:
     kept = None if owner is None else await anyio.to_thread.run_sync(tables.store.version,
                                                                       owner)
     if kept is not None:
-        raise BadRequest(f"this game is played at table {owner}: open it from its host's "
-                         "device", 409)
+        raise BadRequest(say("api_played_at", owner=owner), 409)
     head = lines[0]
     if lines[-1]["type"] == "result":
-        raise BadRequest("this race is over: watch its replay", 409)
+        raise BadRequest(say("api_race_over"), 409)
 
     def resume() -> tuple[Table, Game]:
         setup = tables.setup_of(head, name)
@@ -549,6 +566,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/tables/{tid}", get_table),
         Route("/api/tables/{tid}/links", host_links),
         Route("/api/tables/{tid}/seat", seat_action, methods=["POST"]),
+        Route("/api/tables/{tid}/start", start, methods=["POST"]),
         Route("/api/tables/{tid}/race/{kind:str}", new_race, methods=["POST"]),
         Route("/api/tables/{tid}/{action}", action, methods=["POST"]),
         WebSocketRoute("/api/tables/{tid}/live", live),

@@ -28,6 +28,8 @@ from starlette.routing import Route
 from avecaesar.editor.render.board import RenderError, board_svg, render
 from avecaesar.editor.render.board_problems import drawing_problems
 from avecaesar.editor.render.board_svg import inline_svg
+from avecaesar.editor.render.lang import catalog, text
+from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
 from avecaesar.engine.course.bundled import CCW, bundled_course_ids
@@ -66,7 +68,7 @@ def _figure_rules(storage: Storage, data: dict[str, Any]) -> RaceFigures:
 def _text(data: dict[str, Any]) -> str:
     text: str = field(data, "text", str)
     if len(text.encode("utf-8")) > MAX_COURSE_BYTES:
-        raise BadRequest(f"the course file is over {MAX_COURSE_BYTES} bytes", 413)
+        raise BadRequest(say("api_course_over", most=MAX_COURSE_BYTES), 413)
     return text
 
 
@@ -86,7 +88,8 @@ def _direction(courses: list[Course], data: dict[str, Any]) -> Course:
     for c in courses:
         if c.direction == want:
             return c
-    raise BadRequest(f"the course is not driven {want}")
+    known = "dir_" + want in catalog()["events"]
+    raise BadRequest(say("api_not_driven", way=text("events", "dir_" + want) if known else want))
 
 
 def _board(c: Course, route: list[int] | None, numbers: bool) -> dict[str, Any]:
@@ -157,7 +160,7 @@ async def what_if(request: Request) -> Response:
     rules = _figure_rules(storage, data)
     reserve = field(data, "reserve", int, 0)
     if not -50 <= reserve <= 50:
-        raise BadRequest("reserve: give a number from -50 to 50")
+        raise BadRequest(say("api_reserve"))
     course = _direction(await run_in_threadpool(_read, data), data)
     if course.errors:
         raise InputError(course.errors)
@@ -187,7 +190,7 @@ async def export(request: Request) -> Response:
     data = await json_body(request, MAX_COURSE_BYTES + 4096)
     fmt = field(data, "format", str, "svg")
     if fmt not in EXPORTS:
-        raise BadRequest(f"format {fmt!r}: use {', '.join(EXPORTS)}")
+        raise BadRequest(say("api_format", fmt=fmt, formats=", ".join(EXPORTS)))
     course = _direction(await run_in_threadpool(_read, data), data)
     if course.errors:
         raise InputError(course.errors)
@@ -264,8 +267,7 @@ async def try_it(request: Request) -> Response:
     ref, _path = _stored(storage, data)
     if course.direction == "anticlockwise" and not ref.endswith(CCW):
         if ref.startswith("upload:"):
-            raise BadRequest("the Play page races an uploaded course clockwise; bundle it "
-                             "to race its anticlockwise direction")
+            raise BadRequest(say("api_upload_ccw"))
         ref += CCW
     from urllib.parse import urlencode
 
@@ -287,19 +289,16 @@ async def simulate(request: Request) -> Response:
         raise InputError(course.errors)
     shown = field(data, "ruleset", str, "")
     if not shown:
-        raise BadRequest("choose the rules to race under ('Figures under'): the shared "
-                         "defaults give the figures, but a race needs a ruleset — "
-                         f"{_edition_hint(course)}")
+        raise BadRequest(say("api_choose_rules", hint=_edition_hint(course)))
     ruleset = storage.rule_name(shown)
     variants = tuple(storage.rule_name(str(v)) for v in field(data, "variants", list, []))
     races = field(data, "races", int, SIM_RACES)
     if not 1 <= races <= 1000:
-        raise BadRequest("races: give a number from 1 to 1000")
+        raise BadRequest(say("api_races"))
     ref, path = _stored(storage, data)
     if course.direction == "anticlockwise":
         if not ref.endswith(CCW) and ref.startswith("upload:"):
-            raise BadRequest("the anticlockwise direction of an uploaded course is "
-                             "simulated once it is bundled")
+            raise BadRequest(say("api_simulate_ccw"))
         path = ref if ref.endswith(CCW) else ref + CCW
     result = await run_in_threadpool(_simulate, course, ruleset, variants, path, races)
     return JSONResponse(result)
@@ -311,8 +310,8 @@ def _edition_hint(course: Course) -> str:
 
     names = [e.id for e in bundled() if e.kind == "edition"]
     if course.model.edition in names:
-        return f"this course is from {course.model.edition}"
-    return f"a homebrew course races under any of {', '.join(names)}"
+        return say("api_edition_hint", edition=course.model.edition)
+    return say("api_homebrew_hint", names=", ".join(names))
 
 
 def _simulate(course: Course, ruleset: str, variants: tuple[str, ...], path: str,
@@ -353,7 +352,7 @@ async def source(request: Request) -> Response:
     cid = request.query_params.get("course", "").lower()
     found = bundled_courses().get(cid.removesuffix(CCW))
     if found is None or cid not in bundled_course_ids():
-        return JSONResponse({"error": f"unknown bundled course {cid!r}"}, 404)
+        return JSONResponse({"error": say("api_unknown_bundled", cid=cid)}, 404)
     return Response(found.read_text(encoding="utf-8"), media_type="text/plain")
 
 

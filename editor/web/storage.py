@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from avecaesar.editor.table.messages import say
 from avecaesar.engine.course.load import bundled_courses
 from avecaesar.engine.data.errors import AveCaesarError
 from avecaesar.engine.data.paths import COURSES_DIR
@@ -90,8 +91,8 @@ class Storage:
         kept."""
         data = text.encode("utf-8")
         if len(data) > MAX_COURSE_BYTES:
-            raise BadRequest(f"the course file is {len(data)} bytes; at most "
-                             f"{MAX_COURSE_BYTES} are accepted", 413)
+            raise BadRequest(say("api_course_bytes", size=len(data), most=MAX_COURSE_BYTES),
+                             413)
         name = hashlib.sha256(data).hexdigest()[:16]
         path = self.uploads / "courses" / f"{name}.yaml"
         known = self.store.upload("course", name) is not None
@@ -117,8 +118,8 @@ class Storage:
         upload's do), deleted when the block ends: a check as you type stores nothing."""
         data = text.encode("utf-8")
         if len(data) > MAX_COURSE_BYTES:
-            raise BadRequest(f"the course file is {len(data)} bytes; at most "
-                             f"{MAX_COURSE_BYTES} are accepted", 413)
+            raise BadRequest(say("api_course_bytes", size=len(data), most=MAX_COURSE_BYTES),
+                             413)
         # beside the uploads, so ../pieces/... includes resolve the same way
         path = self.uploads / "courses" / f".scratch-{secrets.token_hex(8)}.yaml"
         try:
@@ -135,10 +136,9 @@ class Storage:
         rules as house rules (dotted key → rule), which is how the record keeps them."""
         data = text.encode("utf-8")
         if len(data) > MAX_RULES_BYTES:
-            raise BadRequest(f"the file is {len(data)} bytes; at most {MAX_RULES_BYTES} "
-                             "are accepted", 413)
+            raise BadRequest(say("api_file_bytes", size=len(data), most=MAX_RULES_BYTES), 413)
         if kind not in ("house", "variant"):
-            raise BadRequest("kind: house or variant")
+            raise BadRequest(say("api_rules_kind"))
         name = hashlib.sha256(data).hexdigest()[:16]
         path = self.uploads / "rules" / f"{kind}-{name}.yaml"
         write_atomic(path, text)  # read first: a file with mistakes is not kept
@@ -154,10 +154,10 @@ class Storage:
         """The house rules of an uploaded house-rules or variant file."""
         kind, _, name = ref.partition(":")
         if kind not in ("house", "variant") or not _UPLOAD_NAME.match(name):
-            raise BadRequest(f"no uploaded rules file {ref!r}", 404)
+            raise BadRequest(say("api_no_rules_file", ref=ref), 404)
         path = self._materialize(self.uploads / "rules" / f"{kind}-{name}.yaml", kind, name)
         if path is None or self.store.upload(kind, name) is None:
-            raise BadRequest(f"no uploaded rules file {ref!r}", 404)
+            raise BadRequest(say("api_no_rules_file", ref=ref), 404)
         return self._read_rules(path, kind)
 
     @staticmethod
@@ -170,10 +170,9 @@ class Storage:
 
         doc = load_checked(path).data  # the schema of a ruleset file, problems located
         if doc.get("kind") != "variant":
-            raise BadRequest(f"{path.name}: not a variant file (kind: variant)")
+            raise BadRequest(say("api_not_variant", file=path.name))
         if doc.get("remove"):
-            raise BadRequest("a variant file that removes rules cannot be uploaded: write "
-                             "the values it changes instead")
+            raise BadRequest(say("api_variant_removes"))
         title = str(doc.get("title") or doc.get("id"))
         out: dict[str, dict[str, Any]] = {}
         for group, keys in (doc.get("rules") or {}).items():
@@ -193,12 +192,11 @@ class Storage:
                 path = self._materialize(self.uploads / "courses" / f"{name}.yaml",
                                          "course", name)
             if path is None:
-                raise BadRequest(f"no uploaded course {ref!r}", 404)
+                raise BadRequest(say("api_no_upload", ref=ref), 404)
             return str(path)
         base = ref.lower().removesuffix("-ccw")
         if base not in bundled_courses():
-            raise BadRequest(f"unknown course {ref!r}: give a bundled course id or upload a "
-                             "course file", 404)
+            raise BadRequest(say("api_unknown_course", ref=ref), 404)
         return ref
 
     @staticmethod
@@ -213,7 +211,7 @@ class Storage:
         """A ruleset or variant by its bundled id or alias only (the CLI also reads files;
         the server reads none)."""
         if "/" in name or "\\" in name or name.endswith((".yaml", ".yml")):
-            raise BadRequest(f"{name!r}: give a bundled ruleset or variant name")
+            raise BadRequest(say("api_rules_name", name=name))
         return name
 
     def checked_header(self, head: dict[str, Any]) -> str:
@@ -233,7 +231,7 @@ class Storage:
     @staticmethod
     def check_name(name: str) -> str:
         if not _SAVE_NAME.match(name) or ".." in name:
-            raise BadRequest(f"not a record name: {name!r}")
+            raise BadRequest(say("api_record_name", name=name))
         return name
 
     def saved_file(self, name: str) -> Path | None:
@@ -245,8 +243,8 @@ class Storage:
         """Keep an uploaded record; its name (``upload-<hash>.jsonl``)."""
         data = text.encode("utf-8")
         if len(data) > MAX_RECORD_BYTES:
-            raise BadRequest(f"the record is {len(data)} bytes; at most {MAX_RECORD_BYTES} "
-                             "are accepted", 413)
+            raise BadRequest(say("api_record_bytes", size=len(data), most=MAX_RECORD_BYTES),
+                             413)
         name = f"upload-{hashlib.sha256(data).hexdigest()[:12]}.jsonl"
         self.store.put_upload("record", name, text, client)
         return name

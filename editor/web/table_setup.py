@@ -19,6 +19,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from avecaesar.editor.render.lang import name_of
+from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.requests import field
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
 from avecaesar.engine.bots.registry import BOTS, POLICIES
@@ -37,6 +39,7 @@ ASKED = "house rule: asked at the table"
 MAX_DELAY_MS = 10_000
 #: the longest a chosen move waits for its confirmation before it is played by itself (ms)
 MAX_CONFIRM_MS = 60_000
+MAX_TURN_S = 3600  # the longest turn clock (s)
 #: a move waits this long by default (the page's setup), long enough to take it back
 CONFIRM_MS = 4_000
 #: a seed the server draws is below this (2**53: a device's JavaScript reads it exactly)
@@ -69,6 +72,8 @@ class TableOptions:
     tournament: bool
     confirm_ms: int | None = CONFIRM_MS  # a pending move is played by itself after it
     practice: bool = False  # the seed was chosen by a person
+    lobby: bool = False  # the race waits until every person's seat has joined (or the host)
+    turn_s: int | None = None  # the turn clock: a person's turn not chosen by then, to a bot
 
 
 @functools.cache
@@ -110,11 +115,14 @@ def catalog() -> dict[str, Any]:
         if e.kind == "variant":
             continue
         line = set(_lineage(e.id))
-        rulesets.append({**e.to_json(), "course": _preselected_course(e.id),
+        rulesets.append({**e.to_json(), "title": name_of(e.id, e.title),
+                         "course": _preselected_course(e.id),
                          "variants": [v.id for v in variants
                                       if "any" in v.applies_to or line & set(v.applies_to)]})
-    return {"rulesets": rulesets, "variants": [v.to_json() for v in variants],
-            "courses": sorted(bundled_courses()),
+    courses = sorted(bundled_courses())
+    return {"rulesets": rulesets,
+            "variants": [{**v.to_json(), "title": name_of(v.id, v.title)} for v in variants],
+            "courses": courses, "course_titles": {c: name_of(c) for c in courses},
             "bots": [{"name": b.name, "doc": b.doc} for b in BOTS],
             "max_course_bytes": MAX_COURSE_BYTES, "max_players": MAX_PLAYERS,
             "max_delay_ms": MAX_DELAY_MS, "confirm_ms": CONFIRM_MS,
@@ -137,11 +145,11 @@ def missing_values(err: MissingRuleValueError) -> list[dict[str, Any]]:
 def _seats(data: dict[str, Any]) -> list[Seat]:
     players = field(data, "players", list)
     if not 1 <= len(players) <= MAX_PLAYERS:
-        raise BadRequest(f"give 1 to {MAX_PLAYERS} players")
+        raise BadRequest(say("api_players", most=MAX_PLAYERS))
     seats = []
     for i, p in enumerate(players, start=1):
         if not isinstance(p, dict):
-            raise BadRequest(f"player {i} must be an object with name and bot")
+            raise BadRequest(say("api_player_shape", i=i))
         name = " ".join(str(field(p, "name", str)).split())[:40] or f"Player {i}"
         if not is_plain(name):
             raise BadRequest(f"player {i}: the name '{escaped(name)}' holds a control or "
@@ -149,10 +157,10 @@ def _seats(data: dict[str, Any]) -> list[Seat]:
                              "and punctuation")
         bot = field(p, "bot", str, None)
         if bot is not None and bot not in POLICIES:
-            raise BadRequest(f"player {i}: unknown bot {bot!r}; known: {', '.join(POLICIES)}")
+            raise BadRequest(say("api_unknown_bot_of", i=i, bot=bot, known=", ".join(POLICIES)))
         seats.append(Seat(name, bot))
     if len({s.name.casefold() for s in seats}) != len(seats):
-        raise BadRequest("two players have the same name")
+        raise BadRequest(say("api_same_name"))
     return seats
 
 
@@ -168,10 +176,10 @@ def _house(data: dict[str, Any], storage: Storage) -> dict[str, dict[str, Any]] 
             house.update(storage.rules_file(ref))
     answers = field(data, "answers", dict, {})
     if len(answers) > 64:
-        raise BadRequest("too many answers")
+        raise BadRequest(say("api_many_answers"))
     for key, raw in answers.items():
         if not isinstance(raw, str | int | bool):
-            raise BadRequest(f"the answer for {key!r} must be a value")
+            raise BadRequest(say("api_answer_value", name=key))
         text = str(raw).lower() if isinstance(raw, bool) else str(raw)
         k, value = parse_override(f"{key}={text}")
         house[k] = {"value": value, "source": ASKED}
@@ -187,7 +195,7 @@ def parse_setup(data: dict[str, Any], storage: Storage) -> tuple[SetupForm, Tabl
     overrides = field(data, "overrides", dict, {})
     if not all(isinstance(v, str) for v in variants) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in overrides.items()):
-        raise BadRequest("variants are names and overrides map keys to values (strings)")
+        raise BadRequest(say("api_variants_shape"))
     for k, v in overrides.items():
         parse_override(f"{k}={v}")  # the CLI's --set check: unknown keys get "did you mean"
     ruleset = field(data, "ruleset", str)
@@ -198,18 +206,23 @@ def parse_setup(data: dict[str, Any], storage: Storage) -> tuple[SetupForm, Tabl
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)  # the server's deal: nobody at the table chose it
     if not 0 <= seed < SEED_LIMIT:
-        raise BadRequest(f"the seed is a whole number from 0 to {SEED_LIMIT - 1}")
+        raise BadRequest(say("api_seed", most=SEED_LIMIT - 1))
     delay = field(data, "delay_ms", int, None)
     if delay is not None and not 0 <= delay <= MAX_DELAY_MS:
-        raise BadRequest(f"delay_ms: 0 to {MAX_DELAY_MS} milliseconds, or null")
+        raise BadRequest(say("api_delay", most=MAX_DELAY_MS))
     confirm = field(data, "confirm_ms", int, CONFIRM_MS) if "confirm_ms" not in data or \
         data["confirm_ms"] is not None else None
     if confirm is not None and not 0 <= confirm <= MAX_CONFIRM_MS:
-        raise BadRequest(f"confirm_ms: 0 to {MAX_CONFIRM_MS} milliseconds, or null (a chosen "
-                         "move waits for its player's confirmation)")
+        raise BadRequest(say("api_confirm", most=MAX_CONFIRM_MS))
     setup = SetupForm(ruleset, tuple(variants), tuple(overrides.items()),
                       storage.course_path(field(data, "course", str)), seed, tuple(seats),
                       house=_house(data, storage))
-    options = TableOptions(bool(field(data, "shared", bool, False)), delay,
-                           bool(field(data, "tournament", bool, False)), confirm, practice)
+    shared = bool(field(data, "shared", bool, False))
+    waits = bool(field(data, "lobby", bool, False)) and not shared \
+        and any(s.bot is None for s in seats)
+    clock = field(data, "turn_s", int, None)
+    if clock is not None and not 1 <= clock <= MAX_TURN_S:
+        raise BadRequest(say("api_turn_s", most=MAX_TURN_S))
+    options = TableOptions(shared, delay, bool(field(data, "tournament", bool, False)),
+                           confirm, practice, waits, clock)
     return setup, options

@@ -110,6 +110,13 @@ class Table:
     #: a pending move is confirmed by itself after this long (ms; None: only when asked)
     confirm_ms: int | None = None
     tournament: dict[str, Any] | None = None  # a tournament's file (tournament.py)
+    #: the race waits for its players: nothing moves until every person's seat has joined
+    #: or the host starts it
+    lobby: bool = False
+    #: the turn clock (s; None: none): a person's turn not chosen by then goes to a bot
+    turn_s: int | None = None
+    clock: tuple[str, int, float] | None = field(default=None, repr=False)  # race, ply, end
+    clock_task: asyncio.Task[None] | None = field(default=None, repr=False)
     client: str = ""  # who set it up (the limits count per client)
     game: Game | None = field(default=None, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
@@ -152,7 +159,8 @@ class Table:
                 "delay_ms": self.delay_ms, "confirm_ms": self.confirm_ms,
                 "seats": [{"name": s.name, "bot": s.bot, "token": s.token,
                            "stand_in": s.stand_in} for s in self.seats],
-                "races": list(self.races), "tournament": self.tournament}
+                "races": list(self.races), "tournament": self.tournament,
+                "lobby": self.lobby, "turn_s": self.turn_s}
 
     def take_doc(self, doc: dict[str, Any]) -> None:
         self.host, self.shared = str(doc["host"]), bool(doc["shared"])
@@ -161,6 +169,8 @@ class Table:
                       for s in doc["seats"]]
         self.races = list(doc["races"])
         self.tournament = doc.get("tournament")
+        self.lobby = bool(doc.get("lobby", False))
+        self.turn_s = doc.get("turn_s")
 
     @classmethod
     def of_row(cls, row: TableRow) -> Table:
@@ -207,10 +217,12 @@ class Table:
 
     def table_facts(self) -> dict[str, Any]:
         """What everyone may know about the table: the seats and who is connected."""
+        self.set_clock()
         on = self.online()
         out: dict[str, Any] = {
             "id": self.id, "shared": self.shared, "delay_ms": self.delay_ms,
-            "confirm_ms": self.confirm_ms, "races": len(self.races),
+            "confirm_ms": self.confirm_ms, "races": len(self.races), "lobby": self.lobby,
+            "turn_s": self.turn_s, "clock": self.clock[2] if self.clock else None,
             "version": self.version, "seq": self.seq, "epoch": self.epoch,
             "seats": [{"seat": i, "name": s.name, "kind": "person" if s.bot is None else "bot",
                        "bot": s.bot, "stand_in": s.stand_in, "online": i in on}
@@ -252,7 +264,7 @@ class Table:
         """The view of ``role``/``seat`` in ``lang`` (default: the request's language);
         call under the lock (the game must not change meanwhile)."""
         if self.game is None:
-            raise BadRequest("the table is being set up: try again in a moment", 409)
+            raise BadRequest(say("api_being_set_up"), 409)
         lang = lang or current()
         self._tournament_view()
         if role == Role.SEAT and self.shared:
@@ -315,7 +327,7 @@ class Table:
                     except Conflict:
                         continue
                 else:
-                    raise BadRequest("the table is changing too fast: try again", 409)
+                    raise BadRequest(say("api_too_fast"), 409)
             finally:
                 await self.push()
         self.schedule()
@@ -330,6 +342,7 @@ class Table:
             raise
         finally:
             self.sync_stand_ins()
+            self.set_clock()  # before the views are pushed: they show it
             self.changed()
 
     def memory(self) -> tuple[Any, ...]:
@@ -352,7 +365,7 @@ class Table:
         store = tables.store
         now = store.version(self.id)
         if now is None:
-            raise BadRequest(f"no table {self.id!r}", 404)
+            raise BadRequest(say("api_no_table", tid=self.id), 404)
         if now == self.version and self.game is not None:
             return False
         row = store.table(self.id)
@@ -397,13 +410,35 @@ class Table:
             self.seq += 1
             await self.push()
 
+    def everyone_here(self) -> bool:
+        """Every person's seat has a device connected."""
+        on = self.online()
+        return all(i in on for i, s in enumerate(self.seats) if s.bot is None)
+
+    async def open_lobby(self, empty_to_bots: bool) -> None:
+        """The waiting is over: the race starts (``empty_to_bots``: every person's seat
+        with no device connected is handed to a greedy bot). Kept in the database."""
+        def go() -> None:
+            if not self.lobby:
+                return
+            on = self.online()
+            for i, s in enumerate(self.seats):
+                if empty_to_bots and s.bot is None and i not in on and s.stand_in is None:
+                    s.stand_in = "greedy"
+            self.lobby = False
+            assert self.game is not None
+            self.sync_stand_ins()
+            self.sink(self.game, doc=True)
+        await self.change(go)
+
     # bots and the timer ----------------------------------------------------------------
     def schedule(self) -> None:
         """Step the bots one at a time, each after the step time; confirm a pending move
-        when its time has come."""
+        when its time has come (not while the table waits for its players)."""
         game = self.game
-        if game is None:
+        if game is None or self.lobby:
             return
+        self._wind_clock(game)
         p = game.pending
         if p is not None and p.deadline is not None and (self.timer is None
                                                           or self.timer.done()):
@@ -436,6 +471,51 @@ class Table:
                 await self.change(due)
             except AveCaesarError:
                 await asyncio.sleep(1.0)  # not kept (a full disk): try again
+
+    def set_clock(self) -> None:
+        """A person's turn to choose starts the turn clock (when the host set one); it runs
+        until the turn is over (a move chosen and waiting stops it). Not while waiting."""
+        game = self.game
+        s = None if game is None else game.state
+        if (game is None or s is None or self.turn_s is None or self.lobby or s.over
+                or game.pending is not None or not game.is_human(s.turn)
+                or (self.shared and game.needs_pass())):
+            self.clock = None
+            return
+        key = (self.races[-1], s.ply)
+        if self.clock is None or self.clock[:2] != key:
+            self.clock = (*key, time.time() + self.turn_s)
+
+    def _wind_clock(self, game: Game) -> None:
+        """The clock's task, while a clock runs."""
+        self.set_clock()
+        if self.clock is not None and (self.clock_task is None or self.clock_task.done()):
+            self.clock_task = asyncio.get_running_loop().create_task(self._clock())
+
+    async def _clock(self) -> None:
+        """The turn clock ran out: the seat to move is handed to a greedy bot, which moves
+        (its device takes the seat back with "I'm back")."""
+        while self.clock is not None:
+            race, ply, end = self.clock
+            if end > time.time():
+                await asyncio.sleep(end - time.time())
+                continue
+
+            def out(race: str = race, ply: int = ply) -> None:
+                g = self.game
+                if (g is None or self.clock is None or self.clock[:2] != (race, ply)
+                        or g.state.ply != ply or g.pending is not None
+                        or not g.is_human(g.state.turn)):
+                    return
+                self.seats[g.owner[g.state.turn]].stand_in = "greedy"
+                self.clock = None
+                self.sync_stand_ins()
+                self.sink(g, doc=True)
+            try:
+                await self.change(out)
+            except AveCaesarError:
+                await asyncio.sleep(1.0)  # not kept (a full disk): try again
+            return
 
     async def _bots(self) -> None:
         while True:
@@ -475,7 +555,7 @@ class Tables:
     @staticmethod
     def check_id(tid: str) -> str:
         if not _TABLE_ID.fullmatch(tid):
-            raise BadRequest(f"not a table: {tid!r}", 404)
+            raise BadRequest(say("api_not_table", tid=tid), 404)
         return tid
 
     @staticmethod

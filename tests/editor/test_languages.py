@@ -30,7 +30,7 @@ from avecaesar.engine.core.reasons import HOUSE, REASONS, Reason, ReasonCode
 
 ROOT = Path(__file__).resolve().parents[2]
 OVAL = ROOT / "tests" / "core" / "courses" / "oval.yaml"
-SECTIONS = ("table", "events", "why", "page")
+SECTIONS = ("table", "events", "why", "page", "names")
 runner = CliRunner()
 
 
@@ -66,22 +66,31 @@ def test_every_message_has_every_language_with_the_same_fields() -> None:
 
 
 def test_the_german_is_not_the_english() -> None:
-    """Only these read alike: the command word one types (undo) and "live"."""
-    same = [(s, k) for s in SECTIONS for k, e in _entries(s).items()
+    """Only these read alike: the command word one types (undo), "live" and the colour
+    orange (the names section: proper names such as "Arena-Carthago" are the same)."""
+    same = [(s, k) for s in SECTIONS if s != "names" for k, e in _entries(s).items()
             if e["de"] == e["en"] and re.search(r"[a-z]{4}", re.sub(r"\{\w+\}", "", e["en"]))]
-    assert same == [("table", "or_undo"), ("page", "live_ok")], same
+    assert same == [("table", "or_undo"), ("events", "colour_orange"), ("page", "live_ok")], same
 
 
 def test_the_page_uses_only_words_of_the_catalog() -> None:
     """Every t("key") and data-t="key" of the Play page is in the catalog's page section."""
     page = catalog()["page"]
     sources = [(ROOT / "editor/web/static" / f).read_text(encoding="utf-8")
-               for f in ("play.js", "play.html")]
+               for f in ("play.js", "play.html", "replay.js", "replay.html", "studio.js",
+                         "studio.html")]
     used = set()
     for text in sources:
-        used |= set(re.findall(r"\bt\(\"([a-z_0-9]+)\"", text))
-        used |= set(re.findall(r"data-t(?:-title|-aria)?=\"([a-z_0-9]+)\"", text))
+        used |= set(re.findall(r"\bt\(\"([a-z_0-9]+)\"\s*[,)]", text))  # not a prefix + …
+        for pair in re.findall(r"\bt\([^()\"]*\? \"([a-z_0-9]+)\" : \"([a-z_0-9]+)\"", text):
+            used |= set(pair)
+        used |= set(re.findall(r"data-t(?:-title|-aria|-placeholder)?=\"([a-z_0-9]+)\"",
+                               text))
     assert used and sorted(used - set(page)) == []
+    # the keys built from a prefix: every value they are built from
+    assert all(f"st_dir_{d}" in page for d in ("clockwise", "anticlockwise"))
+    assert all(f"st_kind_{k.replace(' ', '_')}" in page for k in (
+        "straight", "curve inside", "curve outside", "chicane", "section", "alley"))
 
 
 @pytest.mark.parametrize(("explicit", "env", "want"), [
@@ -333,3 +342,42 @@ def test_no_engine_test_needs_an_english_sentence(tmp_path: Path) -> None:
     assert len(cases) > 50 and failed == ["test_planted_needs_the_english"], \
         run.stdout[-3000:]
     assert run.returncode == 1
+
+
+def test_every_bundled_ruleset_variant_and_course_has_its_title_in_every_language() -> None:
+    """The names section titles every bundled ruleset, variant and course (the setup's
+    menus, the table, the replay); a course's English is its file's own name."""
+    from avecaesar.engine.course.load import bundled_courses, load_course
+    from avecaesar.engine.ruleset.catalog import bundled
+
+    names = catalog()["names"]
+    ids = [e.id for e in bundled()] + sorted(bundled_courses())
+    assert sorted(set(ids) - set(names)) == []  # a new bundled one needs its title here
+    for course in bundled_courses():
+        assert names[course]["en"] == load_course(course).graph.graph["name"], course
+    with language("de"):
+        assert lang.name_of("ravensburger-1989/a-white") == "Seite A, weiße Strecke"
+        assert lang.name_of("upload:abc", "My course") == "My course"
+
+
+def test_an_unknown_language_exits_2_listing_the_catalog_s() -> None:
+    for command in (["race", "-r", "pro-ludo-2006", "-c", "pro-ludo-2006/circus-maximus"],
+                    ["tournament", "-r", "pro-ludo-2006"], ["replay", str(OVAL)]):
+        r = runner.invoke(app, [*command, "--lang", "fr"])
+        assert r.exit_code == 2, (command, r.output)
+        assert "--lang 'fr'" in r.output and "en (English), de (Deutsch)" in r.output
+    assert lang.asked("de_AT.UTF-8") == "de" and lang.asked("EN") == "en"
+
+
+def test_tournament_and_replay_speak_german(tmp_path: Path) -> None:
+    record = tmp_path / "r.jsonl"
+    r = runner.invoke(app, ["race", "-r", "pro-ludo-2006", "-c", "pro-ludo-2006/circus-maximus",
+                            "--players", "3", "--record", str(record)])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["replay", str(record), "--lang", "de"])
+    assert r.exit_code == 0 and "Züge nachgespielt, jeder Zug erlaubt; ins Ziel" in r.output
+    r = runner.invoke(app, ["tournament", "-r", "pro-ludo-2006", "-n", "3", "--courses",
+                            "pro-ludo-2006/circus-maximus", "--lang", "de"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("Turnier nach pro-ludo-2006, 3 Spieler")
+    assert "Gesamtwertung:" in r.output and " Punkte" in r.output and "points" not in r.output

@@ -47,7 +47,7 @@ async function setupPage() {
   $("setup").classList.remove("hidden");
   P.catalog = await api("GET", "/api/catalog");
   for (const r of P.catalog.rulesets) $("ruleset").append(el("option", { value: r.id }, r.title));
-  for (const c of P.catalog.courses) $("course").append(el("option", { value: c }, c));
+  for (const c of P.catalog.courses) $("course").append(el("option", { value: c }, (P.catalog.course_titles || {})[c] || c));
   $("ruleset").value = "ravensburger-1989";
   $("ruleset").onchange = chooseRuleset;
   chooseRuleset();
@@ -103,9 +103,10 @@ function setupBody() {
   const practice = $("practice-box").open && $("seed").value !== "";
   const body = { ruleset: $("ruleset").value, variants, course: P.course || $("course").value, players,
     house_file: P.house, variant_file: P.variantFile, answers: P.answers,
-    shared: $("mode-shared").checked, delay_ms: Number($("delay").value || 700), tournament: $("tournament").checked,
+    shared: $("mode-shared").checked, lobby: $("lobby").checked && !$("mode-shared").checked, delay_ms: Number($("delay").value || 700), tournament: $("tournament").checked,
     confirm_ms: Math.round(1000 * Number($("confirm-s").value === "" ? 4 : $("confirm-s").value)) };
   if (practice) body.seed = Number($("seed").value);
+  if ($("turn-s").value !== "") body.turn_s = Number($("turn-s").value);
   return body;
 }
 
@@ -157,7 +158,7 @@ async function listSaves() {
     const open = s.table
       ? el("a", { href: `/play?table=${encodeURIComponent(s.table)}`, class: "resume" }, t("open_table"))
       : (s.over ? "" : el("button", { type: "button", class: "resume", onclick: () => continueHere(s.record) }, t("continue_here")));
-    tbl.append(el("tr", {}, el("td", {}, s.record), el("td", {}, `${s.ruleset} · ${s.course}`),
+    tbl.append(el("tr", {}, el("td", {}, s.record), el("td", {}, `${s.rules_title || s.ruleset} · ${s.course_title || s.course}`),
       el("td", {}, s.players.join(", ")), el("td", {}, t("turns", { n: s.turns }) + (s.over ? " · " + t("over") : "")),
       el("td", {}, open, " ", el("a", { href: `/replay?record=${encodeURIComponent(s.record)}` }, t("replay")))));
   }
@@ -251,6 +252,7 @@ async function show(v) {
     setZoom(P.follow ? followZoom() : 1);
   }
   render();
+  nudge(v);
   if (P.follow) follow();
 }
 
@@ -304,6 +306,8 @@ function renderDeal(g) {
 function render() {
   const v = P.view, g = v.race;
   $("end").classList.toggle("hidden", !g.over);
+  $("hand-area").classList.toggle("hidden", g.over);  // no hand, no undo after the end
+  if (!g.over) P.endShown = null;
   $("race").dataset.ply = g.ply;
   $("race").dataset.turns = g.log.length ? g.log[g.log.length - 1].ply : 0;
   $("race").dataset.role = v.role;
@@ -312,11 +316,14 @@ function render() {
   if (!g.over) { const c = g.chariots[g.turn.chariot]; if (c.pos !== null) Board.mark(P.board, [c.pos], "current"); }
   if (!g.over && g.turn.pending) Board.mark(P.board, g.turn.pending.path, "path");
   renderDeal(g);
-  $("rules-shown").textContent = g.ruleset;
+  $("rules-shown").textContent = `${g.rules_title || g.ruleset} · ${g.course_title || ""}`;
   $("record-link").textContent = g.record;
   $("record-link").href = "/api/saves/" + encodeURIComponent(g.record);
   $("you").textContent = v.you ? t("you_are", { name: v.you.name, n: v.you.seat + 1 })
     : (v.role === "host" ? t("host_here") : t("spectating"));
+  renderStandIn(v);
+  renderLobby(v);
+  tick();
   renderChariots(g);
   renderLog(g);
   if (P.host) renderSeats(v);
@@ -328,9 +335,9 @@ function render() {
   $("wait").classList.add("hidden"); $("skip").classList.add("hidden");
   if (g.over) { P.chosen = null; $("pending").classList.add("hidden"); return showEnd(); }
   const turn = g.turn;
-  const mine = mineLetters().includes(turn.letter);
+  const mine = !v.table.lobby && mineLetters().includes(turn.letter);  // a waiting table: nobody moves yet
   $("race").dataset.phase = turn.phase;
-  $("turn").textContent = t("to_move", { letter: turn.letter, name: turn.name }) + (mine && turn.human ? ` — ${t("your_turn")}` : "");
+  $("turn").textContent = t(mine && turn.human ? "to_move_you" : "to_move", { letter: turn.letter, name: turn.name });
   renderPending(g, v);
   renderHand(g, mine);
   if (turn.phase === "pending") { $("hand-area").dataset.state = g.can_confirm ? "pending-mine" : "pending"; return; }
@@ -349,6 +356,48 @@ function render() {
   if (P.chosen !== null) highlight();
   if (p.wait) $("wait").classList.remove("hidden");
   if (p.skip) { $("skip").classList.remove("hidden"); message(t("forced_skip", { why: p.skip_text || p.skip })); }
+}
+
+// the turn clock: the seconds the person to move has left (the server hands the seat to a
+// bot when they run out)
+function tick() {
+  const end = P.view && !P.view.race.over && P.view.table.clock;
+  $("clock").classList.toggle("hidden", !end);
+  if (!end) return;
+  const left = Math.max(0, Math.ceil(end - Date.now() / 1000));
+  $("clock").textContent = t("clock_left", { name: P.view.race.turn.name, s: left });
+}
+setInterval(tick, 1000);
+
+// a table that waits for its players: who has joined; the host may start it now
+function renderLobby(v) {
+  const people = v.table.seats.filter((s) => s.kind === "person");
+  $("lobby-box").classList.toggle("hidden", !v.table.lobby);
+  $("lobby-start").classList.toggle("hidden", !v.table.lobby || !P.host || v.role !== "host");
+  if (v.table.lobby) $("lobby-text").textContent = t("lobby", { n: people.filter((s) => s.online).length, m: people.length });
+}
+
+// a seat handed to a bot says so on its own device, which can take it back
+function renderStandIn(v) {
+  const seat = v.you && v.table.seats[v.you.seat];
+  const bot = seat && seat.stand_in;
+  $("stand-in").classList.toggle("hidden", !bot || v.race.over);
+  if (bot) $("stand-in-text").textContent = t("bot_for_you", { bot });
+}
+
+// the title of a background tab says when it is this device's turn (and, when allowed, a
+// vibration and a notification, once per turn)
+function nudge(v) {
+  const g = v.race;
+  const mine = !g.over && !v.table.lobby && g.turn.human && g.turn.phase === "choose" && mineLetters().includes(g.turn.letter);
+  const key = mine ? `${g.record}:${g.ply}` : null;
+  document.title = mine && document.hidden ? t("title_your_turn") : P.title;
+  if (!mine || !document.hidden || P.nudged === key) return;
+  P.nudged = key;
+  try { if (navigator.vibrate) navigator.vibrate(200); } catch (e) { /* not on this device */ }
+  try {
+    if (window.Notification && Notification.permission === "granted") new Notification(t("title_your_turn"));
+  } catch (e) { /* no notifications here */ }
 }
 
 // the move waiting to be confirmed: every device sees it; its mover may take it back
@@ -372,10 +421,13 @@ function renderHand(g, mine) {
     const group = el("div", { class: "hand-of", "data-letter": letter }, el("span", { class: "hand-letter" }, letter));
     for (const card of hand) {
       const playable = playing && (p.options || []).some((o) => o.card === card);
-      const b = el("button", { type: "button", class: "card" + (playing && P.chosen === card ? " chosen" : ""), "data-card": card,
-        "aria-pressed": String(playing && P.chosen === card), "aria-label": t("card_label", { card }),
-        title: playable ? t("choose_card") : ((p.why || {})[card] || t("no_move_card")) }, String(card));
-      if (playing) b.onclick = () => chooseCard(card); else b.disabled = true;
+      const why = (p.why || {})[card] || t("no_move_card");
+      const b = el("button", { type: "button", class: "card" + (playing && P.chosen === card ? " chosen" : "") + (playing && !playable ? " forbidden" : ""),
+        "data-card": card, "aria-pressed": String(playing && P.chosen === card), "aria-label": t("card_label", { card }),
+        title: playable ? t("choose_card") : why, ...(playing && !playable ? { "aria-disabled": "true" } : {}) }, String(card));
+      if (playing && playable) b.onclick = () => chooseCard(card);
+      else if (playing) b.onclick = () => message(t("forbidden_card", { card, why }), "why-not");  // a tap says why
+      else b.disabled = true;
       group.append(b);
     }
     $("hand").append(group);
@@ -404,7 +456,7 @@ function renderChariots(g) {
     tbl.append(el("tr", { class: "chariot-row" + (current ? " current" : "") + (mineLetters().includes(c.letter) ? " mine" : ""), "data-letter": c.letter },
       el("td", {}, el("span", { class: "swatch", style: `background:${c.colour}` })),
       el("td", {}, who, current ? el("span", { class: "badge" }, t("current")) : ""),
-      el("td", {}, `${c.lap}/${c.laps}`), el("td", { class: "coin" }, c.alley === "done" ? t("alley_done") : t("alley_todo")),
+      el("td", {}, `${Math.min(c.lap, c.laps)}/${c.laps}`), el("td", { class: "coin" }, c.alley === "done" ? t("alley_done") : t("alley_todo")),
       el("td", { title: help }, six), el("td", { class: "cards" }, String(c.cards)),
       el("td", { class: "points" }, c.to_race === null ? String(c.points_left) : t("points_vs", { points: c.points_left, to: c.to_race })),
       el("td", {}, notes)));
@@ -545,18 +597,32 @@ async function seatToBot(seat, bot) {
 }
 
 // -- the end -----------------------------------------------------------------------------------
+// the winner: the best placed chariot neither disqualified nor removed (placings are best first)
+function winning(result) { return result.placings.find((x) => x.place && !x.disqualified && !x.removed) || null; }
+
+// the end screen's first line: who won (the team, when players drive several chariots)
+function winnerText(result) {
+  if (result.teams && result.teams.length) return t("winner_team", { name: result.teams[0][0], points: result.teams[0][1] });
+  const p = winning(result);
+  if (!p) return t("no_winner");
+  return t("winner", { letter: "ABCDEFGHIJKL"[p.chariot], name: p.name, points: p.points });
+}
+
 function showEnd() {
   const g = P.view.race;
+  if (!P.endShown) { P.endShown = g.record; $("end").scrollIntoView({ block: "start" }); }
   $("turn").textContent = t("race_over");
   $("hand-area").dataset.state = "over";
   const tbl = $("placings");
   tbl.innerHTML = "";
-  tbl.append(el("tr", {}, ...["h_place", "h_chariot", "h_points_won", ""].map((h) => el("th", {}, h ? t(h) : ""))));
-  for (const p of g.result.placings) {
-    const notes = [p.disqualified ? t("disqualified") : "", p.removed ? t("removed") : "", p.finished ? "" : t("not_finished")].filter(Boolean).join(", ");
-    tbl.append(el("tr", { class: "placing" }, el("td", {}, p.place ? `${p.place}.` : "–"),
-      el("td", {}, `${"ABCDEFGHIJKL"[p.chariot]} ${p.name}`), el("td", {}, String(p.points)), el("td", {}, notes)));
+  tbl.append(el("tr", {}, ...["h_place", "h_chariot", "h_points_won", "h_result"].map((h) => el("th", {}, t(h)))));
+  const won = winning(g.result);
+  for (const p of won ? [won, ...g.result.placings.filter((x) => x !== won)] : g.result.placings) {  // the winner first
+    tbl.append(el("tr", { class: "placing" + (p === won ? " winner" : ""), "data-letter": "ABCDEFGHIJKL"[p.chariot] },
+      el("td", {}, p.place ? `${p.place}.` : "–"), el("td", {}, `${"ABCDEFGHIJKL"[p.chariot]} ${p.name}`),
+      el("td", {}, String(p.points)), el("td", { class: "why" }, p.why || "")));
   }
+  $("winner").textContent = winnerText(g.result);
   $("seed-end").textContent = t("seed_was", { seed: g.seed });
   checkDeal(g);
   $("watch").href = "/replay?record=" + encodeURIComponent(g.record);
@@ -614,7 +680,24 @@ $("confirm").onclick = () => act("confirm");
 $("again").onclick = () => newRace("again");
 $("next-race").onclick = () => newRace("next-race");
 
+// "play this seat on this device": the same page with the seat's #seat=…: open it as that seat
+window.addEventListener("hashchange", () => {
+  if (!P.tid || !new URLSearchParams(location.hash.slice(1)).get("seat")) return;
+  P.version = -1; P.seq = -1; P.epoch = null;
+  openTable(P.tid).catch((e) => message(e.message, "error"));
+});
+document.addEventListener("visibilitychange", () => { if (P.view) nudge(P.view); });
+$("lobby-start").onclick = async () => {
+  try { await show(await api("POST", `/api/tables/${P.tid}/start`, undefined, { "x-table-token": P.host })); }
+  catch (e) { message(e.message, "error"); }
+};
+$("im-back").onclick = async () => {
+  try { await show(await api("POST", `/api/tables/${P.tid}/seat`, { seat: P.view.you.seat, bot: null }, headers())); }
+  catch (e) { message(e.message, "error"); }
+};
+
 (async () => {
+  P.title = document.title;
   await loadText();
   applyText();
   if (params.get("table")) {

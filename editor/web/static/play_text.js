@@ -12,7 +12,8 @@ let LANGUAGES = { en: "English" };
 let LANG = "en";
 
 async function loadText() {
-  const data = await (await fetch("/api/text")).json();
+  // a page written as one file (replay --html) carries its words: no server to ask
+  const data = window.PAGE_TEXT || await (await fetch("/api/text")).json();
   LANGUAGES = data.languages;
   TEXT = {};
   for (const [key, byLang] of Object.entries(data.page)) {
@@ -22,7 +23,7 @@ async function loadText() {
   try { saved = localStorage.getItem("avecaesar-lang"); } catch (e) { saved = null; }
   const wanted = [saved, ...(navigator.languages || [navigator.language])].filter(Boolean)
     .map((x) => String(x).toLowerCase().split(/[-_]/)[0]);
-  LANG = wanted.find((l) => TEXT[l]) || "en";
+  LANG = window.PAGE_TEXT ? data.lang : (wanted.find((l) => TEXT[l]) || "en");
   document.documentElement.lang = LANG;
   const menu = document.getElementById("lang-choice");
   if (menu) {
@@ -49,5 +50,6 @@ function t(key, vars) {
 function applyText(root) {
   (root || document).querySelectorAll("[data-t]").forEach((e) => { e.textContent = t(e.dataset.t); });
   (root || document).querySelectorAll("[data-t-title]").forEach((e) => { e.title = t(e.dataset.tTitle); });
+  (root || document).querySelectorAll("[data-t-placeholder]").forEach((e) => { e.placeholder = t(e.dataset.tPlaceholder); });
   (root || document).querySelectorAll("[data-t-aria]").forEach((e) => { e.setAttribute("aria-label", t(e.dataset.tAria)); });
 }

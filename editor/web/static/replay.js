@@ -7,9 +7,9 @@ function startViewer(data, svg) {
   R.data = data;
   $r("viewer").classList.remove("hidden");
   if ($r("pick")) $r("pick").classList.add("hidden");
-  $r("title").textContent = `${data.course} · ${data.ruleset}${data.variants.length ? " + " + data.variants.join(", ") : ""}` +
-    (data.public ? " · in progress: what the table has seen" : ` · seed ${data.seed}`) + ` · ${data.record}`;
-  if ($r("hands-title")) $r("hands-title").textContent = data.public ? "Chariots (hands hidden while the race runs)" : "Chariots (all hands shown)";
+  $r("title").textContent = `${data.course_title || data.course} · ${data.rules_title || data.ruleset}` +
+    (data.public ? t("rp_in_progress") : t("rp_seed", { seed: data.seed })) + ` · ${data.record}`;
+  if ($r("hands-title")) $r("hands-title").textContent = t(data.public ? "rp_hands_hidden" : "rp_hands_all");
   R.board = Board.load($r("board"), svg);
   $r("jump").max = data.frames.length - 1;
   showFrame(0);
@@ -24,32 +24,35 @@ function showFrame(i) {
   Board.chariots(R.board, chariots);
   Board.clear(R.board, "path");
   Board.mark(R.board, f.path || [], "path");
-  $r("ply-shown").textContent = `ply ${R.i} / ${frames.length - 1}`;
-  $r("legal").textContent = f.chariot === null ? "start position" : f.legal === null ? `${f.chariot} moved` : `${f.chariot} had ${f.legal} legal move${f.legal === 1 ? "" : "s"}`;
+  $r("ply-shown").textContent = t("rp_ply_of", { i: R.i, n: frames.length - 1 });
+  $r("legal").textContent = f.chariot === null ? t("rp_start_position") : f.legal === null ? t("rp_moved", { chariot: f.chariot }) : t(f.legal === 1 ? "rp_legal_one" : "rp_legal", { chariot: f.chariot, n: f.legal });
   const ev = $r("events");
   ev.innerHTML = "";
   for (const e of f.events) ev.append(el("div", { class: "event" }, e));
-  const t = $r("hands");
-  t.innerHTML = "";
-  t.append(el("tr", {}, ...["", "chariot", "space", "lap", "coin", "hand", ""].map((h) => el("th", {}, h))));
+  const tbl = $r("hands");
+  tbl.innerHTML = "";
+  tbl.append(el("tr", {}, ...["", "h_chariot", "rp_h_space", "h_lap", "rp_h_coin", "rp_h_hand", ""].map((h) => el("th", {}, h ? t(h) : ""))));
   f.chariots.forEach((c, k) => {
-    const st = { r: "", f: "finished", x: "removed" }[c.status] + (c.dq ? " disqualified" : "");
-    t.append(el("tr", { class: "hand-row" }, el("td", {}, el("span", { class: "swatch", style: `background:${R.data.colours[k]}` })),
+    const st = [{ r: "", f: t("finished"), x: t("removed") }[c.status], c.dq ? t("disqualified") : ""].filter(Boolean).join(", ");
+    tbl.append(el("tr", { class: "hand-row" }, el("td", {}, el("span", { class: "swatch", style: `background:${R.data.colours[k]}` })),
       el("td", {}, `${R.data.letters[k]} ${R.data.names[k]}`), el("td", {}, c.pos === null ? "–" : String(c.pos)),
-      el("td", {}, `${c.lap}/${R.data.laps}`), el("td", {}, c.coin === "held" ? "coin held" : "coin paid"),
-      el("td", { class: "hand" }, c.hand ? c.hand.join(" ") : `${c.cards} cards`), el("td", {}, st)));
+      el("td", {}, `${Math.min(c.lap, R.data.laps)}/${R.data.laps}`), el("td", {}, t(c.coin === "held" ? "rp_coin_held" : "rp_coin_paid")),
+      el("td", { class: "hand" }, c.hand ? c.hand.join(" ") : t("rp_cards", { n: c.cards })), el("td", {}, st)));
   });
   const res = $r("result");
   res.innerHTML = "";
   if (R.i === frames.length - 1 && R.data.result) {
-    res.append(el("h4", {}, "Result"));
-    for (const p of R.data.result.placings) res.append(el("div", { class: "placing" }, `${p.place ? p.place + "." : "–"} ${R.data.letters[p.chariot]} ${p.name}: ${p.points} points${p.disqualified ? " (disqualified)" : ""}`));
+    res.append(el("h4", {}, t("rp_result")));
+    for (const p of R.data.result.placings) {
+      res.append(el("div", { class: "placing" }, t("rp_placing", { place: p.place ? p.place + "." : "–", letter: R.data.letters[p.chariot],
+        name: p.name, points: p.points, notes: p.disqualified ? ` (${t("disqualified")})` : "" })));
+    }
   }
 }
 
 function togglePlay() {
-  if (R.timer) { clearInterval(R.timer); R.timer = null; $r("play").textContent = "play"; return; }
-  $r("play").textContent = "pause";
+  if (R.timer) { clearInterval(R.timer); R.timer = null; $r("play").textContent = t("rp_play"); return; }
+  $r("play").textContent = t("rp_pause");
   R.timer = setInterval(() => {
     if (R.i >= R.data.frames.length - 1) { togglePlay(); return; }
     showFrame(R.i + 1);
@@ -86,9 +89,9 @@ async function pickPage() {
   for (const s of saves) {
     if (s.broken) continue;
     box.append(el("div", {}, el("a", { href: "/replay?record=" + encodeURIComponent(s.record), class: "record" }, s.record),
-      ` — ${s.ruleset} · ${s.course} · ${s.players.join(", ")} · ${s.turns} turns${s.over ? "" : " (in progress)"}`));
+      t("rp_row", { rules: s.rules_title || s.ruleset, course: s.course_title || s.course, players: s.players.join(", "), turns: s.turns, running: s.over ? "" : t("rp_running") })));
   }
-  if (!saves.length) box.textContent = "none yet";
+  if (!saves.length) box.textContent = t("none_yet");
   $r("record-file").onchange = async () => {
     const f = $r("record-file").files[0];
     if (!f) return;
@@ -99,5 +102,9 @@ async function pickPage() {
   };
 }
 
-if (window.REPLAY_DATA) startViewer(window.REPLAY_DATA, window.REPLAY_SVG);
-else pickPage();
+(async () => {
+  await loadText();
+  applyText();
+  if (window.REPLAY_DATA) startViewer(window.REPLAY_DATA, window.REPLAY_SVG);
+  else pickPage();
+})();

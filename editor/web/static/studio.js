@@ -47,7 +47,7 @@ function gotoLine(line, col) {
 async function check() {
   const mine = ++seq;
   const text = $s("yaml").value;
-  if (!text.trim()) { $s("status").textContent = ""; clearBoard("Paste or type a course, or open one."); return; }
+  if (!text.trim()) { $s("status").textContent = ""; clearBoard(t("st_empty")); return; }
   try {
     const r = await api("POST", "/api/studio/check", request({ numbers: $s("numbers").checked }));
     if (mine !== seq) return;  // a newer text is on its way
@@ -58,10 +58,12 @@ async function check() {
     $s("status").textContent = "";
     $s("problems").innerHTML = "";
     $s("problems").append(el("div", { class: "error" }, e.message));
-    clearBoard("No board: " + e.message);
+    clearBoard(t("st_no_board", { why: e.message }));
   }
   document.body.dataset.checked = String(mine);
 }
+
+let courseTitles = {};  // a bundled course's title by its id, in the page's language
 
 function clearBoard(why) {
   $s("board").innerHTML = "";
@@ -77,23 +79,23 @@ function clearBoard(why) {
 
 function show(r) {
   const errors = r.problems.filter((x) => x.severity === "error").length;
-  $s("status").textContent = r.valid ? "valid" : `${errors} error${errors === 1 ? "" : "s"}`;
+  $s("status").textContent = r.valid ? t("st_valid") : t(errors === 1 ? "st_error_one" : "st_errors", { n: errors });
   const p = $s("problems");
   p.innerHTML = "";
   for (const x of r.problems) {
     p.append(el("div", { class: "problem " + (x.severity === "error" ? "error" : "note"), "data-line": String(x.line),
       onclick: () => gotoLine(x.line, x.column) },
-    `${state.file}:${x.line}:${x.column}: ${x.severity === "warning" ? "warning: " : ""}${x.message}`));
+    `${state.file}:${x.line}:${x.column}: ${x.severity === "warning" ? t("st_warning") : ""}${x.message}`));
   }
   gutter(r.problems);
-  if (!r.courses.length) { clearBoard("No board: " + (r.why_no_board || "the text is not a course")); return; }
+  if (!r.courses.length) { clearBoard(t("st_no_board", { why: r.why_no_board || t("st_not_course") })); return; }
   if (!r.courses.some((c) => c.direction === direction)) direction = r.courses[0].direction;
   const tabs = $s("directions");
   tabs.innerHTML = "";
   if (r.courses.length > 1) {
     for (const c of r.courses) {
       tabs.append(el("button", { class: c.direction === direction ? "on" : "", onclick: () => { direction = c.direction; show(last); } },
-        `${c.direction} (${c.id})`));
+        `${t("st_dir_" + c.direction)} (${c.id})`));
     }
   }
   showCourse(r, r.courses.find((c) => c.direction === direction));
@@ -104,15 +106,16 @@ function showCourse(r, c) {
   f.innerHTML = "";
   if (c.figures) {
     const g = c.figures;
-    f.append(el("h4", {}, `${c.name} [${c.id}] — ${c.direction}`),
-      el("div", { class: "note" }, `lap ${g.lap} (inside line) · ${g.alley_extra === null ? "no alley" : "alley stop +" + g.alley_extra} · outside lanes race ${g.outside_race ?? "—"} · deck ${g.deck_points}${g.bonus_points ? " + bonus " + g.bonus_points : ""} points (${r.rules})`));
-    const t = el("table", { class: "figures" }, el("tr", {}, el("th", {}, "start place"), el("th", {}, "shortest race"), el("th", {}, "reserve")));
-    g.shortest_race.forEach((s, i) => t.append(el("tr", {}, el("td", {}, String(i + 1)), el("td", { class: "shortest" }, s === null ? "—" : String(s)), el("td", {}, g.reserve[i] === null ? "—" : String(g.reserve[i])))));
-    f.append(t, el("div", { class: c.finishable ? "note" : "error" }, c.finishable ? "finishable on the deck" : "NOT finishable: the shortest legal race needs more points than the deck gives"));
+    f.append(el("h4", {}, `${courseTitles[c.id] || c.name} [${c.id}] — ${t("st_dir_" + c.direction)}`),
+      el("div", { class: "note" }, t("st_figures_line", { lap: g.lap, alley: g.alley_extra === null ? t("st_no_alley") : t("st_alley_stop", { n: g.alley_extra }),
+        outside: g.outside_race ?? "—", deck: g.deck_points, bonus: g.bonus_points ? t("st_bonus", { n: g.bonus_points }) : "", rules: r.rules })));
+    const tbl = el("table", { class: "figures" }, el("tr", {}, el("th", {}, t("st_h_place")), el("th", {}, t("st_h_shortest")), el("th", {}, t("st_h_reserve"))));
+    g.shortest_race.forEach((s, i) => tbl.append(el("tr", {}, el("td", {}, String(i + 1)), el("td", { class: "shortest" }, s === null ? "—" : String(s)), el("td", {}, g.reserve[i] === null ? "—" : String(g.reserve[i])))));
+    f.append(tbl, el("div", { class: c.finishable ? "note" : "error" }, t(c.finishable ? "st_finishable" : "st_not_finishable")));
   }
   $s("laps").innerHTML = "";
   if (!c.svg) {
-    clearBoardOnly(c.svg_error ? "No board: " + c.svg_error : "No board: " + (c.why_no_board || "the course has errors"));
+    clearBoardOnly(t("st_no_board", { why: c.svg_error || c.why_no_board || t("st_has_errors") }));
     $s("explain").innerHTML = "";
     return;
   }
@@ -120,15 +123,15 @@ function showCourse(r, c) {
   board = Board.load($s("board"), c.svg);
   const laps = c.laps || [];
   if (laps.length) {
-    const bar = el("div", { id: "lap-bar" }, "Shortest race from place 1, lap by lap (as --explain counts): ");
+    const bar = el("div", { id: "lap-bar" }, t("st_lap_bar"));
     const all = [];
     laps.forEach((lap) => {
       all.push(...lap.spaces);
       bar.append(el("button", { class: "lap", "data-steps": String(lap.steps), onclick: (ev) => pick(lap.spaces, ev.target) },
         `${lap.name} · ${lap.steps}`));
     });
-    bar.append(el("button", { class: "lap", onclick: (ev) => pick(all, ev.target) }, "whole race"),
-      el("button", { onclick: () => pick([], null) }, "none"));
+    bar.append(el("button", { class: "lap", onclick: (ev) => pick(all, ev.target) }, t("st_whole_race")),
+      el("button", { onclick: () => pick([], null) }, t("st_none")));
     $s("laps").append(bar);
   }
   showExplain(c.explain);
@@ -151,10 +154,11 @@ function pick(spaces, button) {
 
 // ---- --explain as a panel -------------------------------------------------------------------
 function table(head, rows) {
-  const t = el("table", {}, el("tr", {}, ...head.map((h, i) => el("th", { class: i ? "num" : "" }, h))));
-  for (const r of rows) t.append(el("tr", {}, ...r.map((c, i) => el("td", { class: i ? "num" : "" }, String(c)))));
-  return t;
+  const tbl = el("table", {}, el("tr", {}, ...head.map((h, i) => el("th", { class: i ? "num" : "" }, h))));
+  for (const r of rows) tbl.append(el("tr", {}, ...r.map((c, i) => el("td", { class: i ? "num" : "" }, String(c)))));
+  return tbl;
 }
+const kindName = (k) => t("st_kind_" + k.replace(" ", "_"));
 
 const KINDS = ["straight", "curve inside", "curve outside", "chicane", "section", "alley"];
 
@@ -167,14 +171,14 @@ function showExplain(ex) {
   box.innerHTML = "";
   if (!ex) return;
   const places = ex.places.filter((p) => p.race !== null);
-  if (!places.length) { box.append(el("div", { class: "error" }, "no start place can finish: nothing to break down")); return; }
-  const laps = Array.from({ length: ex.laps }, (_, k) => `lap ${k + 1}`);
-  box.append(el("div", {}, "The shortest legal race taken apart, step by step (each step counted once, on the space it lands on):"),
-    table(["place", "run-up", ...laps, "= race", "alley stop"],
-      places.map((p) => [p.place, ...p.by_lap, p.race, p.alley_stop_lap ? `lap ${p.alley_stop_lap}` : "—"])));
+  if (!places.length) { box.append(el("div", { class: "error" }, t("st_no_place"))); return; }
+  const laps = Array.from({ length: ex.laps }, (_, k) => t("st_lap_n", { n: k + 1 }));
+  box.append(el("div", {}, t("st_taken_apart")),
+    table([t("h_place"), t("st_h_run_up"), ...laps, t("st_h_race"), t("st_h_alley_stop")],
+      places.map((p) => [p.place, ...p.by_lap, p.race, p.alley_stop_lap ? t("st_lap_n", { n: p.alley_stop_lap }) : "—"])));
   const kinds = KINDS.filter((k) => places.some((p) => p.by_kind[k]));
-  box.append(el("div", {}, "By kind of piece:"), table(["place", ...kinds, "= race"], places.map((p) => [p.place, ...kinds.map((k) => p.by_kind[k]), p.race])));
-  if (ex.alley_detour !== null) box.append(el("div", {}, `alley detour: +${ex.alley_detour} (place 1 without the stop: ${ex.race_without_stop})`));
+  box.append(el("div", {}, t("st_by_kind")), table([t("h_place"), ...kinds.map(kindName), t("st_h_race")], places.map((p) => [p.place, ...kinds.map((k) => p.by_kind[k]), p.race])));
+  if (ex.alley_detour !== null) box.append(el("div", {}, t("st_detour", { n: ex.alley_detour, without: ex.race_without_stop })));
   const first = places[0];
   const names = [];
   for (const p of places) for (const u of p.pieces) if (!names.includes(u.piece)) names.push(u.piece);
@@ -182,17 +186,17 @@ function showExplain(ex) {
     const u = first.pieces.find((x) => x.piece === name);
     const steps = places.map((p) => (p.pieces.find((x) => x.piece === name) || { steps: 0 }).steps);
     if (!u) return [name, "", "", "—", ...steps, "—"];
-    const lanes = u.kind === "alley" ? u.passes.map(() => "alley").join(" / ") : u.passes.map((p) => p.lanes.join("→")).join(" / ");
+    const lanes = u.kind === "alley" ? u.passes.map(() => kindName("alley")).join(" / ") : u.passes.map((p) => p.lanes.join("→")).join(" / ");
     const saves = u.passes.length && shortenable(u) ? u.saving_per_space : "—";
-    return [name, u.kind, u.kind === "alley" ? u.lengths[0] : `[${u.lengths.join(", ")}]`, lanes || "—", ...steps, saves];
+    return [name, kindName(u.kind), u.kind === "alley" ? u.lengths[0] : `[${u.lengths.join(", ")}]`, lanes || "—", ...steps, saves];
   });
-  rows.push(["total", "", "", "", ...places.map((p) => p.race), ""]);
-  box.append(el("div", {}, `By piece — steps per start place; place ${first.place}'s lanes on each pass; what one space less in those lanes saves:`),
-    table(["piece", "kind", "lengths", "lanes", ...places.map((p) => String(p.place)), "saves"], rows));
-  for (const c of ex.curves) box.append(el("div", { class: "note" }, `${c.piece} [${c.lengths.join(", ")}]: lanes ${c.lanes_used.map((l) => l.join("→")).join(" / ")} — the outside costs +${c.outside_cost} a pass`));
+  rows.push([t("st_total"), "", "", "", ...places.map((p) => p.race), ""]);
+  box.append(el("div", {}, t("st_by_piece", { place: first.place })),
+    table([t("st_h_piece"), t("st_h_kind"), t("st_h_lengths"), t("st_h_lanes"), ...places.map((p) => String(p.place)), t("st_h_saves")], rows));
+  for (const c of ex.curves) box.append(el("div", { class: "note" }, t("st_curve", { piece: c.piece, lengths: c.lengths.join(", "), lanes: c.lanes_used.map((l) => l.join("→")).join(" / "), cost: c.outside_cost })));
   const gains = first.pieces.filter((u) => u.kind !== "alley" && u.passes.length && shortenable(u));
   const top = Math.max(0, ...gains.map((u) => u.saving_per_space));
-  if (top) box.append(el("div", { class: "cheapest" }, `cheapest points: one space less in the lane the race uses saves ${top} in ${gains.filter((u) => u.saving_per_space === top).map((u) => u.piece).join(", ")} (check with "Search edits")`));
+  if (top) box.append(el("div", { class: "cheapest" }, t("st_cheapest", { n: top, pieces: gains.filter((u) => u.saving_per_space === top).map((u) => u.piece).join(", ") })));
 }
 
 // ---- --what-if as a panel ---------------------------------------------------------------------
@@ -203,40 +207,41 @@ function whatIfEntry(w, note) {
     box.append(el("div", { class: "edit" }, i ? "+ " : "", where, `: ${e.edit}`));
   });
   const f = w.figures;
-  const drawing = w.edits.length > 1 ? (w.closes ? " · the drawing closes" : " · the drawing does not close") : (note && !w.closes ? " · the drawing no longer closes" : "");
-  box.append(el("div", { class: "note" }, `lap ${f.lap} · alley ${f.alley_extra === null ? "—" : "+" + f.alley_extra} · race ${f.shortest_race.map((r) => r ?? "—").join(", ")} · reserve ${f.reserve.map((r) => r ?? "—").join(", ")}${drawing}`));
-  for (const m of w.warnings) box.append(el("div", { class: "note" }, "warning: " + m));
+  const drawing = w.edits.length > 1 ? t(w.closes ? "st_closes" : "st_not_closes") : (note && !w.closes ? t("st_no_longer_closes") : "");
+  box.append(el("div", { class: "note" }, t("st_edit_figures", { lap: f.lap, alley: f.alley_extra === null ? "—" : "+" + f.alley_extra,
+    race: f.shortest_race.map((r) => r ?? "—").join(", "), reserve: f.reserve.map((r) => r ?? "—").join(", "), drawing })));
+  for (const m of w.warnings) box.append(el("div", { class: "note" }, t("st_warning") + m));
   return box;
 }
 
 async function whatIf() {
   const out = $s("what-if");
   out.innerHTML = "";
-  $s("what-if-status").textContent = "searching…";
+  $s("what-if-status").textContent = t("st_searching");
   const reserve = Number($s("reserve").value || 0);
   try {
     const r = await api("POST", "/api/studio/what-if", request({ reserve }));
     $s("what-if-status").textContent = "";
-    const target = reserve === 0 ? "finishable: reserve ≥ 0 at every place" : `keep at least ${reserve} in reserve at every place`;
+    const target = reserve === 0 ? t("st_target_finish") : t("st_target_keep", { n: reserve });
     if (r.found.length) {
-      out.append(el("div", {}, `${r.found.length} of ${r.tried} one-space edits make the course ${target} (deck ${r.budget}); best first:`));
+      out.append(el("div", {}, t("st_found", { found: r.found.length, tried: r.tried, target, budget: r.budget })));
       for (const w of r.found) out.append(whatIfEntry(w, true));
     } else {
-      out.append(el("div", {}, `None of the ${r.tried} one-space edits makes the course ${target} (deck ${r.budget}).`));
-      out.append(el("div", { class: "short" }, "short of the target by: " + r.short.map((s, i) => `place ${i + 1} ${s === null ? "cannot finish" : s}`).join(", ")));
+      out.append(el("div", {}, t("st_found_none", { tried: r.tried, target, budget: r.budget })));
+      out.append(el("div", { class: "short" }, t("st_short_by") + r.short.map((s, i) => t("st_short_place", { n: i + 1, by: s === null ? t("st_cannot_finish") : s })).join(", ")));
       if (r.combinations.length) {
-        out.append(el("div", {}, `${r.combinations.length} combination${r.combinations.length === 1 ? "" : "s"} of up to three edits ${r.combinations.length === 1 ? "does" : "do"} (best first; ${r.combinations_tried} of the ${r.combinations_considered} the single edits point at recompiled):`));
+        out.append(el("div", {}, t(r.combinations.length === 1 ? "st_combination_one" : "st_combinations", { n: r.combinations.length, tried: r.combinations_tried, considered: r.combinations_considered })));
         for (const w of r.combinations) out.append(whatIfEntry(w, false));
       } else {
-        out.append(el("div", { class: "note" }, r.combinations_considered ? "no combination of up to three edits does either" : "no combination of up to three one-space edits saves that much: shorten the course by more"));
+        out.append(el("div", { class: "note" }, t(r.combinations_considered ? "st_no_combination" : "st_no_combination_much")));
       }
     }
     if (r.closing.length) {
-      out.append(el("div", {}, "To keep the drawing closed, make the same change on the other side — these pairs do:"));
+      out.append(el("div", {}, t("st_closing")));
       for (const w of r.closing) out.append(whatIfEntry(w, false));
     }
     if (r.invalid.length) {
-      out.append(el("div", { class: "note" }, `${r.invalid.length} edit${r.invalid.length === 1 ? "" : "s"} would make the course invalid:`));
+      out.append(el("div", { class: "note" }, t(r.invalid.length === 1 ? "st_invalid_one" : "st_invalid", { n: r.invalid.length })));
       for (const x of r.invalid) out.append(el("div", { class: "note" }, `${x.edit}: ${x.problem}`));
     }
   } catch (e) { $s("what-if-status").textContent = ""; out.append(el("div", { class: "error" }, e.message)); }
@@ -252,7 +257,7 @@ function save(blob, name) {
 async function exportBoard(format) {
   const r = await fetch("/api/studio/export", { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(request({ format, numbers: $s("numbers").checked })) });
-  if (!r.ok) { const e = await r.json().catch(() => ({})); $s("try-note").textContent = "Cannot export: " + (e.error || r.statusText); return; }
+  if (!r.ok) { const e = await r.json().catch(() => ({})); $s("try-note").textContent = t("st_cannot_export", { why: e.error || r.statusText }); return; }
   const m = /filename="([^"]+)"/.exec(r.headers.get("content-disposition") || "");
   save(await r.blob(), m ? m[1] : `${state.file.replace(/\.ya?ml$/, "")}.${format}`);
 }
@@ -261,11 +266,11 @@ async function updateFigures() {
   $s("try-note").textContent = "";
   try {
     const r = await api("POST", "/api/studio/update-figures", request());
-    if (!r.changed) { $s("try-note").textContent = `The declared figures hold (${r.rules}): nothing to update.`; return; }
+    if (!r.changed) { $s("try-note").textContent = t("st_figures_hold", { rules: r.rules }); return; }
     $s("yaml").value = r.text;
-    $s("try-note").textContent = `Updated the figures (${r.rules}), line${r.lines.length === 1 ? "" : "s"} ${r.lines.join(", ")} — download the file to keep them.`;
+    $s("try-note").textContent = t(r.lines.length === 1 ? "st_updated_one" : "st_updated", { rules: r.rules, lines: r.lines.join(", ") });
     check();
-  } catch (e) { $s("try-note").textContent = "Cannot update the figures: " + e.message; }
+  } catch (e) { $s("try-note").textContent = t("st_cannot_update", { why: e.message }); }
   document.body.dataset.updated = String(seq);
 }
 
@@ -274,29 +279,31 @@ async function raceIt() {
   try {
     const r = await api("POST", "/api/studio/try", request());
     $s("try-note").innerHTML = "";
-    $s("try-note").append(`Race ${r.name}${r.ruleset ? " under " + r.ruleset : ""}: `, el("a", { id: "play-link", href: r.play, target: "_blank" }, `${location.origin}${r.play}`));
+    $s("try-note").append(t("st_race_link", { name: r.name, under: r.ruleset ? t("st_under", { rules: r.ruleset }) : "" }), el("a", { id: "play-link", href: r.play, target: "_blank" }, `${location.origin}${r.play}`));
     window.open(r.play, "_blank");
-  } catch (e) { $s("try-note").textContent = "Cannot race it yet: " + e.message; }
+  } catch (e) { $s("try-note").textContent = t("st_cannot_race", { why: e.message }); }
 }
 
 async function simulate() {
   const panel = $s("simulation-panel"), out = $s("simulation");
   panel.classList.remove("hidden");
   out.innerHTML = "";
-  out.append(el("div", { class: "note" }, "racing…"));
+  out.append(el("div", { class: "note" }, t("st_racing")));
   try {
     const r = await api("POST", "/api/studio/simulate", request({ races: Number($s("sim-races").textContent) }));
     out.innerHTML = "";
-    out.append(el("div", {}, `${r.races} races${r.races < r.asked ? ` (of ${r.asked}: a race takes long on this course)` : ""}, ${r.players} ${r.bots.join("/")} bots, ${r.ruleset}${r.variants.length ? " + " + r.variants.join(", ") : ""}, in ${r.seconds} s — finish rate ${Math.round(r.finish_rate * 100)}%, balance ${r.balance.toFixed(2)}${r.deadlocks ? `, ${r.deadlocks} deadlocks` : ""}`));
-    if (r.finish_rate === 0) out.append(el("div", { class: "error" }, `no chariot finished: under ${r.ruleset} the course is not finishable (see the figures above)`));
-    out.append(table(["start place", "win rate", "95% interval", "mean place", "not finished"],
+    out.append(el("div", {}, t("st_sim_line", { races: r.races, of: r.races < r.asked ? t("st_sim_of", { asked: r.asked }) : "", players: r.players, bots: r.bots.join("/"),
+      rules: r.ruleset + (r.variants.length ? " + " + r.variants.join(", ") : ""), seconds: r.seconds, rate: Math.round(r.finish_rate * 100),
+      balance: r.balance.toFixed(2), deadlocks: r.deadlocks ? t("st_sim_deadlocks", { n: r.deadlocks }) : "" })));
+    if (r.finish_rate === 0) out.append(el("div", { class: "error" }, t("st_sim_none", { rules: r.ruleset })));
+    out.append(table([t("st_h_place"), t("st_h_win_rate"), t("st_h_interval"), t("st_h_mean_place"), t("st_h_not_finished")],
       r.by_place.map((p) => [p.place, `${Math.round(p.win_rate * 100)}%`, `${Math.round(p.win_ci[0] * 100)}–${Math.round(p.win_ci[1] * 100)}%`, p.mean_place === null ? "—" : p.mean_place.toFixed(2), `${Math.round(p.not_finished * 100)}%`])));
     if (r.blocked.length) {
-      const list = el("div", { id: "blocked" }, `Where chariots get blocked (${r.blocked_skips.toFixed(1)} blocked turns a race; outlined red on the board): `);
-      for (const b of r.blocked) list.append(el("span", { class: "blocked-space", "data-space": String(b.space) }, `space ${b.space} (${b.label}): ${b.turns} turns · `));
+      const list = el("div", { id: "blocked" }, t("st_blocked", { n: r.blocked_skips.toFixed(1) }));
+      for (const b of r.blocked) list.append(el("span", { class: "blocked-space", "data-space": String(b.space) }, t("st_blocked_space", { space: b.space, label: b.label, turns: b.turns })));
       out.append(list);
       if (board) { Board.clear(board, "blocked"); Board.mark(board, r.blocked.map((b) => b.space), "blocked"); }
-    } else out.append(el("div", { class: "note" }, "no chariot was blocked"));
+    } else out.append(el("div", { class: "note" }, t("st_no_blocked")));
   } catch (e) { out.innerHTML = ""; out.append(el("div", { class: "error" }, e.message)); }
   document.body.dataset.simulated = String(seq);
 }
@@ -320,8 +327,11 @@ function openText(text, file, bundled) {
 }
 
 (async () => {
+  await loadText();
+  applyText();
   const [cat, courses] = await Promise.all([api("GET", "/api/catalog"), api("GET", "/api/studio/courses")]);
-  for (const c of courses) $s("bundled").append(el("option", { value: c.id, "data-file": c.file }, c.id));
+  courseTitles = cat.course_titles || {};
+  for (const c of courses) $s("bundled").append(el("option", { value: c.id, "data-file": c.file }, (cat.course_titles || {})[c.id] || c.id));
   for (const r of cat.rulesets) $s("ruleset").append(el("option", { value: r.id }, r.title));
   const ta = $s("yaml");
   ta.addEventListener("input", () => { if (!state.bundled && !ta.value.trim()) state.file = "course.yaml"; schedule(); });

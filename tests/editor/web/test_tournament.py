@@ -61,5 +61,7 @@ def test_next_race_from_the_end_screen(live_server, browser) -> None:
     assert len(d.find_elements(By.CSS_SELECTOR, "#standings tr.standing")) == 2
     first = d.find_element(By.ID, "record-link").text
     d.find_element(By.ID, "next-race").click()
+    # the page follows to race 2 (two bots at 0 ms may finish it before a poll sees it run)
     wait.until(lambda d: d.find_element(By.ID, "record-link").text != first
-               and not d.find_element(By.ID, "end").is_displayed())
+               and (not d.find_element(By.ID, "end").is_displayed()
+                    or "race 2 of 4" in d.find_element(By.ID, "tournament-title").text))
