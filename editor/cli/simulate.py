@@ -234,12 +234,18 @@ def _ladder(spec: SimSpec, text: str, workers: int, json_file: Path | None) -> N
 
     field_ = entrants(DEFAULT_LADDER if text == "default" else text)
     lad = ladder(spec, field_, run_ladder_races(spec, field_, workers))
+    _figures_out(lad.to_json(), lambda: format_ladder(lad), json_file)
+
+
+def _figures_out(data: object, text: Callable[[], str], json_file: Path | None) -> None:
+    """A study's figures: JSON on stdout for ``--json -``, else the text, and the JSON
+    written to ``json_file`` when one is named."""
     if json_file == Path("-"):
-        typer.echo(json.dumps(lad.to_json(), indent=2))
+        typer.echo(json.dumps(data, indent=2))
         return
-    typer.echo(format_ladder(lad))
+    typer.echo(text())
     if json_file:
-        write_atomic(json_file, json.dumps(lad.to_json(), indent=2))
+        write_atomic(json_file, json.dumps(data, indent=2))
         typer.echo(f"wrote {json_file}")
 
 
@@ -248,13 +254,7 @@ def _tournament_fairness(spec: SimSpec, workers: int, json_file: Path | None) ->
     from avecaesar.engine.lab.tournament_fairness import fairness, run_tournaments
 
     f = fairness(spec, run_tournaments(spec, spec.races, workers))
-    if json_file == Path("-"):
-        typer.echo(json.dumps(f.to_json(), indent=2))
-        return
-    typer.echo(format_fairness(f))
-    if json_file:
-        write_atomic(json_file, json.dumps(f.to_json(), indent=2))
-        typer.echo(f"wrote {json_file}")
+    _figures_out(f.to_json(), lambda: format_fairness(f), json_file)
 
 
 def _checked_options(spec: SimSpec, compare: list[str] | None, workers: int,
