@@ -9,7 +9,9 @@ search's progress callback keeps a snapshot of the boards found so far; ``GET
 /api/studio/generate/ID`` answers it — the progress, each board drawn with its figures and
 its course text (what ``course generate`` would write) — and ``POST …/ID/stop`` stops the
 search as Ctrl-C stops the command: the boards found are kept. Nothing is written to disk.
-A brief's balance target is not raced here (``course generate`` races it).
+With a balance target the boards found are then raced as ``course generate`` races them
+(engine/lab/generate_balance.py: fresh seeded races, in this thread, ``count`` boards at a
+time, at most four times ``count``), and only those within the target are kept.
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ class _Job:
     failed: str | None = None
     unmet: list[str] = field(default_factory=list)
     drawn: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    checks: dict[str, dict[str, Any]] = field(default_factory=dict)  # by board hash
+    races: int = 0
+    racing: bool = False
 
     def run(self) -> None:
         """The search (in its own thread); a snapshot of the boards whenever one is found."""
@@ -81,19 +86,72 @@ class _Job:
                 with self.lock:
                     self.boards = boards
 
+        boards = None
         try:
             self.search.run(self.minutes, on_progress)
+            if self.brief.balance is not None:
+                boards = self._balanced()
         except _Stopped:
             self.stopped = True
         except Exception as err:  # shown to the page: never a thread lost unheard
             self.failed = f"{type(err).__name__}: {err}"
-        self._finish()
+        self._finish(boards)
 
-    def _finish(self) -> None:
+    def _balanced(self) -> list[Board]:
+        """The boards found that meet the balance target on fresh races (as ``course
+        generate`` races them), ``count`` at a time, at most four times ``count``."""
+        import tempfile
+        from functools import partial
+
+        from avecaesar.engine.lab.generate_balance import verify_balance
+        from avecaesar.engine.lab.generate_out import board_text
+
+        balance, count = self.brief.balance, self.search.count
+        assert balance is not None
+        candidates = self.search.boards(limit=4 * count)
+        kept: list[Board] = []
+        self.racing = True
+
+        def on_races(done: int, before: int) -> None:
+            if self.stop.is_set():
+                raise _Stopped
+            self.races = before + done
+
+        with tempfile.TemporaryDirectory(prefix="avecaesar-studio-") as tmp:
+            for start in range(0, len(candidates), count):
+                if len(kept) >= count:
+                    break
+                chunk = candidates[start:start + count]
+                files = []
+                for i, board in enumerate(chunk, start + 1):
+                    target = Path(tmp) / f"candidate-{i}.yaml"
+                    target.write_text(board_text(board, self.brief, self.seed, i, target),
+                                      encoding="utf-8")
+                    files.append(str(target))
+                before = self.races
+                verified = verify_balance(files, self.brief.ruleset, balance, self.seed, 1,
+                                          None, partial(on_races, before=before))
+                for board, check in zip(chunk, verified, strict=True):
+                    self.checks[board.hash] = check.to_json()
+                    if check.met and len(kept) < count:
+                        kept.append(board)
+        return kept
+
+    def _finish(self, balanced: list[Board] | None) -> None:
         from avecaesar.engine.lab.generate import explain
 
-        boards = self.search.boards()
-        unmet = explain(self.search) if len(boards) < self.search.count else []
+        boards = self.search.boards() if balanced is None else balanced
+        unmet = explain(self.search) if self.search.progress.found < self.search.count \
+            else []
+        if balanced is not None and len(balanced) < self.search.count and self.checks:
+            best = min(self.checks.values(), key=lambda c: float(c["spread_pp"]))
+            b = self.brief.balance
+            assert b is not None
+            unmet.append(f"balance ({self.brief.where('balance', 'spread_max')}): the most "
+                         f"even of the {len(self.checks)} boards raced has a spread of "
+                         f"{best['spread_pp']:.1f} pp on {best['races']} races, "
+                         f"{best['spread_pp'] - b.spread_max:.1f} pp more than "
+                         f"{b.spread_max:g}")
         with self.lock:
             self.boards, self.unmet, self.done = boards, unmet, True
 
@@ -161,7 +219,7 @@ async def start(request: Request) -> Response:
     job = await run_in_threadpool(_job, data)
     searches.add(job)
     return JSONResponse({"id": job.id, "count": job.search.count, "minutes": job.minutes,
-                         "balance_raced": False if job.brief.balance else None,
+                         "balance": job.brief.balance is not None,
                          "impossible": job.search.impossible()})
 
 
@@ -194,12 +252,13 @@ def _view(job: _Job, have: set[str]) -> dict[str, Any]:
     for i, board in enumerate(boards, 1):
         row = dict(_drawn(job, board, i))
         row["key"] = f"{board.hash}:{i}"
+        row["balance"] = job.checks.get(board.hash)
         if row["key"] in have:  # the page has its drawing and text already
             row.pop("svg")
             row.pop("text")
         rows.append(row)
     return {"id": job.id, "done": done, "stopped": job.stopped, "failed": job.failed,
-            "count": job.search.count,
+            "count": job.search.count, "racing": job.racing and not done, "races": job.races,
             "progress": {"tried": p.tried, "compiled": p.compiled, "found": p.found,
                          "cells": p.cells, "cells_total": p.cells_total,
                          "seconds": round(p.seconds, 1)},

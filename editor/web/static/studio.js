@@ -343,6 +343,10 @@ function genBoard(b, cached) {
     el("div", { class: "note" }, t("gen_board_line", { curves: b.curves, chicanes: b.chicanes, walls: b.walls, alley: b.alley_spaces,
       lap: f.lap, race: f.shortest_race.join(", "), reserve: f.reserve.join(", "), w: Math.round(w), h: Math.round(h) })),
     el("button", { class: "gen-open", onclick: () => genOpen(b, cached) }, t("gen_open")));
+  if (b.balance) {
+    box.insertBefore(el("div", { class: "note gen-balance" }, t("gen_spread", { spread: b.balance.spread_pp.toFixed(1), low: b.balance.ci_pp[0].toFixed(1),
+      high: b.balance.ci_pp[1].toFixed(1), races: b.balance.races })), box.lastChild);
+  }
   return box;
 }
 
@@ -356,9 +360,9 @@ function genOpen(b, cached) {
 
 function genShow(r) {
   const p = r.progress;
-  const where = !r.done ? "gen_searching" : r.stopped ? "gen_stopped" : "gen_done";
+  const where = r.racing ? "gen_racing" : !r.done ? "gen_searching" : r.stopped ? "gen_stopped" : "gen_done";
   $s("gen-status").textContent = t(where, { tried: p.tried, compiled: p.compiled,
-    found: p.found, cells: p.cells, total: p.cells_total, seconds: p.seconds, shown: r.boards.length, count: r.count });
+    found: p.found, cells: p.cells, total: p.cells_total, seconds: p.seconds, shown: r.boards.length, count: r.count, races: r.races });
   for (const b of r.boards) if (b.svg !== undefined) gen.shown.set(b.key, { svg: b.svg, text: b.text });
   const out = $s("gen-boards");
   out.innerHTML = "";
@@ -397,7 +401,7 @@ async function genStart() {
     gen.id = r.id;
     $s("gen-start").disabled = true; $s("gen-stop").disabled = false;
     $s("gen-status").textContent = t("gen_started");
-    if (r.balance_raced === false) problems.append(el("div", { class: "note" }, t("gen_balance_note")));
+    if (r.balance) problems.append(el("div", { class: "note" }, t("gen_balance_note")));
     genPoll();
   } catch (e) {
     problems.append(el("div", { class: "error" }, t("gen_bad")));

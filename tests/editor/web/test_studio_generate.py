@@ -89,3 +89,29 @@ def test_a_bad_brief_is_located_and_a_search_stops_keeping_its_boards(live_serve
         view = stopped.json()
         assert view["done"] and view["stopped"] and view["progress"]["tried"] >= 1
         assert len(view["boards"]) == min(8, view["progress"]["found"])
+
+
+def _finished(client: httpx.Client, body: dict) -> dict:
+    import time
+
+    r = client.post("/api/studio/generate", json=body)
+    assert r.status_code == 200, r.text
+    while not (view := client.get(f"/api/studio/generate/{r.json()['id']}").json())["done"]:
+        time.sleep(0.05)
+    return view
+
+
+def test_a_balance_target_is_raced_on_fresh_races(live_server) -> None:
+    """Every board shown within the spread on its own races; a target no board meets is
+    answered with the most even board raced, where the brief says it."""
+    with httpx.Client(base_url=live_server.url, timeout=60) as client:
+        met = _finished(client, {"brief": BRIEF + "balance: {spread_max: 100, races: 20}\n",
+                                 "count": 2, "tries": 15})
+        assert len(met["boards"]) == 2 and met["unmet"] == [] and met["races"] == 40
+        assert all(b["balance"]["met"] and b["balance"]["races"] == 20 for b in met["boards"])
+        # 20 races' wins cannot be shared evenly by 6 start places: a spread of 0 is unmet
+        unmet = _finished(client, {"brief": BRIEF + "balance: {spread_max: 0, races: 20}\n",
+                                   "count": 2, "tries": 15})
+        assert unmet["boards"] == [] and unmet["races"] >= 40
+        line = len(BRIEF.splitlines()) + 1
+        assert unmet["unmet"][0].startswith(f"balance (brief.yaml:{line}:23): the most even")
