@@ -43,6 +43,7 @@ __all__ = ["MAX_COUNT", "MAX_MINUTES", "MAX_TRIES", "generate_routes"]
 MAX_COUNT = 8  # boards a studio search finds at most …
 MAX_MINUTES = 2.0  # … within this long …
 MAX_TRIES = 4000  # … trying at most this many designs
+RACE_MINUTES = 2.0  # a balance target's races stop after this long (the boards judged kept)
 MAX_BRIEF_BYTES = 16_384
 KEEP_SEARCHES = 8  # finished searches kept to be read (the oldest forgotten first)
 _FILE = "brief.yaml"
@@ -50,6 +51,10 @@ _FILE = "brief.yaml"
 
 class _Stopped(Exception):
     """Raised in the search's thread by its progress callback when the page stops it."""
+
+
+class _OutOfTime(Exception):
+    """Raised in the balance races' progress callback after :data:`RACE_MINUTES`."""
 
 
 @dataclass
@@ -72,6 +77,7 @@ class _Job:
     checks: dict[str, dict[str, Any]] = field(default_factory=dict)  # by board hash
     races: int = 0
     racing: bool = False
+    out_of_time: bool = False
 
     def run(self) -> None:
         """The search (in its own thread); a snapshot of the boards whenever one is found."""
@@ -112,9 +118,13 @@ class _Job:
         kept: list[Board] = []
         self.racing = True
 
+        deadline = time.monotonic() + 60 * RACE_MINUTES
+
         def on_races(done: int, before: int) -> None:
             if self.stop.is_set():
                 raise _Stopped
+            if time.monotonic() > deadline:
+                raise _OutOfTime
             self.races = before + done
 
         with tempfile.TemporaryDirectory(prefix="avecaesar-studio-") as tmp:
@@ -129,8 +139,12 @@ class _Job:
                                       encoding="utf-8")
                     files.append(str(target))
                 before = self.races
-                verified = verify_balance(files, self.brief.ruleset, balance, self.seed, 1,
-                                          None, partial(on_races, before=before))
+                try:
+                    verified = verify_balance(files, self.brief.ruleset, balance, self.seed,
+                                              1, None, partial(on_races, before=before))
+                except _OutOfTime:  # the boards judged so far stand; no board on part of its
+                    self.out_of_time = True  # races
+                    break
                 for board, check in zip(chunk, verified, strict=True):
                     self.checks[board.hash] = check.to_json()
                     if check.met and len(kept) < count:
@@ -152,6 +166,9 @@ class _Job:
                          f"{best['spread_pp']:.1f} pp on {best['races']} races, "
                          f"{best['spread_pp'] - b.spread_max:.1f} pp more than "
                          f"{b.spread_max:g}")
+        if self.out_of_time:
+            unmet.append(f"balance: the races stopped after {RACE_MINUTES:g} minutes with "
+                         f"{len(self.checks)} board(s) raced — `course generate` races on")
         with self.lock:
             self.boards, self.unmet, self.done = boards, unmet, True
 

@@ -105,13 +105,24 @@ def test_a_balance_target_is_raced_on_fresh_races(live_server) -> None:
     """Every board shown within the spread on its own races; a target no board meets is
     answered with the most even board raced, where the brief says it."""
     with httpx.Client(base_url=live_server.url, timeout=60) as client:
-        met = _finished(client, {"brief": BRIEF + "balance: {spread_max: 100, races: 20}\n",
+        met = _finished(client, {"brief": BRIEF + "balance: {spread_max: 100, races: 10}\n",
                                  "count": 2, "tries": 15})
-        assert len(met["boards"]) == 2 and met["unmet"] == [] and met["races"] == 40
-        assert all(b["balance"]["met"] and b["balance"]["races"] == 20 for b in met["boards"])
-        # 20 races' wins cannot be shared evenly by 6 start places: a spread of 0 is unmet
-        unmet = _finished(client, {"brief": BRIEF + "balance: {spread_max: 0, races: 20}\n",
+        assert len(met["boards"]) == 2 and met["unmet"] == [] and met["races"] == 20
+        assert all(b["balance"]["met"] and b["balance"]["races"] == 10 for b in met["boards"])
+        # 10 races' wins cannot be shared evenly by 6 start places: a spread of 0 is unmet
+        unmet = _finished(client, {"brief": BRIEF + "balance: {spread_max: 0, races: 10}\n",
                                    "count": 2, "tries": 15})
-        assert unmet["boards"] == [] and unmet["races"] >= 40
+        assert unmet["boards"] == [] and unmet["races"] >= 20
         line = len(BRIEF.splitlines()) + 1
         assert unmet["unmet"][0].startswith(f"balance (brief.yaml:{line}:23): the most even")
+
+
+def test_the_balance_races_stop_at_their_time_bound(live_server, monkeypatch) -> None:
+    from avecaesar.editor.web import studio_generate
+
+    monkeypatch.setattr(studio_generate, "RACE_MINUTES", 0.0)
+    with httpx.Client(base_url=live_server.url, timeout=60) as client:
+        view = _finished(client, {"brief": BRIEF + "balance: {spread_max: 100, races: 20}\n",
+                                  "count": 2, "tries": 15})
+    assert view["boards"] == [] and not view["failed"]
+    assert view["unmet"][-1].startswith("balance: the races stopped after 0 minutes")
