@@ -14,6 +14,8 @@ from); no test writes into docs/ (issue 34: a test run must leave the checkout c
 - ``web-play-end.png``: the same race at its end;
 - ``web-replay.png``: a recorded bot race on the Replay page at ply 24;
 - ``web-studio.png``: the Course studio on the 2022 Hippodrom-Constantinople;
+- ``web-studio-generate.png``: its boards to a brief: the bundled brief "Short and tight"
+  (the form's own), three boards found (seed 1);
 - ``web-phone-{join,turn,forbidden,end}-{en,de}.png``: one seat's phone (390×844) in English
   and in German: joined, the table waiting in its lobby; its turn; a forbidden card tapped,
   its reason in the status line; the end.
@@ -36,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PHONE_SHOTS = tuple(f"web-phone-{what}-{lang}.png" for lang in ("en", "de")
                     for what in ("join", "turn", "forbidden", "end"))
 FILES = ("web-play-join.png", "web-play.png", "web-play-phone.png", "web-play-end.png",
-         "web-replay.png", "web-studio.png", *PHONE_SHOTS)
+         "web-replay.png", "web-studio.png", "web-studio-generate.png", *PHONE_SHOTS)
 HOUSE = "rules:\n  race.laps: 2\n  alley.laps: [1, 2]\n"  # a shorter race, as in the tests
 NAMES = ("Aurelia", "Brutus", "Cassia", "Decimus")
 DESKTOP, PHONE, OTHER = (1280, 800), (390, 844), (1000, 800)
@@ -252,6 +254,22 @@ def studio(d: Any, url: str, out: Path) -> None:
     d.save_screenshot(str(out / "web-studio.png"))
 
 
+def studio_generate(d: Any, url: str, out: Path) -> None:
+    """The studio's boards to a brief: the form's brief, three boards found."""
+    from selenium.webdriver.common.by import By
+
+    d.get(f"{url}/studio")
+    wait(d, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#gen-ruleset option")) >= 3)
+    d.find_element(By.CSS_SELECTOR, "#generate-panel summary").click()
+    box = d.find_element(By.ID, "gen-count")
+    box.clear()
+    box.send_keys("3")
+    d.find_element(By.ID, "gen-start").click()
+    wait(d, lambda d: d.execute_script("return document.body.dataset.generateDone"))
+    d.execute_script("document.getElementById('generate-panel').scrollIntoView()")
+    d.save_screenshot(str(out / "web-studio-generate.png"))
+
+
 def _step(http: Any, tid: str, host: str, seats: list[str]) -> dict[str, Any]:
     """One turn through the API: a bot's (the host steps it) or a person's first move."""
     def get(token: str) -> Any:
@@ -321,6 +339,7 @@ def take(out: Path) -> list[Path]:
                 four_devices(d, server.url, out)
                 replay_page(d, server.url, data, out)
                 studio(d, server.url, out)
+                studio_generate(d, server.url, out)
             finally:
                 d.quit()
             for lang in ("en", "de"):

@@ -32,6 +32,7 @@ from avecaesar.editor.render.lang import catalog, text
 from avecaesar.editor.table.messages import say
 from avecaesar.editor.web.requests import field, json_body
 from avecaesar.editor.web.storage import MAX_COURSE_BYTES, BadRequest, Storage
+from avecaesar.editor.web.studio_generate import generate_routes
 from avecaesar.engine.course.bundled import CCW, bundled_course_ids
 from avecaesar.engine.course.figures import DEFAULT_FIGURES, RaceFigures
 from avecaesar.engine.course.load import Course, bundled_courses, load_courses
@@ -372,4 +373,5 @@ def routes() -> list[Route]:
             Route("/api/studio/update-figures", update_figures, methods=["POST"]),
             Route("/api/studio/simulate", simulate, methods=["POST"]),
             Route("/api/studio/source", source),
-            Route("/api/studio/courses", courses)]
+            Route("/api/studio/courses", courses),
+            *generate_routes()]

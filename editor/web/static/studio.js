@@ -308,6 +308,132 @@ async function simulate() {
   document.body.dataset.simulated = String(seq);
 }
 
+// ---- boards to a brief: the form writes the brief's YAML; the server searches, the page polls ----
+const gen = { id: null, timer: null, shown: new Map() };
+const genVal = (id) => $s(id).value.trim();
+const genSpan = (low, high) => `[${genVal(low) || 0}, ${genVal(high) || 0}]`;
+
+function briefYaml() {
+  const lines = [`name: ${JSON.stringify(genVal("gen-name") || "Brief")}`, `lanes: ${genVal("gen-lanes")}`,
+    `start_places: ${genVal("gen-places")}`];
+  if (genVal("gen-laps")) lines.push(`laps: ${genVal("gen-laps")}`);
+  lines.push(`reserve: ${genSpan("gen-reserve-low", "gen-reserve-high")}`,
+    `alley: {spaces: ${genSpan("gen-alley-low", "gen-alley-high")}}`,
+    `pieces: {curves: ${genSpan("gen-curves-low", "gen-curves-high")}, chicanes: ${genSpan("gen-chicanes-low", "gen-chicanes-high")}, ` +
+    `walls: ${genSpan("gen-walls-low", "gen-walls-high")}, bridges: ${genVal("gen-bridges") || 0}}`,
+    `footprint_cm: [${genVal("gen-width")}, ${genVal("gen-height")}]`, `ruleset: ${$s("gen-ruleset").value}`);
+  if (genVal("gen-spread")) lines.push(`balance: {spread_max: ${genVal("gen-spread")}}`);
+  return lines.join("\n") + "\n";
+}
+
+function genLine(line, col) {
+  const ta = $s("gen-yaml"), lines = ta.value.split("\n");
+  let pos = 0;
+  for (let i = 0; i < line - 1 && i < lines.length; i++) pos += lines[i].length + 1;
+  ta.focus();
+  ta.setSelectionRange(pos + Math.max((col || 1) - 1, 0), pos + (lines[line - 1] || "").length);
+}
+
+function genBoard(b, cached) {
+  const f = b.figures;
+  const box = el("div", { class: "gen-board", "data-key": b.key });
+  box.innerHTML = cached.svg;
+  const [w, h] = b.size_cm;
+  box.append(el("div", {}, el("b", {}, b.name), ` (${b.file})`),
+    el("div", { class: "note" }, t("gen_board_line", { curves: b.curves, chicanes: b.chicanes, walls: b.walls, alley: b.alley_spaces,
+      lap: f.lap, race: f.shortest_race.join(", "), reserve: f.reserve.join(", "), w: Math.round(w), h: Math.round(h) })),
+    el("button", { class: "gen-open", onclick: () => genOpen(b, cached) }, t("gen_open")));
+  if (b.balance) {
+    box.insertBefore(el("div", { class: "note gen-balance" }, t("gen_spread", { spread: b.balance.spread_pp.toFixed(1), low: b.balance.ci_pp[0].toFixed(1),
+      high: b.balance.ci_pp[1].toFixed(1), races: b.balance.races })), box.lastChild);
+  }
+  return box;
+}
+
+function genOpen(b, cached) {
+  direction = "clockwise";
+  if (Array.from($s("ruleset").options).some((o) => o.value === b.ruleset)) $s("ruleset").value = b.ruleset;
+  $s("bundled").value = "";
+  openText(cached.text, b.file, "");
+  $s("yaml").scrollIntoView();
+}
+
+function genShow(r) {
+  const p = r.progress;
+  const where = r.racing ? "gen_racing" : !r.done ? "gen_searching" : r.stopped ? "gen_stopped" : "gen_done";
+  $s("gen-status").textContent = t(where, { tried: p.tried, compiled: p.compiled,
+    found: p.found, cells: p.cells, total: p.cells_total, seconds: p.seconds, shown: r.boards.length, count: r.count, races: r.races });
+  for (const b of r.boards) if (b.svg !== undefined) gen.shown.set(b.key, { svg: b.svg, text: b.text });
+  const out = $s("gen-boards");
+  out.innerHTML = "";
+  for (const b of r.boards) out.append(genBoard(b, gen.shown.get(b.key)));
+  const unmet = $s("gen-unmet");
+  unmet.innerHTML = "";
+  if (r.failed) unmet.append(el("div", { class: "error" }, r.failed));
+  if (r.unmet.length) {
+    unmet.append(el("div", { class: "error" }, t("gen_unmet", { found: r.boards.length, count: r.count })));
+    for (const line of r.unmet) unmet.append(el("div", { class: "note" }, line));
+  }
+  document.body.dataset.generated = String(r.boards.length);
+}
+
+async function genPoll() {
+  if (!gen.id) return;
+  try {
+    const r = await api("GET", `/api/studio/generate/${gen.id}?have=${encodeURIComponent([...gen.shown.keys()].join(","))}`);
+    genShow(r);
+    if (r.done) { genEnd(); document.body.dataset.generateDone = "1"; return; }
+  } catch (e) { $s("gen-status").textContent = e.message; genEnd(); return; }
+  gen.timer = setTimeout(genPoll, 400);
+}
+
+function genEnd() { clearTimeout(gen.timer); $s("gen-start").disabled = false; $s("gen-stop").disabled = true; }
+
+async function genStart() {
+  genEnd();
+  const problems = $s("gen-problems");
+  problems.innerHTML = ""; $s("gen-unmet").innerHTML = ""; $s("gen-boards").innerHTML = "";
+  delete document.body.dataset.generateDone;
+  gen.shown.clear();
+  try {
+    const r = await api("POST", "/api/studio/generate", { brief: $s("gen-yaml").value, count: Number(genVal("gen-count") || 4),
+      minutes: Number(genVal("gen-minutes") || 1), tries: Number(genVal("gen-tries") || 4000), seed: Number(genVal("gen-seed") || 1) });
+    gen.id = r.id;
+    $s("gen-start").disabled = true; $s("gen-stop").disabled = false;
+    $s("gen-status").textContent = t("gen_started");
+    if (r.balance) problems.append(el("div", { class: "note" }, t("gen_balance_note")));
+    genPoll();
+  } catch (e) {
+    problems.append(el("div", { class: "error" }, t("gen_bad")));
+    const found = (e.data && e.data.problems) || [];
+    for (const x of found) {
+      problems.append(el("div", { class: "problem error", "data-line": String(x.line), onclick: () => genLine(x.line, x.column) },
+        `${x.file}:${x.line}:${x.column}: ${x.message}`));
+    }
+    if (!found.length) problems.append(el("div", { class: "error" }, e.message));
+    document.body.dataset.generateBad = String(Number(document.body.dataset.generateBad || 0) + 1);
+  }
+}
+
+async function genStop() {
+  if (!gen.id) return;
+  clearTimeout(gen.timer);
+  try { genShow(await api("POST", `/api/studio/generate/${gen.id}/stop`, {})); } catch (e) { $s("gen-status").textContent = e.message; }
+  genEnd();
+  document.body.dataset.generateDone = "1";
+}
+
+function genInit(rulesets) {
+  for (const r of rulesets) $s("gen-ruleset").append(el("option", { value: r.id }, r.title));
+  $s("gen-ruleset").value = rulesets.some((r) => r.id === "dicetree-2022") ? "dicetree-2022" : (rulesets[0] || { id: "" }).id;
+  const write = () => { $s("gen-yaml").value = briefYaml(); };
+  $s("gen-form").addEventListener("input", write);
+  $s("gen-form").addEventListener("change", write);
+  write();
+  $s("gen-start").onclick = genStart;
+  $s("gen-stop").onclick = genStop;
+}
+
 // ---- opening -------------------------------------------------------------------------------
 function slug(text) {
   const m = /^name:\s*(.+)$/m.exec(text);
@@ -333,6 +459,7 @@ function openText(text, file, bundled) {
   courseTitles = cat.course_titles || {};
   for (const c of courses) $s("bundled").append(el("option", { value: c.id, "data-file": c.file }, (cat.course_titles || {})[c.id] || c.id));
   for (const r of cat.rulesets) $s("ruleset").append(el("option", { value: r.id }, r.title));
+  genInit(cat.rulesets);
   const ta = $s("yaml");
   ta.addEventListener("input", () => { if (!state.bundled && !ta.value.trim()) state.file = "course.yaml"; schedule(); });
   ta.addEventListener("scroll", () => { $s("gutter").scrollTop = ta.scrollTop; });

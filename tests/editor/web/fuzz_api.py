@@ -82,7 +82,8 @@ def fuzz(data: Path, examples: int, derandomize: bool = True) -> Found:
                   "name": st.sampled_from([record, "nothing.jsonl", "../x", "a" * 90]),
                   "action": st.sampled_from(["move", "confirm", "undo", "skip", "reveal",
                                              "step", "fly"]),
-                  "kind": st.sampled_from(["again", "next-race", "x"])}
+                  "kind": st.sampled_from(["again", "next-race", "x"]),
+                  "job": st.sampled_from(["0123456789abcdef", "x", "é" * 9, "0" * 90])}
         tokens = st.sampled_from([None, host, seat, "guessed", "sché\u00e9ma", ""])
         body = st.one_of(
             st.dictionaries(st.sampled_from(KEYS), JSON, max_size=6).map(
