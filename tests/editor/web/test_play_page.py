@@ -395,6 +395,12 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path) -> No
         server.stop()
 
 
+#: the page in the background: a headless browser has none, so the page's own
+#: document.hidden is set and the change announced
+HIDDEN = ("Object.defineProperty(document, 'hidden', {get: () => true, configurable: true});"
+          "document.dispatchEvent(new Event('visibilitychange'));")
+
+
 def _seat_line(host, seat: int) -> str:
     """The host's line for a seat: "2. Brutus — online let a bot move for Brutus" (read in
     one script: a push re-renders the list at any time)."""
@@ -435,13 +441,19 @@ def test_four_devices_in_a_lobby_the_host_starts_a_bot_and_i_m_back(players, liv
         _wait(host, lambda d: "greedy" in _seat_line(d, 4))
         for d in players[:3]:
             _wait(d, lambda d: not d.find_element(By.ID, "lobby-box").is_displayed())
-        # Cassia's phone goes quiet (its pings stop, the connection stays open)
+        # Aurelia's page goes to the background (it says so), then quiet: the long heartbeat
+        # judges it; Cassia's phone goes quiet (its pings stop, the connection stays open)
+        players[0].execute_script(HIDDEN + "P.ws.send = () => {};")
+        time.sleep(0.5)  # her silence starts first: were it judged by 1.5 s, she'd be away first
         players[2].execute_script("P.ws.send = () => {}")
         quiet = time.monotonic()
         _wait(host, lambda d: "away" in _seat_line(d, 2), 5)
         assert time.monotonic() - quiet < 2.5  # 2 s, and the host page's own poll
+        assert "online" in _seat_line(host, 0)  # as long quiet, in the background: here
         players[2].execute_script("delete P.ws.send")  # back: its next ping
         _wait(host, lambda d: "online" in _seat_line(d, 2), 5)
+        players[0].execute_script("delete P.ws.send; delete document.hidden;"
+                                  "document.dispatchEvent(new Event('visibilitychange'))")
         # the host hands Brutus (the phone) to a bot: his device says so; "I'm back"
         host.execute_script("document.querySelector(\"#seat-list .stand-in[data-seat='1']\")"
                             ".click()")

@@ -146,7 +146,9 @@ def test_presence_a_device_that_pings_and_goes_quiet_is_away_within_2_s(live_ser
     cai = LiveDevice(live_server.url, t.tid, {"token": t.seats[2]})  # no ping: as before
     try:
         watch.until(lambda v: _online(v) == [True] * 4, 5)
-        bea.send({"ping": 1, "hidden": True})  # her page went to the background
+        bea.send({"ping": 1, "hidden": True})  # her page went to the background, and quiet
+        time.sleep(0.5)  # first: were she judged by 1.5 s, she would be away before Ada
+        dan.send({"ping": 1})
         ada.send({"ping": 1})  # Ada's last word: then her phone loses its network
         quiet = time.monotonic()
         seen: list[list[bool]] = []
