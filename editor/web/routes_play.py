@@ -41,6 +41,8 @@ __all__ = ["links", "routes"]
 
 #: a device that has sent nothing for this long is asked again (seconds)
 HEARTBEAT = 20.0
+#: how often a device that pings is checked for having gone quiet (seconds)
+PRESENCE_TICK = 0.25
 
 
 def _storage(request: Request | WebSocket) -> Storage:
@@ -384,13 +386,13 @@ async def live(ws: WebSocket) -> None:
     lang = first.get("lang")
     sub = Subscriber(Table.key(role, seat), seat, lang if lang in LANGS else current(),
                      client)
+    sub.pings = first.get("ping") is True
+    sub.hear(first)
     try:
         table.subscribers.add(sub)
-        await table.online_changed()
-        if table.lobby and table.everyone_here():
-            await table.open_lobby(empty_to_bots=False)
+        await _presence(table)
         table.schedule()
-        await _pump(ws, sub)
+        await _pump(ws, sub, table)
     finally:
         table.subscribers.discard(sub)
         tables.leave(client)
@@ -398,27 +400,53 @@ async def live(ws: WebSocket) -> None:
             await table.online_changed()
 
 
-async def _pump(ws: WebSocket, sub: Subscriber) -> None:
-    """Send each new view; answer pings; end when the device goes."""
+async def _presence(table: Table) -> None:
+    """A device came, went, went quiet or spoke again: every device sees who is online, and
+    a lobby whose people are all here starts."""
+    await table.online_changed()
+    if table.lobby and table.everyone_here():
+        await table.open_lobby(empty_to_bots=False)
+
+
+async def _pump(ws: WebSocket, sub: Subscriber, table: Table) -> None:
+    """Send each new view; beat when nothing was sent for a while; end when the device goes.
+    A device that pings is shown away when it goes quiet, and back with its next message."""
+    tick = PRESENCE_TICK if sub.pings else HEARTBEAT
     receiving = asyncio.ensure_future(ws.receive_text())
+    sent = time.monotonic()
     try:
         while True:
             getting = asyncio.ensure_future(sub.queue.get())
-            done, _ = await asyncio.wait({receiving, getting}, timeout=HEARTBEAT,
+            done, _ = await asyncio.wait({receiving, getting}, timeout=tick,
                                          return_when=asyncio.FIRST_COMPLETED)
             if getting in done:
                 await ws.send_json(getting.result())
+                sent = time.monotonic()
             else:
                 getting.cancel()
             if receiving in done:
-                receiving.result()  # raises WebSocketDisconnect when the device went
+                text = receiving.result()  # raises WebSocketDisconnect when the device went
                 receiving = asyncio.ensure_future(ws.receive_text())
-            if not done:
+                if sub.hear(_message(text)):
+                    await _presence(table)
+            elif sub.gone_quiet():
+                await _presence(table)
+            if time.monotonic() - sent >= HEARTBEAT:
                 await ws.send_json({"beat": True})
+                sent = time.monotonic()
     except (WebSocketDisconnect, RuntimeError, OSError):
         return
     finally:
         receiving.cancel()
+
+
+def _message(text: str) -> object:
+    """A device's message after its hello (a ping); one that is not JSON is just a sign of
+    life."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 # -- saved games -----------------------------------------------------------------------------

@@ -52,6 +52,14 @@ MAX_LOADED = 256
 IDLE_AFTER = 30 * 60
 #: how often a change refused as stale is tried again on the current table
 RETRIES = 4
+#: presence: a device that announced it pings (its hello's ``ping``; the page pings every
+#: 0.5 s) is away once it has sent nothing for this long (seconds) — a phone that lost its
+#: network without closing the connection is shown away within 2 s — and online again with
+#: its next message
+STALE_S = 1.5
+#: … and the same while its page is in the background (it says so: ``hidden``), whose timers
+#: browsers slow down to one a minute: judged by this long heartbeat instead (no flapping)
+HIDDEN_STALE_S = 90.0
 _TABLE_ID = re.compile(r"t[0-9a-f]{12}")
 
 
@@ -85,6 +93,29 @@ class Subscriber:
         self.lang = lang  # the device's language: its views are in it
         self.client = client
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1)
+        #: presence (only for a device that pings: others are here while connected)
+        self.pings = False
+        self.hidden = False
+        self.heard = time.monotonic()
+        self.away = False
+
+    def hear(self, message: object) -> bool:
+        """A message from the device (a ping, ``{"hidden": …}`` or anything): it is here.
+        True when that brings it back from away."""
+        self.heard = time.monotonic()
+        if isinstance(message, dict) and "hidden" in message:
+            self.hidden = message["hidden"] is True
+        back, self.away = self.away, False
+        return back
+
+    def gone_quiet(self) -> bool:
+        """A device that pings has sent nothing for too long: it is away now (True once,
+        when that happens)."""
+        if not self.pings or self.away:
+            return False
+        limit = HIDDEN_STALE_S if self.hidden else STALE_S
+        self.away = time.monotonic() - self.heard > limit
+        return self.away
 
     def offer(self, view: dict[str, Any]) -> None:
         with contextlib.suppress(asyncio.QueueEmpty):
@@ -213,7 +244,8 @@ class Table:
 
     # the views -------------------------------------------------------------------------
     def online(self) -> set[int]:
-        return {s.seat for s in self.subscribers if s.seat is not None}
+        """The seats with a device connected that is not away."""
+        return {s.seat for s in self.subscribers if s.seat is not None and not s.away}
 
     def table_facts(self) -> dict[str, Any]:
         """What everyone may know about the table: the seats and who is connected."""

@@ -205,7 +205,10 @@ function connect() {
   if (P.ws) { P.ws.onclose = null; P.ws.close(); }
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/tables/${P.tid}/live`);
   P.ws = ws;
-  ws.onopen = () => { ws.send(JSON.stringify({ token: token(), lang: LANG })); P.retry = 500; };
+  // "ping": this page says it is here every 0.5 s, so the server shows its seat away within
+  // 2 s of its going quiet (a phone that lost its network); "hidden": a background tab, whose
+  // timers the browser slows down, is judged by the long heartbeat instead
+  ws.onopen = () => { ws.send(JSON.stringify({ token: token(), lang: LANG, ping: true, hidden: document.hidden })); P.retry = 500; };
   ws.onmessage = (e) => {
     P.lastMessage = Date.now();
     const m = JSON.parse(e.data);
@@ -230,7 +233,12 @@ function live(state) {
 
 window.addEventListener("online", () => { if (P.tid) { P.retry = 500; connect(); } });
 window.addEventListener("offline", () => { if (P.tid) live("off"); });
+function ping() {
+  if (P.ws && P.ws.readyState === WebSocket.OPEN) P.ws.send(JSON.stringify({ ping: 1, hidden: document.hidden }));
+}
+setInterval(ping, 500);
 document.addEventListener("visibilitychange", () => {
+  ping();
   if (P.tid && document.visibilityState === "visible" && (!P.ws || P.ws.readyState !== WebSocket.OPEN)) connect();
 });
 setInterval(() => {  // a connection that went silent (a phone asleep): the server beats every 20 s

@@ -74,3 +74,85 @@ class TableClient:
             assert r.status_code == 200 and "why_not" not in r.json(), r.text
             race = r.json()["race"]
         return race
+
+
+class LiveDevice:
+    """A device's live socket to a running server (a small wsproto client over a plain
+    socket): the hello (``{"token": …}`` and what else it announces), messages after it, and
+    the next pushed view that satisfies a condition, within a timeout (never a hang)."""
+
+    def __init__(self, url: str, tid: str, hello: dict[str, Any]) -> None:
+        import socket
+
+        import wsproto
+
+        host, port = url.split("//")[1].split(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=5)
+        self.ws = wsproto.WSConnection(wsproto.ConnectionType.CLIENT)
+        self.pending: list[dict[str, Any]] = []
+        self.buf = ""
+        self.seen: dict[str, Any] = {}
+        self.sock.sendall(self.ws.send(wsproto.events.Request(
+            host=f"{host}:{port}", target=f"/api/tables/{tid}/live")))
+        self._read(lambda e: isinstance(e, wsproto.events.AcceptConnection), 5)
+        self.send(hello)
+
+    def send(self, message: dict[str, Any]) -> None:
+        import wsproto
+
+        self.sock.sendall(self.ws.send(wsproto.events.TextMessage(json.dumps(message))))
+
+    def _read(self, done: Any, timeout: float) -> bool:
+        """Read until ``done(event)`` has held for an event (True) or the time is up; every
+        message that arrived is kept (none is left unparsed)."""
+        import time
+
+        import wsproto
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.sock.settimeout(max(0.01, end - time.monotonic()))
+            try:
+                data = self.sock.recv(65536)
+            except TimeoutError:
+                break
+            self.ws.receive_data(data or None)
+            found = False
+            for e in self.ws.events():
+                if isinstance(e, wsproto.events.TextMessage):
+                    self.buf += e.data
+                    if e.message_finished:
+                        self.pending.append(json.loads(self.buf))
+                        self.buf = ""
+                found = found or done(e)
+            if found:
+                return True
+            if not data:
+                break
+        return False
+
+    def until(self, cond: Any, timeout: float) -> dict[str, Any]:
+        """The first view (from now on) for which ``cond(view)`` holds; AssertionError when
+        none comes within ``timeout`` seconds."""
+        import time
+
+        end = time.monotonic() + timeout
+        while True:
+            while self.pending:
+                view = self.pending.pop(0)
+                self.seen = view
+                if "table" in view and cond(view):
+                    return view
+            left = end - time.monotonic()
+            got = left > 0 and self._read(_is_text, left)
+            if not got and not self.pending:
+                raise AssertionError(f"no such view within {timeout} s; the last: {self.seen}")
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def _is_text(event: object) -> bool:
+    import wsproto
+
+    return isinstance(event, wsproto.events.TextMessage)

@@ -8,7 +8,9 @@ seed or the nonce before the end, and no page ever knew a card of its deck that 
 confirmed moves did not give it; one drops off the network and comes back, the server is
 stopped and started again mid-race with every acknowledged move kept; the end screens check
 the deal, and ``replay --verify`` passes on the record and fails when its seed or nonce is
-changed. A table passed around one device: the pass screen, why-not, take back, reload."""
+changed. The same four join a lobby, the host starts it, a seat handed to a bot comes back
+with "I'm back", a quiet device is shown away (issue 36). A table passed around one device:
+the pass screen, why-not, take back, reload."""
 
 from __future__ import annotations
 
@@ -391,6 +393,83 @@ def test_four_devices_race_with_a_dropout_and_a_restart(players, tmp_path) -> No
             players[3].close()
         players[3].switch_to.window(players[3].window_handles[0])
         server.stop()
+
+
+#: the page in the background: a headless browser has none, so the page's own
+#: document.hidden is set and the change announced
+HIDDEN = ("Object.defineProperty(document, 'hidden', {get: () => true, configurable: true});"
+          "document.dispatchEvent(new Event('visibilitychange'));")
+
+
+def _seat_line(host, seat: int) -> str:
+    """The host's line for a seat: "2. Brutus — online let a bot move for Brutus" (read in
+    one script: a push re-renders the list at any time)."""
+    return str(host.execute_script(
+        "const s = document.querySelectorAll('#seat-list .seat')[arguments[0]];"
+        "return s ? s.textContent : '';", seat))
+
+
+def test_four_devices_in_a_lobby_the_host_starts_a_bot_and_i_m_back(players, live_server
+                                                                     ) -> None:
+    """Issue 36's "Done when": four devices join a lobby through their links (a fifth
+    person never comes), the host starts it (the empty seat to a bot), a seat's device is
+    handed to its bot and says so, and comes back with "I'm back"; a device that goes quiet
+    (its pings stop, the connection left open) is shown away on the host's page within 2 s,
+    and online with its next ping."""
+    url = live_server.url
+    created = httpx.post(url + "/api/tables", timeout=60, json={
+        "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 7,
+        "delay_ms": None, "confirm_ms": None, "lobby": True,
+        "players": [{"name": n, "bot": None} for n in ("Aurelia", "Brutus", "Cassia",
+                                                      "Decimus", "Ennius")]}).json()
+    tid = created["table"]
+    for d, seat in zip(players, created["seats"][:4], strict=True):
+        d.get(seat["link"])
+    for d in players:  # every device waits in the lobby, and sees who has come
+        _wait(d, lambda d: "4 of 5 have joined" in d.find_element(By.ID, "lobby-text").text,
+              15)
+    assert not players[0].find_element(By.ID, "lobby-start").is_displayed()  # not the host's
+    host = players[3]
+    seat_tab = host.current_window_handle
+    host.switch_to.new_window("tab")
+    try:
+        host.get(created["host"])
+        _wait(host, lambda d: d.find_element(By.ID, "lobby-start").is_displayed(), 15)
+        _wait(host, lambda d: _seat_line(d, 4))
+        assert "away" in _seat_line(host, 4) and "online" in _seat_line(host, 0)
+        host.find_element(By.ID, "lobby-start").click()  # the host starts: Ennius to a bot
+        _wait(host, lambda d: "greedy" in _seat_line(d, 4))
+        for d in players[:3]:
+            _wait(d, lambda d: not d.find_element(By.ID, "lobby-box").is_displayed())
+        # Aurelia's page goes to the background (it says so), then quiet: the long heartbeat
+        # judges it; Cassia's phone goes quiet (its pings stop, the connection stays open)
+        players[0].execute_script(HIDDEN + "P.ws.send = () => {};")
+        time.sleep(0.5)  # her silence starts first: were it judged by 1.5 s, she'd be away first
+        players[2].execute_script("P.ws.send = () => {}")
+        quiet = time.monotonic()
+        _wait(host, lambda d: "away" in _seat_line(d, 2), 5)
+        assert time.monotonic() - quiet < 2.5  # 2 s, and the host page's own poll
+        assert "online" in _seat_line(host, 0)  # as long quiet, in the background: here
+        players[2].execute_script("delete P.ws.send")  # back: its next ping
+        _wait(host, lambda d: "online" in _seat_line(d, 2), 5)
+        players[0].execute_script("delete P.ws.send; delete document.hidden;"
+                                  "document.dispatchEvent(new Event('visibilitychange'))")
+        # the host hands Brutus (the phone) to a bot: his device says so; "I'm back"
+        host.execute_script("document.querySelector(\"#seat-list .stand-in[data-seat='1']\")"
+                            ".click()")
+        phone = players[1]
+        _wait(phone, lambda d: d.find_element(By.ID, "stand-in").is_displayed())
+        assert "greedy" in phone.find_element(By.ID, "stand-in-text").text
+        phone.find_element(By.ID, "im-back").click()
+        _wait(phone, lambda d: not d.find_element(By.ID, "stand-in").is_displayed())
+        _wait(host, lambda d: "online" in _seat_line(d, 1) and "greedy" not in
+              _seat_line(d, 1))
+        seats = httpx.get(f"{url}/api/tables/{tid}").json()["table"]["seats"]
+        assert [s["stand_in"] for s in seats] == [None, None, None, None, "greedy"]
+        assert [s["online"] for s in seats] == [True, True, True, True, False]
+    finally:
+        host.close()
+        host.switch_to.window(seat_tab)
 
 
 def _click_out_of_reach(d, card_title: str) -> str:

@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from .table_client import TableClient
+from .table_client import LiveDevice, TableClient
 
 pytestmark = pytest.mark.covers("page:play")
 
@@ -122,6 +122,56 @@ def test_the_table_players_expect(live_server, browser) -> None:
         assert "winner" in rows[0].get_attribute("class") and best["name"] in rows[0].text
     assert all(r.find_element(By.CSS_SELECTOR, "td.why").text for r in rows)
     assert not d.find_element(By.ID, "undo").is_displayed()
+
+
+def _online(view: dict[str, Any]) -> list[bool]:
+    return [s["online"] for s in view["table"]["seats"]]
+
+
+def test_presence_a_device_that_pings_and_goes_quiet_is_away_within_2_s(live_server) -> None:
+    """Presence: a device that announced it pings (as the page does) and goes quiet — a
+    phone that lost its network, its connection left open — is shown away to the others
+    within 2 s, and online again with its next message. A device that keeps pinging stays
+    online; one whose page is in the background (``hidden``) and one that never said it pings
+    (an API client, the tests' own) are judged as before: online while connected."""
+    import time
+
+    t = TableClient.create(live_server.url, {
+        "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 4,
+        "confirm_ms": None, "players": [{"name": n, "bot": None}
+                                        for n in ("Ada", "Bea", "Cai", "Dan")]})
+    watch = LiveDevice(live_server.url, t.tid, {"token": None})  # a spectator
+    ada, bea, dan = (LiveDevice(live_server.url, t.tid, {"token": t.seats[i], "ping": True})
+                     for i in (0, 1, 3))
+    cai = LiveDevice(live_server.url, t.tid, {"token": t.seats[2]})  # no ping: as before
+    try:
+        watch.until(lambda v: _online(v) == [True] * 4, 5)
+        bea.send({"ping": 1, "hidden": True})  # her page went to the background, and quiet
+        time.sleep(0.5)  # first: were she judged by 1.5 s, she would be away before Ada
+        dan.send({"ping": 1})
+        ada.send({"ping": 1})  # Ada's last word: then her phone loses its network
+        quiet = time.monotonic()
+        seen: list[list[bool]] = []
+
+        def ada_away(v: dict[str, Any]) -> bool:
+            seen.append(_online(v))
+            return not seen[-1][0]
+
+        while True:
+            dan.send({"ping": 1})  # Dan's page keeps pinging
+            try:
+                view = watch.until(ada_away, 0.3)
+                break
+            except AssertionError:
+                assert time.monotonic() - quiet < 2.0, f"Ada not shown away within 2 s: {seen}"
+        assert time.monotonic() - quiet < 2.0
+        assert _online(view) == [False, True, True, True]
+        assert all(s[1:] == [True, True, True] for s in seen), seen
+        ada.send({"ping": 1})  # her network is back
+        watch.until(lambda v: _online(v) == [True] * 4, 2.0)
+    finally:
+        for device in (watch, ada, bea, cai, dan):
+            device.close()
 
 
 def test_a_table_waits_in_its_lobby_until_its_players_are_here(tmp_path) -> None:
