@@ -124,6 +124,26 @@ def test_the_table_players_expect(live_server, browser) -> None:
     assert not d.find_element(By.ID, "undo").is_displayed()
 
 
+def test_a_turn_clock_runs_out_in_the_browser_and_the_bot_moves(live_server, browser) -> None:
+    """The host's turn clock seen on the phone of the person to move (390×844): the seconds
+    left count down on the page, and when they run out the seat's own device says a bot
+    moves for it, and the bot has moved."""
+    t = TableClient.create(live_server.url, {
+        "ruleset": "dicetree-2022", "course": "dicetree-2022/arena-carthago", "seed": 4,
+        "confirm_ms": None, "delay_ms": 0, "turn_s": 2, "players": [{"name": "Ada", "bot": None},
+                                                     {"name": "Bea", "bot": None}]})
+    seat = t.view()["race"]["turn"]["seat"]
+    d = browser
+    d.set_window_size(390, 844)
+    d.get(f"{live_server.url}/play?table={t.tid}#seat={t.seats[seat]}")
+    _wait(d, lambda d: d.find_element(By.ID, "clock").is_displayed())
+    assert "s left" in d.find_element(By.ID, "clock").text  # "Ada: 2 s left to choose"
+    _wait(d, lambda d: d.find_element(By.ID, "stand-in").is_displayed(), timeout=10)
+    assert "greedy" in d.find_element(By.ID, "stand-in-text").text
+    _wait(d, lambda d: t.view()["race"]["ply"] > 0, timeout=10)  # the bot has moved
+    assert t.view()["table"]["seats"][seat]["stand_in"] == "greedy"
+
+
 def _online(view: dict[str, Any]) -> list[bool]:
     return [s["online"] for s in view["table"]["seats"]]
 
