@@ -370,6 +370,7 @@ def mutations(chosen: ChosenRules) -> dict[str, list[str]]:
     one), then other values of its kind (every other enumerated value, the other boolean,
     a number one more and one less, a list changed in one place)."""
     rs = chosen.composed
+    choices = _open_choices(chosen)
     out: dict[str, list[str]] = {}
     for key in RULE_MAP:
         if not rs.has(key) or rs.rule(key).get("unknown"):
@@ -378,7 +379,7 @@ def mutations(chosen: ChosenRules) -> dict[str, list[str]]:
         want = leaf_schema(key)["properties"]["value"]
         alts = [json.dumps(value)]
         alts += [json.dumps(e) for e in want.get("enum", []) if e != value][:2]
-        alts += [json.dumps(c) for c in _open_choices(chosen, key) if c != value]
+        alts += [json.dumps(c) for c in choices.get(key, []) if c != value]
         if isinstance(value, bool):
             alts.append(json.dumps(not value))
         elif isinstance(value, int):
@@ -393,17 +394,17 @@ def mutations(chosen: ChosenRules) -> dict[str, list[str]]:
     return out
 
 
-def _open_choices(chosen: ChosenRules, key: str) -> list[Json]:
-    """The answers an open value lists (``choices``) when the suite supplies one with
-    ``--set``: the rules composed without the suite's overrides still hold them."""
-    if key not in chosen.overrides_dict:
-        return []
+def _open_choices(chosen: ChosenRules) -> dict[str, list[Json]]:
+    """The answers each open value lists (``choices``) that the suite supplies with
+    ``--set``: the rules composed once without the suite's overrides still hold them."""
+    if not chosen.overrides:
+        return {}
     try:
         plain = load_ruleset(chosen.ruleset, list(chosen.variants), None, chosen.house)
     except AveCaesarError:
-        return []
-    rule = plain.rule(key) if plain.has(key) else {}
-    return list(as_list(rule.get("choices") or [], key))
+        return {}
+    return {key: list(as_list(plain.rule(key).get("choices") or [], key))
+            for key in chosen.overrides_dict if plain.has(key)}
 
 
 def _mapping_alternatives(key: str, value: Mapping[str, Json], want: JsonDict
