@@ -53,6 +53,7 @@ NATIVE = [
     "core/race.py",
     "bots/search.py",
     "bots/policies.py",
+    "bots/rollout.py",
     "lab/race_loop.py",
 ]
 GROUP = "avecaesar_native"  # mypyc's shared library: avecaesar_native__mypyc

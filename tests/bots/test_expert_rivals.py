@@ -15,9 +15,10 @@ import random
 
 import pytest
 
-from avecaesar.engine.bots.expert import ExpertBot, _near_best, _off_greedy
+from avecaesar.engine.bots.expert import ExpertBot
 from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
 from avecaesar.engine.bots.registry import OWNERLESS, find_bot
+from avecaesar.engine.bots.rollout import near_best, off_greedy
 from avecaesar.engine.core.moves import LegalMoves
 from avecaesar.engine.core.race import new_race, play_turn
 from avecaesar.engine.core.race_setup import race_setup
@@ -33,8 +34,8 @@ def test_a_rival_off_greedy_plays_each_other_near_best_move_and_never_greedys():
     checked = 0
     for s in greedy_positions(0):
         moves = s.legal_moves()
-        near = _near_best(greedy_scored(s, moves), 100.0, 6)
-        drawn = {_off_greedy(s, moves, 100.0, rng) for _ in range(40)}
+        near = near_best(greedy_scored(s, moves), 100.0, 6)
+        drawn = {off_greedy(s, moves, 100.0, rng) for _ in range(40)}
         if len(near) == 1:
             assert drawn == {near[0]}
             continue
