@@ -173,7 +173,11 @@ def ladder(spec: SimSpec, field_: Sequence[Entrant],
 
     from openskill.models import PlackettLuce
 
-    model = PlackettLuce()
+    # tau 0: a bot's skill does not drift from race to race. OpenSkill's default tau
+    # (25/300) adds that much spread before every update, for players who learn and
+    # forget; on bots it holds sigma near 1.5-2.3 however many races are run, and lets mu
+    # wander (docs/simulation.md, "A skill ladder").
+    model = PlackettLuce(tau=0.0)
     ratings = [model.rating(name=e.name) for e in field_]
     races = [0] * len(field_)
     wins = [0] * len(field_)
