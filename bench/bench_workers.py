@@ -1,7 +1,7 @@
 """Benchmark ``simulate`` on 1 and 2 worker processes; prints its figures.
 
 Each run is a fresh process that calls ``engine.lab.simulate.simulate`` (six greedy
-chariots, Hippodrom-Constantinople, 2022 rules) and reports its wall time and the CPU time
+chariots or ``--bots``, Hippodrom-Constantinople, 2022 rules) and reports its wall time and the CPU time
 of the process and its workers (user + system). Runs alternate 1, 2, 1, 2, … so that the
 load of a shared machine falls on both alike; the median of each is printed, with:
 
@@ -12,7 +12,11 @@ load of a shared machine falls on both alike; the median of each is printed, wit
   2 idle cores give at most 2 / r; a busy machine shows a lower wall ratio than that;
 - whether the two reports are byte-identical (``to_json``).
 
-Run: .venv/bin/python bench/bench_workers.py [--races 2000] [--rounds 3]
+Run: .venv/bin/python bench/bench_workers.py [--races 2000] [--rounds 3] [--bots expert]
+    [--budget N]
+
+``--bots expert`` (issue 39): the same for six expert bots, whose races cost seconds each
+(``--races 60`` is enough to see the ratio).
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ import sys
 CHILD = r"""
 import json, resource, sys, time
 from avecaesar.engine.lab.simulate import SimSpec, simulate
-races, workers = int(sys.argv[1]), int(sys.argv[2])
-spec = SimSpec("dicetree-2022", "dicetree-2022/hippodrom-constantinople", 6, races, 1)
+races, workers, bots = int(sys.argv[1]), int(sys.argv[2]), tuple(sys.argv[3].split(","))
+budget = int(sys.argv[4]) if sys.argv[4] != "-" else None
+spec = SimSpec("dicetree-2022", "dicetree-2022/hippodrom-constantinople", 6, races, 1,
+               bots=bots, bot_budget=budget)
 def cpu():
     a = resource.getrusage(resource.RUSAGE_SELF)
     b = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -41,8 +47,9 @@ print(json.dumps({"wall": wall, "cpu": used,
 """
 
 
-def run(races: int, workers: int) -> dict[str, object]:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(races), str(workers)],
+def run(races: int, workers: int, bots: str, budget: int | None) -> dict[str, object]:
+    out = subprocess.run([sys.executable, "-c", CHILD, str(races), str(workers), bots,
+                          "-" if budget is None else str(budget)],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out.splitlines()[-1])
 
@@ -51,13 +58,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--races", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--bots", default="greedy", help="as simulate --bots (e.g. expert)")
+    ap.add_argument("--budget", type=int, default=None, help="as simulate --bot-budget")
     args = ap.parse_args()
-    print(f"simulate {args.races} races, 6 greedy chariots, Hippodrom-Constantinople, 2022; "
+    print(f"simulate {args.races} races, 6 chariots ({args.bots}), budget "
+          f"{args.budget or 'default'}, Hippodrom-Constantinople, 2022; "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     runs: dict[int, list[dict[str, object]]] = {1: [], 2: []}
     for r in range(args.rounds):
         for w in (1, 2):
-            got = run(args.races, w)
+            got = run(args.races, w, args.bots, args.budget)
             runs[w].append(got)
             print(f"  round {r + 1}, {w} worker{'s' if w > 1 else ' '}: "
                   f"{got['wall']:6.2f} s wall, {got['cpu']:6.2f} s CPU")
