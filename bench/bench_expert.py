@@ -8,13 +8,15 @@ seed ``i`` and puts the bot on start place ``i mod 4 + 1``, so it drives from ev
 equally often and the start-place advantage cancels. A win is first place, not
 disqualified. Printed per edition and opponent: wins/N, the rate and its 95 % Wilson
 interval (an equal bot wins 1/4), mean points, the bot's disqualifications, wins by start
-place; then the bot's CPU time per decision (thread time, so other jobs on a shared machine
-do not count), p50 / p95 / max over every decision with a choice to make; and whether race
-0 replays move for move with the same seed.
+place; before them, the CPU time of a race of six such bots on Hippodrom-Constantinople
+(``--six`` races, thread time: the figure issue 39 asks ≤ 0.4 s of); then the bot's CPU
+time per decision (thread time, so other jobs on a shared machine do not count), p50 /
+p95 / max over every decision with a choice to make; and whether race 0 replays move for
+move with the same seed.
 
 Run: .venv/bin/python bench/bench_expert.py [--bot expert] [--races 1000] \
     [--against greedy,search] [--editions dicetree-2022,pro-ludo-2006,ravensburger-1989] \
-    [--workers 2] [--budget N] [--tune name=value ...]
+    [--workers 2] [--budget N] [--tune name=value ...] [--six 6]
 """
 
 from __future__ import annotations
@@ -79,6 +81,24 @@ def race(edition: str, bot: str, against: str, seed: int, budget: int | None,
             int(me.disqualified), seed)
 
 
+#: where the six-bot races are timed (the course of the ``simulate`` figures)
+SIX_COURSE = "dicetree-2022/hippodrom-constantinople"
+
+
+def six_race(args: tuple[str, int, int | None, dict[str, float]]) -> float:
+    """The CPU (thread) time of one race of six ``bot`` bots on :data:`SIX_COURSE`."""
+    bot, seed, budget, tune = args
+    rules, board = race_setup("dicetree-2022", [], {}, SIX_COURSE)
+    state, _ = new_race(rules, board, [f"c{i}" for i in range(6)], seed)
+    state.log = False
+    bots = [make_bot(bot, seed * 10 + i, budget, tune) for i in range(6)]
+    play_turn(state.copy(), bots[0], OWNERLESS)  # the board's tables warm, untimed
+    t0 = time.thread_time()
+    while not state.over:
+        play_turn(state, bots[state.turn], OWNERLESS)
+    return time.thread_time() - t0
+
+
 def chunk(args: tuple[str, str, str, list[int], int | None, dict[str, float]]
           ) -> list[tuple[int, int, list[float], str, int, int]]:
     edition, bot, against, seeds, budget, tune = args
@@ -117,6 +137,8 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=None)
     ap.add_argument("--first-seed", type=int, default=0)
     ap.add_argument("--tune", action="append", default=[])
+    ap.add_argument("--six", type=int, default=6,
+                    help="six-bot races timed on Hippodrom-Constantinople (0: none)")
     args = ap.parse_args()
     tune = {k: float(v) for k, v in (t.split("=") for t in args.tune)}
     seeds = list(range(args.first_seed, args.first_seed + args.races))
@@ -128,6 +150,13 @@ def main() -> None:
     print(f"{'edition':18} {'course':32} {'against':8} {'wins/N':>10} {'rate':>6} "
           f"{'95 % interval':>14} {'points':>6} {'disq.':>5}")
     with ProcessPoolExecutor(args.workers) as pool:
+        if args.six:
+            six = sorted(pool.map(six_race, [(args.bot, 1000 + i, args.budget, tune)
+                                             for i in range(args.six)]))
+            print(f"six {args.bot} bots, {args.six} races on {SIX_COURSE}: CPU per race "
+                  f"mean {sum(six) / len(six):.2f} s, median {six[len(six) // 2]:.2f} s "
+                  f"(thread time; target ≤ 0.4 s), races {', '.join(f'{t:.2f}' for t in six)}",
+                  flush=True)
         for against in [a for a in args.against.split(",") if a]:
             for edition in [e for e in args.editions.split(",") if e]:
                 parts = [(edition, args.bot, against, seeds[i::args.workers * 6], args.budget,
