@@ -101,7 +101,8 @@ class ExpertBot:
                  race_z: float = 2.0, race_first: int = 8, race_step: int = 4) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.budget, self.horizon, self.alley_horizon = budget, horizon, alley_horizon
+        self.budget, self.horizon = int(budget), int(horizon)
+        self.alley_horizon = int(alley_horizon)
         self.width, self.min_worlds = int(width), int(min_worlds)
         self.margin, self.wait_margin = margin, wait_margin
         self.greedy_bonus, self.spare, self.wait_spare = greedy_bonus, spare, wait_spare
