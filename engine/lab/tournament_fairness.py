@@ -29,7 +29,7 @@ races of a simulation are), so the figures do not depend on the number of worker
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -47,7 +47,8 @@ class _Done:
     standings: tuple[Standing, ...]
 
 __all__ = ["PlaceFairness", "TournamentFairness", "TournamentSummary", "fairness",
-           "play_tournament", "run_tournaments", "summarise_tournament",
+           "has_tournament",           "play_tournament", "run_many_tournaments", "run_tournaments",
+           "summarise_tournament",
            "tournament_rules"]
 
 
@@ -126,6 +127,12 @@ def tournament_rules(spec: SimSpec) -> TournamentRules:
                                ).tournament_rules
 
 
+def has_tournament(spec: SimSpec) -> bool:
+    """Whether the simulation's rules play a tournament of several races (its start order
+    rotated between them by ``tournament.next_start_order``)."""
+    return tournament_rules(spec).races > 1
+
+
 def play_tournament(spec: SimSpec, seed: int, t: TournamentRules) -> list[RaceResult]:
     """The races of one tournament on ``spec.course`` (the edition's number of races and
     next-race order, race ``r`` seeded ``seed * 1000 + r``), as :func:`~avecaesar.engine.
@@ -193,35 +200,61 @@ def _batch(spec: SimSpec, indices: Sequence[int], t: TournamentRules | None = No
     return [summarise_tournament(spec, i, t) for i in indices]
 
 
-def _run_chunk(job: tuple[SimSpec, list[int]]) -> list[TournamentSummary]:
-    return _batch(*job)
+def _run_chunk(job: tuple[int, SimSpec, list[int]]) -> tuple[int, list[TournamentSummary]]:
+    k, spec, indices = job
+    return k, _batch(spec, indices)
 
 
 def run_tournaments(spec: SimSpec, tournaments: int, workers: int = 1
                     ) -> list[TournamentSummary]:
     """The summaries of ``tournaments`` tournaments (in order), on ``workers`` processes."""
+    return run_many_tournaments([spec], tournaments, workers)[0]
+
+
+def run_many_tournaments(specs: Sequence[SimSpec], tournaments: int, workers: int = 1,
+                         first: int = 0, progress: Callable[[int], None] | None = None
+                         ) -> list[list[TournamentSummary]]:
+    """Every spec's tournaments ``first`` to ``first + tournaments − 1`` (each list in
+    order), all in one pool of ``workers`` processes: tournament ``i`` of every spec is
+    dealt the same (its seed is ``(seed, i)``), so two specs' lists pair tournament by
+    tournament (the design assistant's tournament target); ``progress(done)`` is told the
+    tournaments done so far."""
     from avecaesar.engine.lab.simulate import _setup, _spec_key
 
-    t = tournament_rules(spec)  # bad names fail here, before any worker starts
-    _setup(_spec_key(spec))  # the board built once: the workers fork with it
+    rules = [tournament_rules(spec) for spec in specs]  # bad names fail here, at once
+    for spec in specs:
+        _setup(_spec_key(spec))  # each board built once: the workers fork with it
+    found: list[list[TournamentSummary]] = [[] for _ in specs]
+    done = [0]
+
+    def collect(got: tuple[int, list[TournamentSummary]]) -> None:
+        found[got[0]].extend(got[1])
+        done[0] += len(got[1])
+        if progress:
+            progress(done[0])
+
     if workers <= 1:
-        return _batch(spec, range(tournaments), t)
+        for k, (spec, t) in enumerate(zip(specs, rules, strict=True)):
+            for i in range(first, first + tournaments, 50):
+                collect((k, _batch(spec, range(i, min(i + 50, first + tournaments)), t)))
+        return found
     import os
     import sys
 
     from avecaesar.engine.lab.simulate import _quiet_context, _worker_init
     from avecaesar.engine.lab.workers import run_unordered
 
-    chunk = max(1, min(50, tournaments // (workers * 16) or 1))
-    jobs = [(spec, list(range(i, min(i + chunk, tournaments))))
-            for i in range(0, tournaments, chunk)]
-    found: list[TournamentSummary] = []
+    total = tournaments * len(specs)
+    chunk = max(1, min(50, total // (workers * 16) or 1))
+    jobs = [(k, spec, list(range(i, min(i + chunk, first + tournaments))))
+            for k, spec in enumerate(specs) for i in range(first, first + tournaments, chunk)]
     if sys.platform == "linux":
-        run_unordered(_quiet_context(), workers, _run_chunk, jobs, found.extend,
+        run_unordered(_quiet_context(), workers, _run_chunk, jobs, collect,
                       _worker_init, (os.getpid(),))
     else:
-        found = [t for job in jobs for t in _run_chunk(job)]
-    return sorted(found, key=lambda t: t.index)
+        for job in jobs:
+            collect(_run_chunk(job))
+    return [sorted(f, key=lambda t: t.index) for f in found]
 
 
 def _spread(values: list[list[float]]) -> tuple[float, tuple[float, float], int, int]:
