@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from avecaesar.engine.lab.paired import Comparison, paired_difference
 from avecaesar.engine.lab.simulate import SimSpec, race_seed
 from avecaesar.engine.lab.stats import Z95, mean_interval, variance
 
@@ -46,9 +47,10 @@ class _Done:
     races: list[RaceResult]
     standings: tuple[Standing, ...]
 
-__all__ = ["PlaceFairness", "TournamentFairness", "TournamentSummary", "fairness",
+__all__ = ["PlaceFairness", "TournamentFairness", "TournamentSummary", "compare_tournaments",
+           "fairness",
            "has_tournament",           "play_tournament", "run_many_tournaments", "run_tournaments",
-           "summarise_tournament",
+           "same_tournaments", "summarise_tournament",
            "tournament_rules"]
 
 
@@ -294,3 +296,58 @@ def fairness(spec: SimSpec, found: Sequence[TournamentSummary]) -> TournamentFai
     out.points_spread, out.points_spread_ci, _b, _w = _spread(points)
     out.single_race_spread, out.single_race_spread_ci, _b, _w = _spread(wins)
     return out
+
+
+def _by_place(ts: TournamentSummary) -> list[int]:
+    """The player who drew each first-race start place (``[k]``: place ``k``'s player)."""
+    out = [0] * len(ts.start)
+    for p, k in enumerate(ts.start):
+        out[k] = p
+    return out
+
+
+def _spread_terms(found: Sequence[TournamentSummary]) -> list[float]:
+    """Per tournament: the win share of the player at the side's best first-race start place
+    minus that at its worst (their mean is the tournament spread)."""
+    n = len(found[0].start)
+    shares = [sum(ts.won[_by_place(ts)[k]] for ts in found) for k in range(n)]
+    best = max(range(n), key=lambda k: (shares[k], -k))
+    worst = min(range(n), key=lambda k: (shares[k], k))
+    return [ts.won[_by_place(ts)[best]] - ts.won[_by_place(ts)[worst]] for ts in found]
+
+
+def compare_tournaments(a: Sequence[TournamentSummary], b: Sequence[TournamentSummary],
+                        z: float = Z95) -> Comparison:
+    """Pair two sides' tournaments by index (tournament ``i`` of both is dealt the same) and
+    difference the tournament figures, b − a: the tournament spread (taken at each side's
+    own best and worst first-race start place, as the paired race spread is:
+    engine/lab/paired.py), then per first-race start place the tournament win share and the
+    expected tournament points; ``z``: the normal quantile of every interval."""
+    by_index = {t.index: t for t in b}
+    pairs = [(t, by_index[t.index]) for t in a if t.index in by_index]
+    if not pairs:
+        return Comparison(0, [])
+    ta, tb = [p[0] for p in pairs], [p[1] for p in pairs]
+    n = min(len(ta[0].start), len(tb[0].start))
+    out = [paired_difference("tournament spread", _spread_terms(ta), _spread_terms(tb),
+                             "rate", z)]
+    for k in range(n):
+        out.append(paired_difference(
+            f"tournament win share, place {k + 1}", [t.won[_by_place(t)[k]] for t in ta],
+            [t.won[_by_place(t)[k]] for t in tb], "rate", z))
+    for k in range(n):
+        out.append(paired_difference(
+            f"expected tournament points, place {k + 1}",
+            [float(t.totals[_by_place(t)[k]]) for t in ta],
+            [float(t.totals[_by_place(t)[k]]) for t in tb], "", z))
+    return Comparison(len(pairs), out)
+
+
+def same_tournaments(a: Sequence[TournamentSummary], b: Sequence[TournamentSummary]) -> bool:
+    """Whether two sides' paired tournaments are the same tournament for tournament: every
+    player's first-race start place, points and win share, and every race's winner."""
+    def key(t: TournamentSummary) -> tuple[object, ...]:
+        return (t.start, t.totals, t.won, t.race_winners)
+
+    by_index = {t.index: key(t) for t in b}
+    return len(a) == len(b) and all(by_index.get(t.index) == key(t) for t in a)
