@@ -121,6 +121,13 @@ def advice_lines(a: Advice) -> list[str]:
         raced = o.tournaments if isinstance(o, TournamentFairness) else o.races
         lines.append(f"the course: {spread} {100 * o.spread:.1f} pp, {rates} "
                      f"{_rates(win_rates(o))} ({raced:,} {unit})")
+        if isinstance(o, TournamentFairness):
+            lo, hi = o.spread_ci
+            slo, shi = o.single_race_spread_ci
+            lines.append(f"  tournament spread 95 % interval {100 * lo:.1f} to {100 * hi:.1f} "
+                         f"pp; single-race spread in those tournaments' races "
+                         f"{100 * o.single_race_spread:.1f} pp ({100 * slo:.1f} to "
+                         f"{100 * shi:.1f})")
     lines.append(f"{a.candidates} edits keep every start place's reserve ≥ {a.reserve} "
                  f"({a.invalid} others break the course or cut a reserve); "
                  + (f"{a.combinations} combinations; " if a.combinations else "")

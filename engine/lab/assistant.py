@@ -183,6 +183,8 @@ class Advice:
                              "wider": self.wider,
                              "same_races_as_a_better_proposal": self.duplicates},
                 "original_spread": self.original.spread if self.original else None,
+                **({"original_tournament": self.original.to_json()}
+                   if isinstance(self.original, TournamentFairness) else {}),
                 "success": self.success, "proposals": [p.to_json() for p in self.proposals]}
 
 

@@ -106,7 +106,8 @@ class TournamentFairness:
     def to_json(self) -> dict[str, object]:
         s = self.spec
         return {"spec": {**s.__dict__, "variants": list(s.variants),
-                         "settings": dict(s.settings), "bots": list(s.bots)},
+                         "settings": dict(s.settings), "bots": list(s.bots),
+                         "edits": list(s.edits)},
                 "tournaments": self.tournaments,
                 "races_per_tournament": self.races_each,
                 "next_start_order": self.next_start_order,

@@ -377,4 +377,7 @@ def test_the_assistant_aims_at_the_tournament_spread_and_says_so(
     assert "target: tournament spread ≤ 3.0 pp" in text
     assert f"the course: tournament spread {100 * a.original.spread:.1f} pp" in text
     assert f"({a.original.tournaments} tournaments)" in text
+    assert f"single-race spread in those tournaments' races " \
+        f"{100 * a.original.single_race_spread:.1f} pp" in text
+    assert data["original_tournament"]["tournament_spread"] == a.original.spread
     assert not re.search(r"\d races|races paired", text)  # every count is of tournaments
