@@ -202,7 +202,11 @@ def _write(reports: list[SimReport], json_file: Path | None, report_dir: Path | 
     else:
         partial = f" (PARTIAL: stopped by {stopped_by()[0]})" if interrupted else ""
         total = sum(r.races for r in reports)
-        typer.echo(f"{len(reports)} courses, {total:,} races in {elapsed:.0f} s{partial}; "
+        played = [f for f in (tournaments or {}).values() if f is not None]
+        more = (f" and {sum(f.tournaments for f in played):,} tournaments "
+                f"({sum(f.tournaments * f.races_each for f in played):,} races)"
+                if tournaments is not None else "")
+        typer.echo(f"{len(reports)} courses, {total:,} races{more} in {elapsed:.0f} s{partial}; "
                    "best balanced first (spread: the largest gap in win rate between start "
                    "places)")
         if tournaments is not None:
