@@ -28,9 +28,14 @@ from avecaesar.engine.data.errors import UsageError
 from avecaesar.engine.data.safeio import check_output, write_atomic
 
 if TYPE_CHECKING:
-    from avecaesar.engine.lab.simulate import SimReport
+    from avecaesar.engine.lab.simulate import SimReport, SimSpec
+    from avecaesar.engine.lab.tournament_fairness import TournamentFairness
 
-__all__ = ["balance_cmd", "balance_rows", "pick_courses"]
+#: per course (its spec's course and ruleset): the tournament figures (None: its rules play
+#: no tournament of several races)
+Tournaments = dict[tuple[str, str], "TournamentFairness | None"]
+
+__all__ = ["balance_cmd", "balance_rows", "pick_courses", "race_tournaments"]
 
 
 def pick_courses(courses: list[str], editions: list[str]) -> list[str]:
@@ -56,20 +61,52 @@ def balance_rows(reports: list[SimReport]) -> list[SimReport]:
     return sorted(reports, key=lambda r: (r.spread, r.spec.course))
 
 
-def _table(reports: list[SimReport]) -> list[str]:
+def _table(reports: list[SimReport], tournaments: Tournaments | None = None) -> list[str]:
     head = ["rank", "course", "ruleset", "players", "spread", "balance", "win rate by place",
             "not finished", "lead changes", "turns"]
+    if tournaments is not None:  # each spread named for what it is
+        head[4:5] = ["race spread", "tournament spread (95 %)"]
     rows = [head]
     for i, r in enumerate(balance_rows(reports), 1):
         rates = " ".join(f"{100 * p.win_rate:.0f}" for p in r.by_place)
         dnf = sum(p.not_finished for p in r.by_place) / max(1, len(r.by_place))
-        rows.append([str(i), r.spec.course, r.spec.ruleset, str(r.spec.players),
-                     f"{100 * r.spread:.1f} pp", f"{r.balance:.2f}", f"{rates} %",
-                     f"{100 * dnf:.1f} %", f"{r.lead_changes:.1f}", f"{r.turns_mean:.0f}"])
+        row = [str(i), r.spec.course, r.spec.ruleset, str(r.spec.players),
+               f"{100 * r.spread:.1f} pp", f"{r.balance:.2f}", f"{rates} %",
+               f"{100 * dnf:.1f} %", f"{r.lead_changes:.1f}", f"{r.turns_mean:.0f}"]
+        if tournaments is not None:
+            f = tournaments.get((r.spec.course, r.spec.ruleset))
+            row.insert(5, "no tournament" if f is None else
+                       f"{100 * f.spread:.1f} pp ({100 * f.spread_ci[0]:.1f}–"
+                       f"{100 * f.spread_ci[1]:.1f})")
+        rows.append(row)
     widths = [max(len(row[k]) for row in rows) for k in range(len(head))]
-    return ["  ".join(c.ljust(w) if k in (1, 2, 6) else c.rjust(w)
+    left = {1, 2, head.index("win rate by place")}
+    return ["  ".join(c.ljust(w) if k in left else c.rjust(w)
                       for k, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
             for row in rows]
+
+
+def race_tournaments(specs: list[SimSpec], workers: int) -> tuple[Tournaments, bool]:
+    """``--tournament``: each course's ``spec.races`` tournaments of its edition's races
+    (engine/lab/tournament_fairness.py), the courses whose rules play none left at None;
+    and whether Ctrl-C stopped them (the courses done by then keep their figures)."""
+    from avecaesar.engine.lab.tournament_fairness import (
+        fairness,
+        has_tournament,
+        run_tournaments,
+    )
+
+    out: Tournaments = {}
+    for spec in specs:
+        key = (spec.course, spec.ruleset)
+        if not has_tournament(spec):
+            out[key] = None
+            continue
+        try:
+            out[key] = fairness(spec, run_tournaments(spec, spec.races, workers))
+        except KeyboardInterrupt:
+            return out, True
+    return out, False
 
 
 CoursesOpt = Annotated[list[str] | None, typer.Argument(
@@ -89,6 +126,10 @@ ReportDirOpt = Annotated[Path | None, typer.Option(
                          ]
 JsonFileOpt = Annotated[Path | None, typer.Option("--json", help="Write every report as "
                                                   "JSON here ('-' for stdout).")]
+TournamentOpt = Annotated[bool, typer.Option(
+    "--tournament", help="Also race --races tournaments of each course's edition (its "
+    "races and next-race start order, every race on the course) and give the tournament "
+    "spread with its 95 % interval next to the single-race spread.")]
 
 
 def balance_cmd(courses: CoursesOpt = None, edition: EditionOpt = None,
@@ -96,7 +137,8 @@ def balance_cmd(courses: CoursesOpt = None, edition: EditionOpt = None,
                 variant: VariantOpt = None, set_: SetOpt = None, bots: BotsOpt = "greedy",
                 seed: SeedOpt = 1, workers: WorkersOpt = 0, cluster: ClusterOpt = None,
                 report_dir: ReportDirOpt = None, json_file: JsonFileOpt = None,
-                quiet: QuietOpt = False, house: HouseOpt = None) -> None:
+                quiet: QuietOpt = False, house: HouseOpt = None,
+                tournament: TournamentOpt = False) -> None:
     """Simulate every bundled course of an edition (or a list) and rank them from best to
     worst balanced: the spread of win rates between start places, with each course's other
     figures; --report-dir writes each course's balance report.
@@ -134,26 +176,45 @@ def balance_cmd(courses: CoursesOpt = None, edition: EditionOpt = None,
     with progress_bar(races * len(specs), quiet) as tick:
         found, interrupted = run_many(specs, processes, heat, tick, cluster=cluster)
     reports = [report(s, f, heat) for s, f in zip(specs, found, strict=True) if f]
+    tournaments: Tournaments | None = None
+    if tournament and not interrupted:
+        tournaments, interrupted = race_tournaments(specs, processes)
     elapsed = time.perf_counter() - started
-    _write(reports, json_file, report_dir, elapsed, interrupted)
+    _write(reports, json_file, report_dir, elapsed, interrupted, tournaments)
     if interrupted:
         raise typer.Exit(stopped_by()[1])
 
 
 def _write(reports: list[SimReport], json_file: Path | None, report_dir: Path | None,
-           elapsed: float, interrupted: bool) -> None:
+           elapsed: float, interrupted: bool, tournaments: Tournaments | None = None) -> None:
     ranked = balance_rows(reports)
+
+    def entry(r: SimReport) -> dict[str, object]:
+        if tournaments is None:
+            return r.to_json()
+        f = tournaments.get((r.spec.course, r.spec.ruleset))
+        return {**r.to_json(), "tournament": None if f is None else f.to_json()}
+
     data = {"seconds": elapsed, "partial": interrupted,
-            "courses": [{"rank": i, **r.to_json()} for i, r in enumerate(ranked, 1)]}
+            "courses": [{"rank": i, **entry(r)} for i, r in enumerate(ranked, 1)]}
     if json_file == Path("-"):
         typer.echo(json.dumps(data, indent=2))
     else:
         partial = f" (PARTIAL: stopped by {stopped_by()[0]})" if interrupted else ""
         total = sum(r.races for r in reports)
-        typer.echo(f"{len(reports)} courses, {total:,} races in {elapsed:.0f} s{partial}; "
+        played = [f for f in (tournaments or {}).values() if f is not None]
+        more = (f" and {sum(f.tournaments for f in played):,} tournaments "
+                f"({sum(f.tournaments * f.races_each for f in played):,} races)"
+                if tournaments is not None else "")
+        typer.echo(f"{len(reports)} courses, {total:,} races{more} in {elapsed:.0f} s{partial}; "
                    "best balanced first (spread: the largest gap in win rate between start "
                    "places)")
-        for line in _table(reports):
+        if tournaments is not None:
+            typer.echo("race spread: that gap in single races (start orders drawn); "
+                       "tournament spread: the tournament win share of the best start place "
+                       "of the first race minus the worst's, over --races tournaments of the "
+                       "edition's races and next-race start order, with its 95 % interval")
+        for line in _table(reports, tournaments):
             typer.echo(line)
         if json_file:
             write_atomic(json_file, json.dumps(data, indent=2))

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from avecaesar.engine.course.whatif import Edit
     from avecaesar.engine.data.errors import Problem
     from avecaesar.engine.lab.assistant import Advice, Proposal
+    from avecaesar.engine.lab.simulate import SimSpec
 
 __all__ = ["advice_lines", "apply_proposal", "balance_course", "revalidate"]
 
@@ -50,19 +51,30 @@ def _shown(file: str) -> str:
     return file if rel.startswith("..") else rel
 
 
+def _words(aim: str) -> tuple[str, str, str]:
+    """The target's words: its spread, what is counted, and what each place's rate is."""
+    if aim == "tournament":
+        return ("tournament spread", "tournaments",
+                "tournament win share by first-race start place")
+    return "spread", "races", "win rate by start place"
+
+
 def _proposal_lines(i: int, p: Proposal, target: float) -> list[str]:
+    from avecaesar.engine.lab.assistant import win_rates
+
     v = p.verified
-    head = f"proposal {i}: spread {100 * p.spread:.1f} pp"
+    spread, unit, rates = _words(p.aim)
+    head = f"proposal {i}: {spread} {100 * p.spread:.1f} pp"
     if v is not None:
         d = v.spread
         within = "within the target" if p.spread <= target else "not within the target"
         head += (f", {100 * d.diff:+.1f} pp against the original (95 % interval "
-                 f"{100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f}, {v.races:,} races, "
+                 f"{100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f}, {v.races:,} {unit}, "
                  f"{p.looks} look{'s' if p.looks > 1 else ''}) — {within}")
     out = [head]
     out += [f"  {_shown(e.file)}:{e.line}: {e.description}" for e in p.edits]
     if p.report is not None:
-        out.append(f"  win rate by start place {_rates([x.win_rate for x in p.report.by_place])}"
+        out.append(f"  {rates} {_rates(win_rates(p.report))}"
                    " · reserve " + ", ".join("—" if r is None else str(r)
                                              for r in p.figures.reserve))
     out += [f"  warning: {w}" for w in p.warnings]
@@ -71,45 +83,63 @@ def _proposal_lines(i: int, p: Proposal, target: float) -> list[str]:
 
 def _left_out(a: Advice) -> list[str]:
     """What the assistant left out and why, one line each."""
+    unit = _words(a.aim)[1]
     out = []
     if a.warned:
         out.append(f"{a.warned} edits left out: each brings a warning or opens the drawing")
     if a.noops:
-        out.append(f"{a.noops} edits left out as no-ops: their races are the original's, "
-                   "race for race")
+        one = unit.removesuffix("s")
+        out.append(f"{a.noops} edits left out as no-ops: their {unit} are the original's, "
+                   f"{one} for {one}")
     if a.wider:
         out.append(f"{a.wider} screened proposals left out: wider for certain on the "
-                   "verification races")
+                   f"verification {unit}")
     if a.duplicates:
-        out.append(f"{a.duplicates} screened proposals left out: they race the same races as "
-                   "a better one (the same board by other edits)")
+        out.append(f"{a.duplicates} screened proposals left out: they race the same {unit} "
+                   "as a better one (the same board by other edits)")
     if a.undecided:
         out.append(f"{a.undecided} screened proposals left out: undecided at "
-                   f"{a.verify_cap:,} races (the interval still includes 0)")
+                   f"{a.verify_cap:,} {unit} (the interval still includes 0)")
     return out
 
 
 def advice_lines(a: Advice) -> list[str]:
     """The assistant's answer as text a designer reads."""
+    from avecaesar.engine.lab.assistant import win_rates
+    from avecaesar.engine.lab.tournament_fairness import TournamentFairness
+
     s = a.spec
     o = a.original
+    spread, unit, rates = _words(a.aim)
     lines = [f"{a.course.id} · ruleset {s.ruleset} · {s.players} players · bots "
-             f"{','.join(s.bots)} · target: spread ≤ {100 * a.target:.1f} pp"]
+             f"{','.join(s.bots)} · target: {spread} ≤ {100 * a.target:.1f} pp"]
+    if a.aim == "tournament":
+        lines.append("tournament spread: the tournament win share of the best first-race "
+                     "start place minus the worst's, over tournaments of the edition's races "
+                     "and next-race start order; every count below is of tournaments")
     if o is not None:
-        lines.append(f"the course: spread {100 * o.spread:.1f} pp, win rate by start place "
-                     f"{_rates([p.win_rate for p in o.by_place])} ({a.verify_races:,} races)")
+        raced = o.tournaments if isinstance(o, TournamentFairness) else o.races
+        lines.append(f"the course: {spread} {100 * o.spread:.1f} pp, {rates} "
+                     f"{_rates(win_rates(o))} ({raced:,} {unit})")
+        if isinstance(o, TournamentFairness):
+            lo, hi = o.spread_ci
+            slo, shi = o.single_race_spread_ci
+            lines.append(f"  tournament spread 95 % interval {100 * lo:.1f} to {100 * hi:.1f} "
+                         f"pp; single-race spread in those tournaments' races "
+                         f"{100 * o.single_race_spread:.1f} pp ({100 * slo:.1f} to "
+                         f"{100 * shi:.1f})")
     lines.append(f"{a.candidates} edits keep every start place's reserve ≥ {a.reserve} "
                  f"({a.invalid} others break the course or cut a reserve); "
                  + (f"{a.combinations} combinations; " if a.combinations else "")
                  + (f"{a.closing} pairs that close the drawing again; " if a.closing else "")
-                 + f"each screened on {a.screen_races:,} races paired with the original, the "
-                 f"best verified on {a.verify_races:,} fresh paired races, doubled until the "
-                 f"interval leaves 0 out or {a.verify_cap:,} races")
+                 + f"each screened on {a.screen_races:,} {unit} paired with the original, the "
+                 f"best verified on {a.verify_races:,} fresh paired {unit}, doubled until the "
+                 f"interval leaves 0 out or {a.verify_cap:,} {unit}")
     lines += _left_out(a)
     if o is not None and o.spread <= a.target:
         lines.append("the course is already within the target")
     if not a.proposals:
-        lines.append("no edit narrows the spread")
+        lines.append(f"no edit narrows the {spread}")
     for i, p in enumerate(a.proposals, 1):
         lines += _proposal_lines(i, p, a.target)
     return lines
@@ -195,6 +225,17 @@ def _apply_checked(course: str, edits: tuple[Edit, ...], rules: object) -> None:
                " no new warning, no stale figure")
 
 
+def _check_tournament(aim: str, spec: SimSpec) -> None:
+    """``--spread tournament`` under rules that play no tournament of several races: exit 2."""
+    if aim != "tournament":
+        return
+    from avecaesar.engine.lab.tournament_fairness import has_tournament
+
+    if not has_tournament(spec):
+        raise UsageError(f"--spread tournament: the ruleset {spec.ruleset} plays no "
+                         "tournament of several races; use --spread race")
+
+
 def _write_advice(advice: Advice, json_file: Path | None) -> None:
     """The advice as text (or JSON on stdout), and as JSON into ``json_file``."""
     if json_file == Path("-"):
@@ -241,6 +282,11 @@ MaxRacesOpt = Annotated[int | None, typer.Option(
         "verify once).")]
 JsonFileOpt = Annotated[Path | None, typer.Option("--json", help="Write the proposals as "
                                                   "JSON here ('-' for stdout).")]
+SpreadOpt = Annotated[str, typer.Option(
+        "--spread", help="The spread to narrow: race (the win rate of the best start place "
+        "minus the worst's in single races) or tournament (the tournament win share of the "
+        "best first-race start place minus the worst's, over the edition's races and "
+        "next-race start order; --screen, --races and --max-races then count tournaments).")]
 
 
 def balance_course(course: CourseOpt, ruleset: RulesetOpt = None, target: TargetOpt = 3.0,
@@ -250,25 +296,30 @@ def balance_course(course: CourseOpt, ruleset: RulesetOpt = None, target: Target
                    workers: WorkersOpt = 0, cluster: ClusterOpt = None,
                    json_file: JsonFileOpt = None, quiet: QuietOpt = False,
                    house: HouseOpt = None, max_races: MaxRacesOpt = None,
-                   bot_budget: BudgetOpt = None) -> None:
+                   bot_budget: BudgetOpt = None, spread: SpreadOpt = "race") -> None:
     """Propose up to three edits — the start grid's order, a lane's length, the alley's
     position, a chicane — that bring the spread of win rates between start places within
     the target, keeping every start place's reserve; each proposal verified by paired
     simulation against the original with its interval, written as file:line edits.
 
     Strong play is one option away: --bots expert (--bot-budget N: its rollouts per
-    decision).
+    decision); fairness over a tournament too: --spread tournament.
 
     Example: avecaesar course balance ravensburger-1989/a-blue --screen 20 --races 100
     """
     from avecaesar.editor.cli.course import cid_of
-    from avecaesar.engine.lab.assistant import advise, course_rules
+    from avecaesar.engine.lab.assistant import AIMS, advise, course_rules
     from avecaesar.engine.lab.batch import batch_spec
 
     if target <= 0 or target >= 100:
         raise UsageError(f"--target {target}: give the spread to reach in percentage points, "
                          "more than 0 and under 100 (e.g. --target 3)")
     check_counts([("--screen", screen), ("--races", races)], least=10)
+    if spread not in AIMS:
+        raise UsageError(f"--spread {spread}: give race or tournament (the spread to narrow)")
+    if spread == "tournament" and cluster:
+        raise UsageError("--spread tournament races its tournaments on this machine's "
+                         "workers: leave out --cluster (--workers W)")
     if max_races is not None and max_races < races:
         raise UsageError(f"--max-races {max_races}: give at least --races ({races}), the "
                          "races of the first look")
@@ -287,8 +338,9 @@ def balance_course(course: CourseOpt, ruleset: RulesetOpt = None, target: Target
     for note in notes:
         typer.echo(note, err=True)
     quiet = quiet or json_file == Path("-")
+    _check_tournament(spread, spec)
     advice = advise(spec, target / 100, screen, races, processes, cluster,
-                    None if quiet else _stages(), max_races)
+                    None if quiet else _stages(), max_races, spread)
     _write_advice(advice, json_file)
     if apply:
         best = advice.proposals[0] if advice.proposals else None

@@ -123,7 +123,7 @@ TournamentOpt = Annotated[bool, typer.Option(
     "--tournament", help="Fairness over a tournament: --races tournaments of the edition's "
     "races with its next-race start order, every race on this course; per start place of "
     "the first race its expected tournament points and tournament win share, and the "
-    "single-race spread as a figure of its own.")]
+    "single-race spread as a figure of its own (--report: as an HTML page).")]
 
 
 def simulate_cmd(ruleset: RulesetOpt, course: CourseOpt, players: PlayersOpt = 6,
@@ -153,15 +153,19 @@ def simulate_cmd(ruleset: RulesetOpt, course: CourseOpt, players: PlayersOpt = 6
                              bot_budget)
     if tournament or ladder:
         what = "--tournament" if tournament else "--ladder"
-        if compare or chart or heat_map or report_file or cluster or (tournament and ladder):
-            raise UsageError(f"{what} reports its figures as text or --json: leave out "
-                             "--compare, --chart, --heat-map, --report and --cluster "
+        if compare or chart or heat_map or (report_file and ladder) or cluster or \
+                (tournament and ladder):
+            raise UsageError(f"{what} reports its figures as text or --json"
+                             + (" (and --tournament as --report)" if tournament else "")
+                             + ": leave out --compare, --chart, --heat-map, "
+                             + ("" if tournament else "--report, ") + "and --cluster "
                              "(and give --tournament or --ladder, not both)")
         check_output(json_file, "--json")
+        check_output(report_file, "--report")
         if ladder:
             _ladder(spec, ladder, check_workers(workers), json_file)
         else:
-            _tournament_fairness(spec, check_workers(workers), json_file)
+            _tournament_fairness(spec, check_workers(workers), json_file, report_file)
         return
     other = _checked_options(spec, compare, workers, json_file, chart, heat_map, report_file)
     specs = [spec] if other is None else [spec, other]
@@ -249,12 +253,19 @@ def _figures_out(data: object, text: Callable[[], str], json_file: Path | None) 
         typer.echo(f"wrote {json_file}")
 
 
-def _tournament_fairness(spec: SimSpec, workers: int, json_file: Path | None) -> None:
-    """``--tournament``: the tournaments raced, their figures written."""
+def _tournament_fairness(spec: SimSpec, workers: int, json_file: Path | None,
+                         report_file: Path | None = None) -> None:
+    """``--tournament``: the tournaments raced, their figures written (``report_file``:
+    also as an HTML page, editor/render/tournament_page.py)."""
     from avecaesar.engine.lab.tournament_fairness import fairness, run_tournaments
 
     f = fairness(spec, run_tournaments(spec, spec.races, workers))
     _figures_out(f.to_json(), lambda: format_fairness(f), json_file)
+    if report_file is not None:
+        from avecaesar.editor.render.tournament_page import tournament_page
+
+        write_atomic(report_file, tournament_page(f))
+        typer.echo(f"wrote {report_file}", err=json_file == Path("-"))
 
 
 def _checked_options(spec: SimSpec, compare: list[str] | None, workers: int,

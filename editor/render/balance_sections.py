@@ -108,12 +108,18 @@ def differences(data: PageData) -> str:
     waited = difference_map(data.spaces, a.waited_at, b.waited_at, a.races, b.races,
                             what="alley waits, B − A", starts=data.starts,
                             cls="difference-map waited")
-    return ("<p>Per space, side B's count minus side A's in turns per 100 races, on one "
-            "scale symmetric about 0: red where B has more, blue where A has more, white "
-            "where they are the same. The counts per space of both sides are in the JSON "
-            "(<code>a.spaces</code>, <code>b.spaces</code>).</p>"
+    dq = difference_map(data.spaces, a.disqualified_at, b.disqualified_at, a.races, b.races,
+                        what="disqualifications, B − A", starts=data.starts,
+                        cls="difference-map disqualified", unit="chariots")
+    return ("<p>Per space, side B's count minus side A's per 100 races (turns blocked or "
+            "waiting; chariots disqualified, each on the space its disqualifying turn ended "
+            "on), on one scale symmetric about 0 each: red where B has more, blue where A "
+            "has more, white where they are the same. The counts per space of both sides "
+            "are in the JSON (<code>a.spaces</code>, <code>b.spaces</code>: "
+            "<code>blocked</code>, <code>waited</code>, <code>disqualified</code>).</p>"
             f'<div class="charts"><figure>{blocked}<figcaption>blocked turns, B − A'
             f"</figcaption></figure><figure>{waited}<figcaption>alley waits, B − A"
+            f"</figcaption></figure><figure>{dq}<figcaption>disqualifications, B − A"
             "</figcaption></figure></div>")
 
 

@@ -226,10 +226,11 @@ def _diverging(share: float) -> str:
 def difference_map(spaces: dict[int, tuple[tuple[float, float], ...]],
                    a: dict[int, int], b: dict[int, int], races_a: int, races_b: int, *,
                    what: str, starts: dict[int, int] | None = None,
-                   cls: str = "difference-map") -> str:
-    """SVG: every space coloured by B − A of its count in turns per 100 races, on one
-    scale symmetric about 0 (blue: more on A, white: the same, red: more on B), with a
-    legend. Each polygon carries its difference (``data-difference``, per 100 races)."""
+                   cls: str = "difference-map", unit: str = "turns") -> str:
+    """SVG: every space coloured by B − A of its count in ``unit`` (turns, chariots) per
+    100 races, on one scale symmetric about 0 (blue: more on A, white: the same, red: more
+    on B), with a legend. Each polygon carries its difference (``data-difference``, per 100
+    races)."""
     if not spaces or not races_a or not races_b:
         return ""
     diff = {n: 100 * b.get(n, 0) / races_b - 100 * a.get(n, 0) / races_a for n in spaces}
@@ -246,7 +247,7 @@ def difference_map(spaces: dict[int, tuple[tuple[float, float], ...]],
         points = " ".join(f"{x - min(xs) + pad:.1f},{max(ys) - y + pad:.1f}" for x, y in poly)
         out.append(f'<polygon class="space" data-space="{n}" data-difference="{v:.4g}" '
                    f'points="{points}" fill="{_diverging(v / top if top else 0.0)}" '
-                   f'stroke="#6b4f2a"><title>space {n}: {v:+.2f} turns per 100 races '
+                   f'stroke="#6b4f2a"><title>space {n}: {v:+.2f} {unit} per 100 races '
                    "(B − A)</title></polygon>")
         if starts and n in starts:
             cx = sum(x for x, _ in poly) / len(poly) - min(xs) + pad
@@ -259,7 +260,7 @@ def difference_map(spaces: dict[int, tuple[tuple[float, float], ...]],
         out.append(f'<rect x="{20 + bar_w * k / 20:.1f}" y="{y0}" width="{bar_w / 20 + 0.5:.1f}"'
                    f' height="12" fill="{_diverging(-1 + (k + 0.5) / 10)}"/>')
     out.append(f'<text class="scale" x="20" y="{y0 + 26}" font-size="10" fill="white">'
-               f'scale −{top:.1f} (more on A) → 0 → +{top:.1f} (more on B) turns per 100 '
+               f'scale −{top:.1f} (more on A) → 0 → +{top:.1f} (more on B) {unit} per 100 '
                "races</text>")
     out.append(f'<text x="20" y="{y0 + 40}" font-size="10" fill="white">{escape(what)}'
                "</text></svg>")

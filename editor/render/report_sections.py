@@ -41,7 +41,8 @@ SECTIONS: tuple[Section, ...] = (
     Section("comparison", "two paired simulations: each figure's difference with its 95 % "
             "interval, and the races pairing saved", f"{_M}:comparison", "Paired comparison"),
     Section("differences", "two paired simulations on one board: B − A per space of the "
-            "blocked turns and the waits, on one scale", f"{_M}:differences",
+            "blocked turns, the waits and the disqualifications, on one scale",
+            f"{_M}:differences",
             "Where the two sides differ"),
     Section("start-places", "per start place: win rate and mean points with 95 % intervals, "
             "out of cards, disqualified, not finished, reserve", f"{_M}:start_places",

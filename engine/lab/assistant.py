@@ -30,6 +30,15 @@ races differ from the original's in at least one race (an edit that changes no r
 same places, points and counts race for race — is a no-op, dropped at screening or at
 verification), and its verified interval lies below 0 (narrower for certain).
 
+**Either target.** The spread to narrow is the single race's (``aim="race"``, the default:
+the win rate of the best start place minus the worst's, over races with drawn start orders)
+or the tournament's (``aim="tournament"``: the tournament win share of the best first-race
+start place minus the worst's, over tournaments of the edition's races and next-race start
+order, engine/lab/tournament_fairness.py). With the tournament, every count above is of
+tournaments — screened, verified, paired tournament by tournament (tournament ``i`` of both
+sides is dealt the same) — and a no-op is an edit whose tournaments are the original's,
+tournament for tournament.
+
 Every step is a pure function of the races' summaries, which do not depend on the number
 of workers or on a cluster: the proposals are identical for any worker count.
 """
@@ -54,16 +63,37 @@ from avecaesar.engine.course.whatif import (
 from avecaesar.engine.lab.edited import _course, _edited, course_edits
 from avecaesar.engine.lab.paired import Comparison, compare_summaries
 from avecaesar.engine.lab.simulate import SimReport, SimSpec, report, run_many
+from avecaesar.engine.lab.summary import RaceSummary
+from avecaesar.engine.lab.tournament_fairness import (
+    TournamentFairness,
+    TournamentSummary,
+    compare_tournaments,
+    fairness,
+    run_many_tournaments,
+    same_tournaments,
+)
 
 if TYPE_CHECKING:
-    from avecaesar.engine.lab.summary import RaceSummary
+    Rows = Sequence[RaceSummary | TournamentSummary]
 
-__all__ = ["Advice", "Proposal", "advise", "course_rules", "looks", "same_races"]
+__all__ = ["AIMS", "Advice", "Proposal", "advise", "course_rules", "looks", "same_races",
+           "win_rates"]
 
 TOP = 3  # proposals verified and shown
 POOL = 5  # best single edits combined into pairs and triples
 CLOSING_PAIRS = 12  # pairs of drawing-opening edits that close it again, screened at most
 OPENS = "the drawing does not close"  # the warning an edit that opens a closed drawing adds
+AIMS = ("race", "tournament")  # the spreads the assistant can narrow (the module's docstring)
+
+Figures = SimReport | TournamentFairness  # a side's figures: of races or of tournaments
+
+
+def win_rates(f: Figures) -> list[float]:
+    """Per start place: the win rate (races) or the tournament win share by first-race start
+    place (tournaments)."""
+    if isinstance(f, TournamentFairness):
+        return [p.win_share for p in f.places]
+    return [p.win_rate for p in f.by_place]
 
 
 @dataclass
@@ -76,10 +106,11 @@ class Proposal:
     warnings: list[str]
     screened: Comparison
     verified: Comparison | None = None
-    report: SimReport | None = None  # the verification races of the edited course
+    report: Figures | None = None  # the verification races (tournaments) of the edited course
     looks: int = 0  # verification rounds raced
     decided: str = ""  # "narrower", "wider", "undecided" (at the cap) or "no-op"
-    rows: Sequence[RaceSummary] = field(default=(), repr=False)  # its screening races
+    rows: Rows = field(default=(), repr=False)  # its screening races (tournaments)
+    aim: str = "race"  # the spread narrowed: "race" or "tournament"
 
     @property
     def spread(self) -> float:
@@ -87,14 +118,19 @@ class Proposal:
         return (self.verified or self.screened).spread.b
 
     def to_json(self) -> dict[str, object]:
-        return {"edits": [e.to_json() for e in self.edits],
+        rates: object = None
+        if isinstance(self.report, TournamentFairness):
+            rates = [p.to_json() for p in self.report.places]
+        elif self.report is not None:
+            rates = [p.to_json() for p in self.report.by_place]
+        unit = "tournaments" if self.aim == "tournament" else "races"
+        return {"edits": [e.to_json() for e in self.edits], "target_spread": self.aim,
                 "figures": self.figures.to_json(), "warnings": self.warnings,
                 "screened_spread": self.screened.spread.b,
                 "verified": self.verified.to_json() if self.verified else None,
-                "verification": {"races": self.verified.races if self.verified else 0,
+                "verification": {unit: self.verified.races if self.verified else 0,
                                  "looks": self.looks, "decided": self.decided},
-                "win_rates": [p.to_json() for p in self.report.by_place] if self.report
-                else None}
+                ("tournament_win_shares" if self.aim == "tournament" else "win_rates"): rates}
 
 
 @dataclass
@@ -105,7 +141,7 @@ class Advice:
     spec: SimSpec  # the original's simulation (screen races)
     target: float  # the spread to reach, a share (0.03 for 3 percentage points)
     reserve: int  # every start place keeps at least this
-    original: SimReport | None = None  # the original, raced on the verification seed
+    original: Figures | None = None  # the original, raced on the verification seed
     candidates: int = 0  # single edits that keep the reserve
     invalid: int = 0  # edits that break the course or miss the reserve
     combinations: int = 0  # pairs and triples screened
@@ -120,6 +156,7 @@ class Advice:
     undecided: int = 0  # verified up to the cap, the interval still including 0
     wider: int = 0  # verified as wider for certain
     duplicates: int = 0  # screened races the same as a better proposal's: left out
+    aim: str = "race"  # the spread narrowed: "race" or "tournament" (counts are tournaments)
 
     @property
     def success(self) -> bool:
@@ -133,6 +170,8 @@ class Advice:
         return {"course": self.course.id, "ruleset": self.spec.ruleset,
                 "players": self.spec.players, "bots": list(self.spec.bots),
                 "bot_budget": self.spec.bot_budget, "target": self.target,
+                "target_spread": self.aim,
+                "counted_in": "tournaments" if self.aim == "tournament" else "races",
                 "reserve": self.reserve, "screen_races": self.screen_races,
                 "verify_races": self.verify_races, "verify_cap": self.verify_cap,
                 "verify_looks": looks(self.verify_races, self.verify_cap),
@@ -144,6 +183,8 @@ class Advice:
                              "wider": self.wider,
                              "same_races_as_a_better_proposal": self.duplicates},
                 "original_spread": self.original.spread if self.original else None,
+                **({"original_tournament": self.original.to_json()}
+                   if isinstance(self.original, TournamentFairness) else {}),
                 "success": self.success, "proposals": [p.to_json() for p in self.proposals]}
 
 
@@ -175,16 +216,57 @@ def same_races(a: Sequence[RaceSummary], b: Sequence[RaceSummary]) -> bool:
     return len(a) == len(b) and all(by_index.get(r.index) == key(r) for r in a)
 
 
+def _run(aim: str, specs: list[SimSpec], workers: int,
+         progress: Callable[[int], None] | None, cluster: str | None, first: int = 0
+         ) -> list[Rows]:
+    """Every spec's races (``aim`` "race") or tournaments (``aim`` "tournament"; on this
+    machine's workers) ``first`` to ``first + spec.races − 1``, in one pool."""
+    if aim == "tournament":
+        return list(run_many_tournaments(specs, specs[0].races, workers, first, progress))
+    found, _stopped = run_many(specs, workers, False, progress, cluster, first=first)
+    return list(found)
+
+
+def _compare(aim: str, a: Rows, b: Rows, z: float | None = None) -> Comparison:
+    """The paired comparison of the aim's figures, the spread first."""
+    extra = {} if z is None else {"z": z}
+    if aim == "tournament":
+        return compare_tournaments(_tournaments(a), _tournaments(b), **extra)
+    return compare_summaries(_races(a), _races(b), **extra)
+
+
+def _same(aim: str, a: Rows, b: Rows) -> bool:
+    """Whether the two sides raced the same races (tournaments), one for one."""
+    if aim == "tournament":
+        return same_tournaments(_tournaments(a), _tournaments(b))
+    return same_races(_races(a), _races(b))
+
+
+def _figures(aim: str, spec: SimSpec, rows: Rows) -> Figures:
+    if aim == "tournament":
+        return fairness(spec, _tournaments(rows))
+    return report(spec, _races(rows))
+
+
+def _races(rows: Rows) -> list[RaceSummary]:
+    return [r for r in rows if isinstance(r, RaceSummary)]
+
+
+def _tournaments(rows: Rows) -> list[TournamentSummary]:
+    return [r for r in rows if isinstance(r, TournamentSummary)]
+
+
 def _screen(base: SimSpec, groups: list[WhatIf], workers: int, cluster: str | None,
-            progress: Callable[[int], None] | None) -> tuple[list[Proposal], int]:
+            progress: Callable[[int], None] | None, aim: str = "race"
+            ) -> tuple[list[Proposal], int]:
     """Race every group of edits paired with the original: one proposal each, the no-ops
     (races the original's, race for race) left out and counted."""
     specs = [base] + [replace(base, edits=_names(w.edits)) for w in groups]
-    found, _stopped = run_many(specs, workers, False, progress, cluster)
-    out = [Proposal(w.edits, w.figures, w.warnings, compare_summaries(found[0], rows),
-                    rows=rows)
+    found = _run(aim, specs, workers, progress, cluster)
+    out = [Proposal(w.edits, w.figures, w.warnings, _compare(aim, found[0], rows),
+                    rows=rows, aim=aim)
            for w, rows in zip(groups, found[1:], strict=True)
-           if not same_races(found[0], rows)]
+           if not _same(aim, found[0], rows)]
     return out, len(groups) - len(out)
 
 
@@ -271,19 +353,22 @@ def _z(n_looks: int) -> float:
 def advise(spec: SimSpec, target: float = 0.03, screen: int = 600, verify: int = 4000,
            workers: int = 1, cluster: str | None = None,
            progress: Callable[[str, int, int], None] | None = None,
-           cap: int | None = None) -> Advice:
+           cap: int | None = None, aim: str = "race") -> Advice:
     """Up to three verified proposals that bring the spread between start places within
     ``target`` (see the module's docstring). ``spec`` is the original's simulation (its
     races are ignored: ``screen`` says how many, ``verify`` how many at the first
     verification look and ``cap`` at the most, 4·``verify`` when None); ``progress(stage,
-    done, total)`` is told how far each stage is."""
+    done, total)`` is told how far each stage is; ``aim``: the spread narrowed, "race" or
+    "tournament" (then every count is of tournaments, raced on this machine)."""
+    if aim not in AIMS:
+        raise ValueError(f"aim {aim!r}: one of {', '.join(AIMS)}")
     course = _course(spec.course)
     rules = course_rules(spec)
     reserves = [r for r in course.figures(rules).reserve if r is not None]
     reserve = min(reserves) if reserves else 0
     advice = Advice(course, replace(spec, races=screen, edits=()), target, reserve,
                     screen_races=screen, verify_races=verify,
-                    verify_cap=max(verify, cap if cap is not None else 4 * verify))
+                    verify_cap=max(verify, cap if cap is not None else 4 * verify), aim=aim)
     edits = course_edits(course)
     found = [w for e in edits if (w := _checked(spec.course, rules, reserve, (e,))) is not None]
     advice.candidates, advice.invalid = len(found), len(edits) - len(found)
@@ -302,13 +387,14 @@ def advise(spec: SimSpec, target: float = 0.03, screen: int = 600, verify: int =
     pairs = _closing_pairs(spec.course, rules, reserve, openers) if closed else []
     advice.warned, advice.closing = len(found) - len(groups), len(pairs)
     singles, advice.noops = _screen(advice.spec, groups + pairs, workers, cluster,
-                                    stage("screening", screen * (len(groups) + len(pairs) + 1)))
+                                    stage("screening", screen * (len(groups) + len(pairs) + 1)),
+                                    aim)
     pool = list(singles)
     if not any(p.screened.spread.b <= target for p in singles):
         combos = _combinations(spec.course, rules, reserve, singles)
         advice.combinations = len(combos)
         more, noops = _screen(advice.spec, combos, workers, cluster,
-                              stage("combining", screen * (len(combos) + 1)))
+                              stage("combining", screen * (len(combos) + 1)), aim)
         pool += more
         advice.noops += noops
     chosen = _choose(advice, pool, singles[0].screened.spread.a if singles else 1.0)
@@ -330,20 +416,20 @@ def _choose(advice: Advice, pool: list[Proposal], base_spread: float) -> list[Pr
     for p in sorted(pool, key=_key):
         if len(chosen) == TOP or p.screened.spread.b >= base_spread:
             break
-        if any(same_races(q.rows, p.rows) for q in chosen):
+        if any(_same(advice.aim, q.rows, p.rows) for q in chosen):
             advice.duplicates += 1
             continue
         chosen.append(p)
     return chosen
 
 
-def _decide(p: Proposal, a: list[RaceSummary], b: list[RaceSummary], z: float) -> None:
+def _decide(p: Proposal, a: Rows, b: Rows, z: float) -> None:
     """The proposal's comparison over the races so far, and what it says: no-op (the same
     races), narrower or wider (the interval leaves 0 out), or "" (not yet)."""
-    p.verified = compare_summaries(a, b, z)
+    p.verified = _compare(p.aim, a, b, z)
     p.looks += 1
     ci = p.verified.spread.ci
-    p.decided = ("no-op" if same_races(a, b) else "narrower" if ci[1] < 0
+    p.decided = ("no-op" if _same(p.aim, a, b) else "narrower" if ci[1] < 0
                  else "wider" if ci[0] > 0 else "")
 
 
@@ -354,9 +440,10 @@ def _verify(advice: Advice, chosen: list[Proposal], workers: int, cluster: str |
     base = replace(advice.spec, seed=advice.spec.seed + VERIFY_SEED)
     steps = looks(advice.verify_races, advice.verify_cap)
     z = _z(len(steps))
-    ours: list[RaceSummary] = []
-    theirs: dict[int, list[RaceSummary]] = {id(p): [] for p in chosen}
+    ours: list[RaceSummary | TournamentSummary] = []
+    theirs: dict[int, list[RaceSummary | TournamentSummary]] = {id(p): [] for p in chosen}
     pending, done = list(chosen), 0
+    unit = "tournaments" if advice.aim == "tournament" else "races"
     for n in steps:
         if not pending and ours:
             break
@@ -364,8 +451,8 @@ def _verify(advice: Advice, chosen: list[Proposal], workers: int, cluster: str |
         specs = [more] + [replace(more, edits=_names(p.edits)) for p in pending]
         tell = None if progress is None else (
             lambda k, n=n, total=more.races * len(specs): progress(
-                f"verifying ({n:,} races)", k, total))
-        found, _stopped = run_many(specs, workers, False, tell, cluster, first=done)
+                f"verifying ({n:,} {unit})", k, total))
+        found = _run(advice.aim, specs, workers, tell, cluster, first=done)
         ours += found[0]
         for p, rows in zip(pending, found[1:], strict=True):
             theirs[id(p)] += rows
@@ -373,9 +460,9 @@ def _verify(advice: Advice, chosen: list[Proposal], workers: int, cluster: str |
         pending, done = [p for p in pending if not p.decided], n
     for p in chosen:
         p.decided = p.decided or "undecided"
-        p.report = report(replace(base, races=len(theirs[id(p)]), edits=_names(p.edits)),
-                          theirs[id(p)])
-    advice.original = report(replace(base, races=done), ours)
+        p.report = _figures(advice.aim, replace(base, races=len(theirs[id(p)]),
+                                                edits=_names(p.edits)), theirs[id(p)])
+    advice.original = _figures(advice.aim, replace(base, races=done), ours)
     advice.noops += sum(1 for p in chosen if p.decided == "no-op")
     advice.undecided = sum(1 for p in chosen if p.decided == "undecided")
     advice.wider = sum(1 for p in chosen if p.decided == "wider")

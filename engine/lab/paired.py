@@ -90,7 +90,9 @@ class Comparison:
 
     @property
     def spread(self) -> Difference:
-        return self.get("spread")
+        """The spread's difference: the race spread (``spread``) of races compared, the
+        tournament spread of tournaments (engine/lab/tournament_fairness.py)."""
+        return next(d for d in self.differences if d.name in ("spread", "tournament spread"))
 
     def to_json(self) -> dict[str, Json]:
         return {"races": self.races, "differences": [d.to_json() for d in self.differences]}

@@ -20,7 +20,9 @@ TURN_LIMIT = 20_000  # a race longer than this is cut (never seen: the deadlock 
 class RaceTally:
     """What a race's turns add up to, counted turn by turn: skips by reason, waits, lead
     changes, why and in which lap a chariot left, and (``heat``) per space the turns
-    chariots stood, were blocked and waited there."""
+    chariots stood, were blocked and waited there and the chariots disqualified there (the
+    space its disqualifying turn ended on; the space it moved from when that turn also
+    took it off the board)."""
 
     def __init__(self, chariots: int, heat: bool) -> None:
         self.heat = heat
@@ -33,11 +35,14 @@ class RaceTally:
         self.stood: dict[int, int] = {}
         self.blocked_at: dict[int, int] = {}
         self.waited_at: dict[int, int] = {}
+        self.dq_at: dict[int, int] = {}
         self.lap: list[int | None] = [None] * chariots
         self.why: list[str] = [""] * chariots
 
-    def count(self, state: RaceState, c: int, turn: JsonDict) -> None:
-        """Add chariot ``c``'s turn (``play_turn``'s answer) to the tally."""
+    def count(self, state: RaceState, c: int, turn: JsonDict, before: int | None = None
+              ) -> None:
+        """Add chariot ``c``'s turn (``play_turn``'s answer) to the tally (``before``: the
+        space it started the turn on)."""
         self.turns += 1
         reason = turn.get("skip")
         at = state.pos[c]
@@ -54,6 +59,10 @@ class RaceTally:
         for event in turn["events"]:  # the effects' rare events come even with log off
             if event.kind in ("disqualified", "removed") and event.chariot is not None:
                 self._left(state, event.chariot, event.kind, event.data.get("reason"))
+                if self.heat and event.kind == "disqualified":
+                    o = event.chariot
+                    where = state.pos[o] if state.pos[o] is not None or o != c else before
+                    self.disqualified_at(where)
         if not state.over:
             leaders = state.leaders()
             if len(leaders) == 1 and leaders[0] != self.leader:
@@ -64,6 +73,11 @@ class RaceTally:
             for space in state.pos:
                 if space is not None:
                     self.stood[space] = self.stood.get(space, 0) + 1
+
+    def disqualified_at(self, space: int | None) -> None:
+        """A chariot was disqualified on ``space`` (None: off the board, not counted)."""
+        if space is not None:
+            self.dq_at[space] = self.dq_at.get(space, 0) + 1
 
     def _left(self, state: RaceState, o: int, kind: str, reason: object) -> None:
         """Chariot ``o`` was disqualified or removed: keep the first reason (a removal wins)
@@ -81,5 +95,6 @@ def race_to_end(state: RaceState, policies: Sequence[Policy], ownerless: Policy,
     tally = RaceTally(state.game.chariots, heat)
     while not state.over and tally.turns < limit:
         c = state.turn
-        tally.count(state, c, play_turn(state, policies[c], ownerless))
+        before = state.pos[c]
+        tally.count(state, c, play_turn(state, policies[c], ownerless), before)
     return tally

@@ -211,6 +211,8 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False,
         if not finished[c] and not tally.why[c]:
             tally.why[c] = "disqualified" if dq[c] else "still racing at the end"
             tally.lap[c] = min(state.lap(c), rules.laps)
+            if dq[c] and heat:  # disqualified with no event of it: where it stands at the end
+                tally.disqualified_at(state.pos[c])
     return RaceSummary(index, tuple(places), tuple(finished), tuple(removed), tuple(dq),
                        reserve, tally.changes, tally.turns, tally.six, tally.blocked,
                        tally.waits, result.termination,
@@ -218,7 +220,8 @@ def summarise_race(spec: SimSpec, index: int, heat: bool = False,
                        tuple(sorted(tally.stood.items())),
                        tuple(sorted(tally.blocked_at.items())), tuple(points), tuple(kinds),
                        tuple(tally.lap), tuple(tally.why), first,
-                       tuple(sorted(tally.waited_at.items())))
+                       tuple(sorted(tally.waited_at.items())),
+                       tuple(sorted(tally.dq_at.items())))
 
 
 def _batch(spec: SimSpec, indices: Sequence[int], heat: bool,
@@ -270,12 +273,14 @@ class SimReport:
     blocked_at: dict[int, int] = field(default_factory=dict)
     partial: bool = False  # stopped (Ctrl-C) before every race ran: ``races`` < spec.races
     waited_at: dict[int, int] = field(default_factory=dict)
+    disqualified_at: dict[int, int] = field(default_factory=dict)  # space → chariots
     lead_changes_ci: tuple[float, float] = (0.0, 0.0)
     seat: SeatAdvantage | None = None
     attrition: list[JsonDict] = field(default_factory=list)
     lengths: list[tuple[int, int, int]] = field(default_factory=list)  # (from, to, races)
     skill: SkillTable | None = None
-    heat: bool = False  # the per-space counts were kept (stood, blocked_at, waited_at)
+    heat: bool = False  # the per-space counts were kept (stood, blocked_at, waited_at,
+    # disqualified_at)
 
     @property
     def deadlock_rate(self) -> float:
@@ -314,10 +319,13 @@ class SimReport:
 
 
 def _spaces_json(r: SimReport) -> list[dict[str, int]]:
-    """Per space (id), the turns chariots stood, were blocked and waited there."""
-    spaces = sorted(set(r.stood) | set(r.blocked_at) | set(r.waited_at))
+    """Per space (id), the turns chariots stood, were blocked and waited there, and the
+    chariots disqualified there."""
+    spaces = sorted(set(r.stood) | set(r.blocked_at) | set(r.waited_at)
+                    | set(r.disqualified_at))
     return [{"space": n, "stood": r.stood.get(n, 0), "blocked": r.blocked_at.get(n, 0),
-             "waited": r.waited_at.get(n, 0)} for n in spaces]
+             "waited": r.waited_at.get(n, 0), "disqualified": r.disqualified_at.get(n, 0)}
+            for n in spaces]
 
 
 def report(spec: SimSpec, summaries: Iterable[RaceSummary], heat: bool = False) -> SimReport:
@@ -358,6 +366,7 @@ def report(spec: SimSpec, summaries: Iterable[RaceSummary], heat: bool = False) 
         mean([r.alley_waits for r in rows]) or 0.0,
         sum(1 for r in rows if r.termination == "deadlock"), stood, blocked_at,
         waited_at=_sum_counts(r.waited_at for r in rows),
+        disqualified_at=_sum_counts(r.disqualified_at for r in rows),
         lead_changes_ci=mean_interval(changes),
         seat=seat_advantage(rows, front) if rows else None,
         attrition=attrition(rows), lengths=length_histogram(turns),

@@ -33,3 +33,4 @@ class RaceSummary:
     out_why: tuple[str, ...] = ()  # per start place: why it left ("": it did not)
     first: int = 0  # the start place (0-based) that moved first
     waited_at: tuple[tuple[int, int], ...] = ()  # (space, turns a chariot waited there)
+    disqualified_at: tuple[tuple[int, int], ...] = ()  # (space, chariots disqualified there)

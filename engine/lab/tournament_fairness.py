@@ -29,10 +29,11 @@ races of a simulation are), so the figures do not depend on the number of worker
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from avecaesar.engine.lab.paired import Comparison, paired_difference
 from avecaesar.engine.lab.simulate import SimSpec, race_seed
 from avecaesar.engine.lab.stats import Z95, mean_interval, variance
 
@@ -46,8 +47,10 @@ class _Done:
     races: list[RaceResult]
     standings: tuple[Standing, ...]
 
-__all__ = ["PlaceFairness", "TournamentFairness", "TournamentSummary", "fairness",
-           "play_tournament", "run_tournaments", "summarise_tournament",
+__all__ = ["PlaceFairness", "TournamentFairness", "TournamentSummary", "compare_tournaments",
+           "fairness",
+           "has_tournament",           "play_tournament", "run_many_tournaments", "run_tournaments",
+           "same_tournaments", "summarise_tournament",
            "tournament_rules"]
 
 
@@ -103,7 +106,8 @@ class TournamentFairness:
     def to_json(self) -> dict[str, object]:
         s = self.spec
         return {"spec": {**s.__dict__, "variants": list(s.variants),
-                         "settings": dict(s.settings), "bots": list(s.bots)},
+                         "settings": dict(s.settings), "bots": list(s.bots),
+                         "edits": list(s.edits)},
                 "tournaments": self.tournaments,
                 "races_per_tournament": self.races_each,
                 "next_start_order": self.next_start_order,
@@ -124,6 +128,12 @@ def tournament_rules(spec: SimSpec) -> TournamentRules:
     return ChosenRules.compose(spec.ruleset, spec.variants, dict(spec.settings),
                                json.loads(spec.house) if spec.house else None
                                ).tournament_rules
+
+
+def has_tournament(spec: SimSpec) -> bool:
+    """Whether the simulation's rules play a tournament of several races (its start order
+    rotated between them by ``tournament.next_start_order``)."""
+    return tournament_rules(spec).races > 1
 
 
 def play_tournament(spec: SimSpec, seed: int, t: TournamentRules) -> list[RaceResult]:
@@ -193,35 +203,61 @@ def _batch(spec: SimSpec, indices: Sequence[int], t: TournamentRules | None = No
     return [summarise_tournament(spec, i, t) for i in indices]
 
 
-def _run_chunk(job: tuple[SimSpec, list[int]]) -> list[TournamentSummary]:
-    return _batch(*job)
+def _run_chunk(job: tuple[int, SimSpec, list[int]]) -> tuple[int, list[TournamentSummary]]:
+    k, spec, indices = job
+    return k, _batch(spec, indices)
 
 
 def run_tournaments(spec: SimSpec, tournaments: int, workers: int = 1
                     ) -> list[TournamentSummary]:
     """The summaries of ``tournaments`` tournaments (in order), on ``workers`` processes."""
+    return run_many_tournaments([spec], tournaments, workers)[0]
+
+
+def run_many_tournaments(specs: Sequence[SimSpec], tournaments: int, workers: int = 1,
+                         first: int = 0, progress: Callable[[int], None] | None = None
+                         ) -> list[list[TournamentSummary]]:
+    """Every spec's tournaments ``first`` to ``first + tournaments − 1`` (each list in
+    order), all in one pool of ``workers`` processes: tournament ``i`` of every spec is
+    dealt the same (its seed is ``(seed, i)``), so two specs' lists pair tournament by
+    tournament (the design assistant's tournament target); ``progress(done)`` is told the
+    tournaments done so far."""
     from avecaesar.engine.lab.simulate import _setup, _spec_key
 
-    t = tournament_rules(spec)  # bad names fail here, before any worker starts
-    _setup(_spec_key(spec))  # the board built once: the workers fork with it
+    rules = [tournament_rules(spec) for spec in specs]  # bad names fail here, at once
+    for spec in specs:
+        _setup(_spec_key(spec))  # each board built once: the workers fork with it
+    found: list[list[TournamentSummary]] = [[] for _ in specs]
+    done = [0]
+
+    def collect(got: tuple[int, list[TournamentSummary]]) -> None:
+        found[got[0]].extend(got[1])
+        done[0] += len(got[1])
+        if progress:
+            progress(done[0])
+
     if workers <= 1:
-        return _batch(spec, range(tournaments), t)
+        for k, (spec, t) in enumerate(zip(specs, rules, strict=True)):
+            for i in range(first, first + tournaments, 50):
+                collect((k, _batch(spec, range(i, min(i + 50, first + tournaments)), t)))
+        return found
     import os
     import sys
 
     from avecaesar.engine.lab.simulate import _quiet_context, _worker_init
     from avecaesar.engine.lab.workers import run_unordered
 
-    chunk = max(1, min(50, tournaments // (workers * 16) or 1))
-    jobs = [(spec, list(range(i, min(i + chunk, tournaments))))
-            for i in range(0, tournaments, chunk)]
-    found: list[TournamentSummary] = []
+    total = tournaments * len(specs)
+    chunk = max(1, min(50, total // (workers * 16) or 1))
+    jobs = [(k, spec, list(range(i, min(i + chunk, first + tournaments))))
+            for k, spec in enumerate(specs) for i in range(first, first + tournaments, chunk)]
     if sys.platform == "linux":
-        run_unordered(_quiet_context(), workers, _run_chunk, jobs, found.extend,
+        run_unordered(_quiet_context(), workers, _run_chunk, jobs, collect,
                       _worker_init, (os.getpid(),))
     else:
-        found = [t for job in jobs for t in _run_chunk(job)]
-    return sorted(found, key=lambda t: t.index)
+        for job in jobs:
+            collect(_run_chunk(job))
+    return [sorted(f, key=lambda t: t.index) for f in found]
 
 
 def _spread(values: list[list[float]]) -> tuple[float, tuple[float, float], int, int]:
@@ -261,3 +297,58 @@ def fairness(spec: SimSpec, found: Sequence[TournamentSummary]) -> TournamentFai
     out.points_spread, out.points_spread_ci, _b, _w = _spread(points)
     out.single_race_spread, out.single_race_spread_ci, _b, _w = _spread(wins)
     return out
+
+
+def _by_place(ts: TournamentSummary) -> list[int]:
+    """The player who drew each first-race start place (``[k]``: place ``k``'s player)."""
+    out = [0] * len(ts.start)
+    for p, k in enumerate(ts.start):
+        out[k] = p
+    return out
+
+
+def _spread_terms(found: Sequence[TournamentSummary]) -> list[float]:
+    """Per tournament: the win share of the player at the side's best first-race start place
+    minus that at its worst (their mean is the tournament spread)."""
+    n = len(found[0].start)
+    shares = [sum(ts.won[_by_place(ts)[k]] for ts in found) for k in range(n)]
+    best = max(range(n), key=lambda k: (shares[k], -k))
+    worst = min(range(n), key=lambda k: (shares[k], k))
+    return [ts.won[_by_place(ts)[best]] - ts.won[_by_place(ts)[worst]] for ts in found]
+
+
+def compare_tournaments(a: Sequence[TournamentSummary], b: Sequence[TournamentSummary],
+                        z: float = Z95) -> Comparison:
+    """Pair two sides' tournaments by index (tournament ``i`` of both is dealt the same) and
+    difference the tournament figures, b − a: the tournament spread (taken at each side's
+    own best and worst first-race start place, as the paired race spread is:
+    engine/lab/paired.py), then per first-race start place the tournament win share and the
+    expected tournament points; ``z``: the normal quantile of every interval."""
+    by_index = {t.index: t for t in b}
+    pairs = [(t, by_index[t.index]) for t in a if t.index in by_index]
+    if not pairs:
+        return Comparison(0, [])
+    ta, tb = [p[0] for p in pairs], [p[1] for p in pairs]
+    n = min(len(ta[0].start), len(tb[0].start))
+    out = [paired_difference("tournament spread", _spread_terms(ta), _spread_terms(tb),
+                             "rate", z)]
+    for k in range(n):
+        out.append(paired_difference(
+            f"tournament win share, place {k + 1}", [t.won[_by_place(t)[k]] for t in ta],
+            [t.won[_by_place(t)[k]] for t in tb], "rate", z))
+    for k in range(n):
+        out.append(paired_difference(
+            f"expected tournament points, place {k + 1}",
+            [float(t.totals[_by_place(t)[k]]) for t in ta],
+            [float(t.totals[_by_place(t)[k]]) for t in tb], "", z))
+    return Comparison(len(pairs), out)
+
+
+def same_tournaments(a: Sequence[TournamentSummary], b: Sequence[TournamentSummary]) -> bool:
+    """Whether two sides' paired tournaments are the same tournament for tournament: every
+    player's first-race start place, points and win share, and every race's winner."""
+    def key(t: TournamentSummary) -> tuple[object, ...]:
+        return (t.start, t.totals, t.won, t.race_winners)
+
+    by_index = {t.index: key(t) for t in b}
+    return len(a) == len(b) and all(by_index.get(t.index) == key(t) for t in a)

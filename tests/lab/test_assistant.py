@@ -5,6 +5,7 @@ applied with --apply."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from typer.testing import CliRunner
 from avecaesar.editor.cli.course_balance import (
     _apply_checked,
     _problems,
+    advice_lines,
     apply_proposal,
     revalidate,
 )
@@ -179,6 +181,9 @@ def test_course_balance_applies_the_best_proposal(tmp_path: Path, monkeypatch) -
     (["--bots", "expert", "--bot-budget", "0"], "--bot-budget"),
     (["--cluster", "tcp://127.0.0.1:9", "--screen", "10", "--races", "10"],
      "cannot reach the Dask scheduler"),
+    (["--spread", "season"], "--spread season: give race or tournament"),
+    (["--spread", "tournament", "--cluster", "tcp://127.0.0.1:9"], "leave out --cluster"),
+    (["--spread", "tournament", "--set", "tournament.races=1"], "plays no tournament"),
 ])
 def test_course_balance_bad_input_is_clear(args: list[str], message: str) -> None:
     res = runner.invoke(app, ["course", "balance", COURSE, *args, "--quiet"])
@@ -326,3 +331,53 @@ def test_two_edit_sets_that_race_the_same_races_take_one_slot() -> None:
                                                               ("greedy",))[0], 0.03, 0)
     chosen = assistant._choose(advice, [twin, same, other], 1.0)
     assert chosen == [same, other] and advice.duplicates == 1
+
+
+def test_the_assistant_aims_at_the_tournament_spread_and_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--spread tournament (issue 39, point 1): the spread screened and verified (paired,
+    sequential) is the tournament spread, every count is of tournaments, and the text and
+    the JSON name the target (two edits, 6 screening and 8 to 16 verification tournaments
+    of 4 races, to stay fast)."""
+    from avecaesar.engine.lab.tournament_fairness import fairness, run_tournaments
+
+    real = assistant.course_edits
+    monkeypatch.setattr(assistant, "course_edits", lambda c: [
+        e for e in real(c) if e.description.startswith(("reverse the start order",
+                                                         "move the front row"))])
+    res = runner.invoke(app, ["course", "balance", COURSE, "--spread", "tournament",
+                              "--screen", "10", "--races", "10", "--max-races", "20",
+                              "--workers", "1", "--json", "-"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["target_spread"] == "tournament" and data["counted_in"] == "tournaments"
+    assert all(p["target_spread"] == "tournament" and "tournaments" in p["verification"]
+               for p in data["proposals"])
+    spec, _ = batch_spec(COURSE, None, None, 10, 1, ("greedy",))
+    a = advise(spec, 0.03, screen=10, verify=10, workers=1, cap=20, aim="tournament")
+    assert a.to_json() == data
+    # what was screened is the tournament spread of 10 tournaments of the original and of
+    # the edited course, paired tournament by tournament
+    plain = fairness(spec, run_tournaments(spec, 10))
+    kept, _noops = _screen(spec, [w for e in assistant.course_edits(_course(COURSE))
+                                  if (w := _checked(COURSE, course_rules(spec), a.reserve,
+                                                    (e,))) is not None],
+                           1, None, None, "tournament")
+    assert kept
+    for p in kept:
+        assert p.screened.spread.name == "tournament spread"
+        assert p.screened.spread.a == pytest.approx(plain.spread)
+        changed = replace(spec, edits=tuple(e.description for e in p.edits))
+        assert p.screened.spread.b == pytest.approx(
+            fairness(changed, run_tournaments(changed, 10)).spread)
+    # verified on fresh tournaments (the verification seed), as many as the looks raced
+    assert a.original is not None and a.original.tournaments in (10, 20)
+    assert a.original.spec.seed == 1 + VERIFY_SEED
+    text = "\n".join(advice_lines(a))
+    assert "target: tournament spread ≤ 3.0 pp" in text
+    assert f"the course: tournament spread {100 * a.original.spread:.1f} pp" in text
+    assert f"({a.original.tournaments} tournaments)" in text
+    assert f"single-race spread in those tournaments' races " \
+        f"{100 * a.original.single_race_spread:.1f} pp" in text
+    assert data["original_tournament"]["tournament_spread"] == a.original.spread
+    assert not re.search(r"\d races|races paired", text)  # every count is of tournaments

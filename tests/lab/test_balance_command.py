@@ -73,3 +73,27 @@ def test_balance_report_dir_must_be_a_folder(tmp_path: Path) -> None:
     f.write_text("x")
     res = runner.invoke(app, ["balance", "homebrew/rome", "--report-dir", str(f), "--quiet"])
     assert res.exit_code == 2 and "give a folder" in res.output
+
+
+def test_balance_gives_the_tournament_spread_next_to_the_race_spread() -> None:
+    """--tournament (issue 39, point 1): each course's tournament spread with its 95 %
+    interval beside the single-race spread, each named; the JSON carries the figures, the
+    same as simulate --tournament gives for the course."""
+    args = ["balance", "ravensburger-1989/a-blue", "-k", "8", "--workers", "1", "--quiet",
+            "--tournament"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    head = next(line for line in res.output.splitlines() if line.startswith("rank"))
+    assert "race spread" in head and "tournament spread (95 %)" in head
+    assert "the tournament win share of the best start place of the first race" in res.output
+    data = json.loads(runner.invoke(app, [*args, "--json", "-"]).output)
+    t = data["courses"][0]["tournament"]
+    assert t["tournaments"] == 8 and t["races_per_tournament"] == 4
+    assert t["tournament_spread_ci"][0] <= t["tournament_spread"] <= t["tournament_spread_ci"][1]
+    alone = json.loads(runner.invoke(app, ["simulate", "-r", "ravensburger-1989", "-c",
+                                           "ravensburger-1989/a-blue", "-n", "4", "-k", "8",
+                                           "--tournament", "--workers", "1", "--json",
+                                           "-"]).output)
+    assert t == alone
+    row = next(line for line in res.output.splitlines() if "a-blue" in line)
+    assert f"{100 * t['tournament_spread']:.1f} pp" in row

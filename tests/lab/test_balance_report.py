@@ -206,3 +206,42 @@ def test_axes_are_ticked_at_round_values(compared: tuple[object, object, str]) -
         assert round(step / 10 ** math.floor(math.log10(step)), 6) in (1, 2, 2.5, 5), ticks
     assert round_ticks(0.17) == [0.0, 0.05, 0.1, 0.15, 0.2]
     assert round_ticks(0.06) == [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06]
+
+
+def test_disqualifications_are_counted_per_space_on_both_sides(
+        compared: tuple[object, object, str]) -> None:
+    """Issue 39, point 5: where chariots were disqualified, per space (the space the
+    disqualifying turn ended on), in each side's JSON of a comparison next to the blocked
+    turns and waits, and B − A per space as a difference heat map beside theirs."""
+    a, b, html = compared
+    seen = 0
+    for side in (a, b):
+        data = side.to_json()  # type: ignore[attr-defined]
+        per_space = {s["space"]: s["disqualified"] for s in data["spaces"]}
+        assert sum(per_space.values()) == sum(side.disqualified_at.values())  # type: ignore[attr-defined]
+        # every disqualified chariot of these races is counted once, on a space of the board
+        dq = sum(p.disqualified for p in side.by_place) * side.races  # type: ignore[attr-defined]
+        assert sum(per_space.values()) == pytest.approx(dq)
+        seen += sum(per_space.values())
+    assert seen  # 2022 and 2006 both disqualify a chariot that misses its alley stop
+    maps = re.findall(r'<svg[^>]*class="difference-map disqualified".*?</svg>', html, re.S)
+    assert len(maps) == 1 and "chariots per 100 races" in maps[0]
+    diff = {int(e.get("data-space")): float(e.get("data-difference"))
+            for e in ET.fromstring(maps[0]).iter(f"{SVG}polygon")}
+    for n in set(a.disqualified_at) | set(b.disqualified_at):  # type: ignore[attr-defined]
+        want = (100 * b.disqualified_at.get(n, 0) / b.races  # type: ignore[attr-defined]
+                - 100 * a.disqualified_at.get(n, 0) / a.races)  # type: ignore[attr-defined]
+        assert diff[n] == pytest.approx(want, rel=1e-3, abs=1e-3)
+
+
+def test_a_race_counts_each_disqualified_chariot_once() -> None:
+    """Per race summary: as many disqualifications on the spaces as chariots disqualified,
+    and none without heat (the counts cost nothing then)."""
+    spec = SimSpec("pro-ludo-2006", COURSE, 6, 40, seed=2, bots=("greedy", "random"))
+    (rows,), _ = run_many([spec], heat=True)
+    assert any(any(r.disqualified) for r in rows)
+    for r in rows:
+        assert sum(v for _n, v in r.disqualified_at) == sum(r.disqualified)
+    (cold,), _ = run_many([spec])
+    assert all(r.disqualified_at == () for r in cold)
+    assert [r.places for r in cold] == [r.places for r in rows]

@@ -90,5 +90,31 @@ def test_simulate_tournament_prints_both_spreads() -> None:
 def test_simulate_tournament_refuses_what_it_does_not_draw() -> None:
     res = runner.invoke(app, ["simulate", "--ruleset", "1989", "--course", COURSE,
                               "--players", "4", "--races", "12", "--tournament",
-                              "--report", "x.html"])
+                              "--chart", "x.svg"])
     assert res.exit_code == 2 and "--tournament reports its figures" in res.output
+
+
+@pytest.mark.covers("command:simulate")
+def test_simulate_tournament_report_is_a_page_of_the_json_figures(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """--tournament --report (issue 39, point 1): the page shows, per first-race start
+    place, the expected tournament points and win share with their intervals as the JSON
+    has them, both spreads, and defines each name once."""
+    page, out = tmp_path / "t.html", tmp_path / "t.json"
+    res = runner.invoke(app, ["simulate", "--ruleset", "1989", "--course", COURSE,
+                              "--players", "4", "--races", "10", "--tournament",
+                              "--workers", "1", "--report", str(page), "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    data, html = json.loads(out.read_text()), page.read_text()
+    assert "<script" not in html and "<link" not in html and "src=" not in html
+    for p in data["by_first_race_start_place"]:
+        lo, hi = p["win_ci"]
+        assert (f"<td>{p['place']}</td><td>{p['expected_points']:.2f} "
+                f"({p['points_ci'][0]:.2f}–{p['points_ci'][1]:.2f})</td><td>"
+                f"{100 * p['win_share']:.1f} % ({100 * max(0.0, lo):.1f}–"
+                f"{100 * min(1.0, hi):.1f} %)</td>") in html
+    assert f"{100 * data['tournament_spread']:.1f} percentage points" in html
+    assert f"{100 * data['single_race_spread']:.1f} percentage points" in html
+    for name in ("tournament win share", "expected tournament points", "tournament spread",
+                 "single-race spread", "first-race start place"):
+        assert html.count(f"<b>{name}</b>:") == 1, name
+    assert html.count('class="definitions"') == 1
