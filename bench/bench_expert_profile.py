@@ -3,10 +3,10 @@
 Races ``--races`` races of six expert bots on Hippodrom-Constantinople (2022) and prints
 their CPU time per race (thread time: other jobs on a shared machine do not count), then
 profiles one more race (cProfile) and prints the share of its time in each part of the
-expert's decision: the rollouts as a whole, the turns played inside them (``play_turn``:
-legal moves and their effects), the policies choosing in them (greedy and the expert's own
-lookahead), the evaluation of their end positions (``value``), and the dealing of the
-hidden hands (``deal``); and the decisions, rollouts and rollout turns behind them.
+expert's decision: the rollouts as a whole, the turns played inside them (``play_out``,
+compiled: legal moves, their effects and greedy's choices, one call a rollout since issue
+39), the evaluation of their end positions (``value``), and the dealing of the hidden hands
+(``deal``); and the decisions and rollouts behind them.
 
 Run: .venv/bin/python bench/bench_expert_profile.py [--races 3] [--budget N]
 """
@@ -23,8 +23,7 @@ from avecaesar.engine.lab.simulate import SimSpec, summarise_race
 COURSE = "dicetree-2022/hippodrom-constantinople"
 PARTS = [("expert.py", "__call__", "a decision (all of it)"),
          ("expert.py", "rollout", "rollouts"),
-         ("", "play_turn", "turns played (legal moves, effects), all"),
-         ("expert.py", "choose", "policies choosing inside rollouts"),
+         ("", "play_out", "the rollouts' turns (compiled: moves, effects, greedy)"),
          ("expert.py", "value", "scoring rollout end positions"),
          ("information.py", "deal", "dealing hidden hands (worlds)")]
 

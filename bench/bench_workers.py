@@ -1,9 +1,9 @@
 """Benchmark ``simulate`` on 1 and 2 worker processes; prints its figures.
 
 Each run is a fresh process that calls ``engine.lab.simulate.simulate`` (six greedy
-chariots or ``--bots``, Hippodrom-Constantinople, 2022 rules) and reports its wall time and the CPU time
-of the process and its workers (user + system). Runs alternate 1, 2, 1, 2, … so that the
-load of a shared machine falls on both alike; the median of each is printed, with:
+chariots or ``--bots``, Hippodrom-Constantinople, 2022 rules) and reports its wall time and
+the CPU time of the process and its workers (user + system). Runs alternate 1, 2, 1, 2, …
+so that the load of a shared machine falls on both alike; the median of each is printed, with:
 
 - races/s on 1 and on 2 workers (wall) and their ratio — the speed-up (target ≥ 1.8 on
   2 idle cores, issue 13);

@@ -116,7 +116,7 @@ ReportOpt = Annotated[Path | None, typer.Option(
     "--report", help="Write the balance report as one self-contained HTML page.")]
 LadderOpt = Annotated[str | None, typer.Option(
     "--ladder", help="A skill ladder instead: the entrants (bot or bot:budget, "
-    "comma-separated; 'default': " + "random,greedy,search,expert:8,expert:32,expert:128"
+    "comma-separated; 'default': " + "random,greedy,search,expert:8,expert:48,expert:192"
     + ") rated with OpenSkill over --races mixed races on this course, best first, with "
     "the races behind each rating and whether each rung stands > 2σ above the next.")]
 TournamentOpt = Annotated[bool, typer.Option(

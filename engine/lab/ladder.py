@@ -25,8 +25,11 @@ from avecaesar.engine.lab.simulate import SimSpec, race_seed
 __all__ = ["DEFAULT_LADDER", "Entrant", "Ladder", "Rung", "entrants", "ladder", "race_lineup",
            "run_ladder_races"]
 
-#: random, greedy and search, and the expert at three budgets (rollouts a decision)
-DEFAULT_LADDER = "random,greedy,search,expert:8,expert:32,expert:128"
+#: random, greedy and search, and the expert at three budgets (rollouts a decision at most):
+#: 8 (its floor, 6 worlds a candidate), 48 and 192 (its default). Not 8, 32 and 128 as
+#: before: 8 and 32 give the same 6 worlds a candidate wherever there are six or more
+#: candidates, three decisions in four (docs/performance.md, "The skill ladder")
+DEFAULT_LADDER = "random,greedy,search,expert:8,expert:48,expert:192"
 
 
 @dataclass(frozen=True)
