@@ -54,6 +54,7 @@ NATIVE = [
     "bots/search.py",
     "bots/policies.py",
     "bots/rollout.py",
+    "bots/expert_value.py",
     "lab/race_loop.py",
 ]
 GROUP = "avecaesar_native"  # mypyc's shared library: avecaesar_native__mypyc

@@ -25,6 +25,7 @@ import math
 import sys
 import time
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from avecaesar.engine.bots import expert_value
@@ -40,7 +41,8 @@ COURSES = ("dicetree-2022/arena-carthago", "pro-ludo-2006/circus-maximus",
            "ravensburger-1989/a-white", "dicetree-2022/circus-maximus",
            "dicetree-2022/hippodrom-constantinople:5", "pro-ludo-2006/constantinople",
            "ravensburger-1989/b-red:3")
-OUT = Path(expert_value.__file__).with_name("expert_value.json")
+# the package's folder (the compiled module's own file is in _compiled/)
+OUT = Path(str(resources.files("avecaesar.engine.bots").joinpath("expert_value.json")))
 
 Row = tuple[list[float], int, int]  # features, won, seed
 

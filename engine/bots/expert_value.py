@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 from functools import cache
-from pathlib import Path
+from importlib import resources
 
 from avecaesar.engine.bots.search import cover
 from avecaesar.engine.core.moves import (
@@ -119,7 +119,9 @@ def features(s: RaceState, me: int) -> list[float]:
 @cache
 def coefficients() -> tuple[float, ...]:
     """The fitted coefficients, in :data:`FEATURES` order (loaded once)."""
-    data = json.loads((Path(__file__).with_name("expert_value.json")).read_text("utf-8"))
+    # in this package's folder, not next to this module's file: compiled, that is _compiled/
+    table = resources.files("avecaesar.engine.bots").joinpath("expert_value.json")
+    data = json.loads(table.read_text("utf-8"))
     weights = data["coefficients"]
     return tuple(float(weights[name]) for name in FEATURES)
 
