@@ -150,7 +150,8 @@ def check_counts(races: Sequence[tuple[str, int]] = (), least: int = 1) -> None:
 
 BudgetOpt = Annotated[int | None, typer.Option(
     "--bot-budget", min=1, help="Budget per decision of the bots that take one (expert: "
-                                "rollouts per decision; more plays stronger and slower).")]
+                                "rollouts per decision at most, its candidates racing for "
+                                "them; more plays stronger and slower).")]
 
 HouseOpt = Annotated[Path | None, typer.Option(
     "--house", help="A house-rules file (rules: with group.key: value lines): your group's "
