@@ -225,6 +225,8 @@ def format_ladder(lad: Ladder) -> str:
              "rung  entrant        mu     sigma   races   wins   > 2σ above the next"]
     for k, r in enumerate(lad.rungs, 1):
         sep = "—" if r.separated is None else ("yes" if r.separated else "NO")
+        if r.races_to_separate is not None:
+            sep += f" (about {r.races_to_separate:,} races would tell, if the gap held)"
         lines.append(f"{k:>4}  {r.entrant:<12} {r.mu:6.2f}  {r.sigma:6.2f}  {r.races:6,}  "
                      f"{r.wins:5,}   {sep}")
     lines += ["", "every rung separated by more than two standard deviations"

@@ -142,11 +142,16 @@ class Rung:
     races: int
     wins: int
     separated: bool | None = None  # from the rung below (None: the lowest)
+    #: where not separated: about how many races in all would separate it from the rung
+    #: below if the gap held (sigma falls as one over the root of the races, tau 0);
+    #: None where separated, the lowest, or level with the rung below
+    races_to_separate: int | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"entrant": self.entrant, "mu": self.mu, "sigma": self.sigma,
                 "races": self.races, "wins": self.wins,
-                "separated_from_below": self.separated}
+                "separated_from_below": self.separated,
+                "races_to_separate": self.races_to_separate}
 
 
 @dataclass
@@ -196,10 +201,13 @@ def ladder(spec: SimSpec, field_: Sequence[Entrant],
     out = Ladder(spec)
     for k, e in enumerate(order):
         below = order[k + 1] if k + 1 < len(order) else None
-        sep = None
+        sep, more = None, None
         if below is not None:
             gap = ratings[e].mu - ratings[below].mu
-            sep = gap > 2 * math.hypot(ratings[e].sigma, ratings[below].sigma)
+            need = 2 * math.hypot(ratings[e].sigma, ratings[below].sigma)
+            sep = gap > need
+            if not sep and gap > 0:
+                more = math.ceil(len(results) * (need / gap) ** 2)
         out.rungs.append(Rung(field_[e].name, ratings[e].mu, ratings[e].sigma, races[e],
-                              wins[e], sep))
+                              wins[e], sep, more))
     return out

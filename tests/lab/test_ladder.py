@@ -70,3 +70,20 @@ def test_simulate_ladder_prints_the_rungs_with_their_races() -> None:
     res = runner.invoke(app, ["simulate", "-r", "1989", "-c", COURSE, "-k", "12",
                               "--ladder", "random,gredy"])
     assert res.exit_code == 2 and "did you mean 'greedy'" in res.output
+
+
+def test_a_rung_not_yet_separated_says_about_how_many_races_would_separate_it() -> None:
+    spec, _ = batch_spec(COURSE, None, None, 200, 1, ("greedy",))
+    field_ = entrants("greedy,search")
+
+    def races(n: int) -> list[tuple[int, list[int], list[int | None]]]:
+        # greedy first in three races of five, search in the other two
+        return [(i, [0, 1], [1, 2] if i % 5 < 3 else [2, 1]) for i in range(n)]
+
+    top = ladder(spec, field_, races(200)).rungs[0]
+    assert top.entrant == "greedy" and top.separated is False
+    assert top.races_to_separate is not None and top.races_to_separate > 200
+    later = ladder(spec, field_, races(2 * top.races_to_separate)).rungs[0]
+    assert later.separated and later.races_to_separate is None
+    assert ladder(spec, field_, races(200)).to_json()["rungs"][0][  # type: ignore[index]
+        "races_to_separate"] == top.races_to_separate
