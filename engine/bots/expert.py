@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from avecaesar.engine.bots.expert_value import needs_stop, rivals, win_chance
 from avecaesar.engine.bots.information import Observer, skeleton
 from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
-from avecaesar.engine.bots.rollout import MAX_TURNS, NoisyRivals, near_best, off_greedy, play_out
+from avecaesar.engine.bots.rollout import NoisyRivals, near_best, play_out
 from avecaesar.engine.bots.search import turns_needed
 from avecaesar.engine.core.moves import LegalMoves, alley_pending, distinct_moves
 from avecaesar.engine.core.moves import (
@@ -188,29 +188,18 @@ class ExpertBot:
         with ``lookahead``) for ``horizon`` own turns; the value for ``me``."""
         s = world.copy()
         s.push(move)
+        others = (None if noise is None or not noisy
+                  else NoisyRivals(noise, noisy, self.rival_noise, self.margin))
         if self.lookahead <= 1:
-            play_out(s, me, self.horizon, self.alley_horizon,
-                     None if noise is None or not noisy
-                     else NoisyRivals(noise, noisy, self.rival_noise, self.margin))
+            play_out(s, me, self.horizon, self.alley_horizon, others)
             return self.value(s, me)
 
         def choose(t: RaceState, moves: LegalMoves) -> Move:
-            c = t.turn
-            if c == me:
+            if t.turn == me:
                 return self.own_move(t, moves, me)
-            if noise is not None and c in noisy and noise.random() < self.rival_noise:
-                return off_greedy(t, moves, self.margin, noise)
-            return greedy_policy(t, moves)
+            return greedy_policy(t, moves) if others is None else others(t, moves)
 
-        own_turns = steps = 0
-        while not s.over and s.status[me] == RACING and steps < MAX_TURNS:
-            if s.turn == me:
-                if own_turns >= self.horizon and (
-                        own_turns >= self.alley_horizon or not alley_pending(s, me)):
-                    break
-                own_turns += 1
-            play_turn(s, choose, choose)
-            steps += 1
+        play_out(s, me, self.horizon, self.alley_horizon, choose)
         return self.value(s, me)
 
     def value(self, s: RaceState, me: int) -> float:

@@ -12,6 +12,7 @@ a seed plays the same game either way (tests/bots/test_expert_rollout.py).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from avecaesar.engine.bots.policies import greedy_policy, greedy_scored
 from avecaesar.engine.core.moves import LegalMoves, alley_pending
@@ -61,10 +62,11 @@ class NoisyRivals:
 
 
 def play_out(s: RaceState, me: int, horizon: int, alley_horizon: int,
-             noisy: NoisyRivals | None) -> None:
+             policy: Callable[[RaceState, LegalMoves], Move] | None) -> None:
     """Play ``s`` on (in place) until ``me`` has had ``horizon`` more turns (``alley_horizon``
     while its alley stop is pending), is out of the race, or the race is over; every chariot
-    by greedy, or by ``noisy`` where given."""
+    by greedy, or by ``policy`` where given (:class:`NoisyRivals`, or the expert's own
+    lookahead)."""
     own_turns = 0
     steps = 0
     while not s.over and s.status[me] == RACING and steps < MAX_TURNS:
@@ -73,8 +75,8 @@ def play_out(s: RaceState, me: int, horizon: int, alley_horizon: int,
                                          or not alley_pending(s, me)):
                 break
             own_turns += 1
-        if noisy is None:
+        if policy is None:
             play_turn(s, greedy_policy, greedy_policy)
         else:
-            play_turn(s, noisy, noisy)
+            play_turn(s, policy, policy)
         steps += 1
