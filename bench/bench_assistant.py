@@ -12,8 +12,12 @@ drawing closed (recompiled here), its verified interval lies below 0, it is no n
 — with ``--recheck N`` — it is raced again on N paired races on a seed the tool did not use
 (the tool's seed + 104729), whose interval is printed.
 
+``--spread tournament`` aims at the tournament spread instead (``course balance --spread``):
+every count is then of tournaments, the recheck too.
+
 Run: .venv/bin/python bench/bench_assistant.py [--target 3] [--screen 300] [--verify 2000]
      [--max-races 8000] [--generated 8] [--workers 2] [--recheck 4000] [--courses ID …]
+     [--spread race|tournament]
 """
 
 from __future__ import annotations
@@ -28,11 +32,10 @@ from pathlib import Path
 
 from avecaesar.engine.course.bundled import bundled_course_ids
 from avecaesar.engine.course.whatif import drawing_closes
-from avecaesar.engine.lab.assistant import Advice, advise
+from avecaesar.engine.lab.assistant import Advice, _compare, _run, advise
 from avecaesar.engine.lab.batch import batch_spec
 from avecaesar.engine.lab.edited import _course, edited_course
-from avecaesar.engine.lab.paired import compare_summaries
-from avecaesar.engine.lab.simulate import run_many
+from avecaesar.engine.lab.tournament_fairness import has_tournament
 
 RECHECK_SEED = 104729  # added to the tool's seed: races neither screening nor verifying ran
 
@@ -86,9 +89,10 @@ def check(a: Advice, recheck: int, workers: int) -> list[str]:
                 f"{p.looks} looks")
         if recheck:
             base = replace(a.spec, races=recheck, seed=a.spec.seed + RECHECK_SEED)
-            found, _ = run_many([base, replace(base, edits=tuple(names))], workers)
-            d = compare_summaries(found[0], found[1]).spread
-            line += (f"; recheck on {recheck} fresh races: {100 * d.diff:+.1f} pp "
+            found = _run(a.aim, [base, replace(base, edits=tuple(names))], workers, None,
+                         None)
+            d = _compare(a.aim, found[0], found[1]).spread
+            line += (f"; recheck on {recheck} fresh {a.aim}s: {100 * d.diff:+.1f} pp "
                      f"({100 * d.ci[0]:+.1f} to {100 * d.ci[1]:+.1f})")
         out.append(line)
     return out
@@ -104,6 +108,9 @@ def main() -> None:
     ap.add_argument("--generated", type=int, default=8)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--courses", nargs="*", default=None)
+    ap.add_argument("--spread", choices=("race", "tournament"), default="race",
+                    help="the spread aimed at (course balance --spread); tournament: only "
+                         "the courses whose rules play a tournament, every count of them")
     args = ap.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="avecaesar-assistant-"))
     runs: list[tuple[str, str, str | None]] = [
@@ -112,8 +119,10 @@ def main() -> None:
         path = folder / f"generated-{k}.yaml"
         path.write_text(generated(k), encoding="utf-8")
         runs.append(("generated", str(path), "dicetree-2022"))
-    print(f"course balance, target {args.target} pp, screen {args.screen}, verify "
-          f"{args.verify} races; {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    unit = "races" if args.spread == "race" else "tournaments"
+    print(f"course balance, target: {args.spread} spread ≤ {args.target} pp, screen "
+          f"{args.screen}, verify {args.verify} {unit}; {os.cpu_count()} cores, "
+          f"load {os.getloadavg()[0]:.2f}")
     print(f"{'kind':9} {'course':40} {'before':>7} {'after':>7} {'B − A (95 % interval)':>24} "
           f"{'edits':>5} {'s':>5}")
     results: dict[str, list[tuple[float, float, bool, bool]]] = {}
@@ -121,7 +130,11 @@ def main() -> None:
     for kind, course, ruleset in runs:
         t0 = time.perf_counter()
         spec, _notes = batch_spec(course, ruleset, None, 1, 1, ("greedy",))
-        a = advise(spec, target, args.screen, args.verify, args.workers, cap=args.max_races)
+        if args.spread == "tournament" and not has_tournament(spec):
+            print(f"{kind:9} {course:40} its rules play one race: no tournament", flush=True)
+            continue
+        a = advise(spec, target, args.screen, args.verify, args.workers, cap=args.max_races,
+                   aim=args.spread)
         before = a.original.spread if a.original else 1.0
         after = best_spread(a)
         best = a.proposals[0] if a.proposals else None
@@ -136,7 +149,7 @@ def main() -> None:
         print(f"{kind:9} {name:40} {100 * before:6.1f}  {100 * after:6.1f}  {interval:>24} "
               f"{len(best.edits) if best else 0:5} {time.perf_counter() - t0:5.0f}", flush=True)
         print(f"    left out: {a.warned} with a warning or an open drawing, {a.noops} no-ops, "
-              f"{a.wider} wider, {a.undecided} undecided at {a.verify_cap} races; "
+              f"{a.wider} wider, {a.undecided} undecided at {a.verify_cap} {unit}; "
               f"{a.closing} closing pairs screened", flush=True)
         for line in check(a, args.recheck, args.workers):
             print(line, flush=True)
