@@ -85,7 +85,7 @@ def check(a: Advice, recheck: int, workers: int) -> list[str]:
         v = p.verified
         below = v is not None and v.spread.ci[1] < 0
         line = (f"    proposal {i}: warning-free and drawing kept {holds}; interval below 0 "
-                f"{below}; no-op {p.decided == 'no-op'}; {v.races if v else 0} races, "
+                f"{below}; no-op {p.decided == 'no-op'}; {v.races if v else 0} {a.aim}s, "
                 f"{p.looks} looks")
         if recheck:
             base = replace(a.spec, races=recheck, seed=a.spec.seed + RECHECK_SEED)
