@@ -168,7 +168,7 @@ class ExpertBot:
                 if len(live) == 1:
                     return live[0]
         # greedy's bonus: noise should not overturn greedy's choice
-        return max(live, key=lambda i: (sum(values[i]) + bonus[i] * len(values[i]), -i))
+        return _leader(values, bonus, live)
 
     def noisy_rivals(self, skel: RaceState, me: int) -> frozenset[int]:
         """The rivals that play off greedy's move in the rollouts (at ``rival_noise``): with
@@ -223,13 +223,19 @@ class ExpertBot:
         return best
 
 
+def _leader(values: list[list[float]], bonus: list[float], live: list[int]) -> int:
+    """The candidate of ``live`` with the best total over its worlds, greedy's bonus added
+    once a world; the earlier one on a tie."""
+    return max(live, key=lambda i: (sum(values[i]) + bonus[i] * len(values[i]), -i))
+
+
 def _survivors(values: list[list[float]], bonus: list[float], live: list[int],
                z: float) -> list[int]:
     """The candidates of ``live`` still in the race: the leader (best total with its bonus,
     the earlier on a tie) and every other whose mean paired difference to it is within ``z``
     standard errors (one that trails in every world by the same amount is out)."""
     t = len(values[live[0]])
-    lead = max(live, key=lambda i: (sum(values[i]) + bonus[i] * t, -i))
+    lead = _leader(values, bonus, live)
     kept = []
     for i in live:
         if i != lead:
